@@ -1,0 +1,57 @@
+package atesor
+
+// ArtifactKind is what an ELF artifact is.
+type ArtifactKind string
+
+// The artifact kinds.
+const (
+	KindExecutable    ArtifactKind = "executable"
+	KindSharedLibrary ArtifactKind = "shared_library"
+	KindStaticLibrary ArtifactKind = "static_library"
+	KindObject        ArtifactKind = "object"
+)
+
+// ArtifactRole is the curator's verdict on an artifact.
+type ArtifactRole string
+
+// The curator's roles: primary artifacts are verified and copied out, secondary ones are
+// listed, dropped ones are build noise.
+const (
+	RolePrimary   ArtifactRole = "primary"
+	RoleSecondary ArtifactRole = "secondary"
+	RoleDrop      ArtifactRole = "drop"
+)
+
+// Artifact is an ELF file (or a static archive of ELF objects) found after a build.
+type Artifact struct {
+	// Path is the sandbox path.
+	Path string       `json:"path"`
+	Kind ArtifactKind `json:"kind"`
+	// Class is ELFCLASS32 or ELFCLASS64.
+	Class string `json:"class"`
+	// Machine is the ELF machine name, for example EM_RISCV or EM_X86_64.
+	Machine string `json:"machine"`
+	// RISCV64 is true for a 64-bit RISC-V ELF (every member, for an archive).
+	RISCV64 bool `json:"riscv64"`
+	// FloatABI is the RISC-V float ABI from e_flags: lp64, lp64f, lp64d or lp64q.
+	FloatABI    string   `json:"float_abi,omitempty"`
+	Interpreter string   `json:"interpreter,omitempty"`
+	Static      bool     `json:"static"`
+	Stripped    bool     `json:"stripped"`
+	Needed      []string `json:"needed,omitempty"`
+	SHA256      string   `json:"sha256"`
+	Size        int64    `json:"size"`
+	// Members counts the ELF members of a static archive.
+	Members int          `json:"members,omitempty"`
+	Role    ArtifactRole `json:"role,omitempty"`
+	// Problem says why the artifact does not verify, when it does not.
+	Problem string `json:"problem,omitempty"`
+}
+
+// CuratorAnswer is the artifact curator's answer: artifact ids (indexes into the list it
+// was shown) by role. Ids left out are secondary.
+type CuratorAnswer struct {
+	Primary   []int `json:"primary"`
+	Secondary []int `json:"secondary,omitempty"`
+	Drop      []int `json:"drop,omitempty"`
+}

@@ -1,0 +1,78 @@
+package atesor
+
+import (
+	"context"
+	"io/fs"
+
+	"github.com/cloudwego/eino/components/model"
+)
+
+// Provider makes chat models for agent roles. Errors returned by its models wrap
+// *ProviderError when the provider answered with an HTTP error.
+type Provider interface {
+	// Name is the provider's registry name: gemini, openai, openrouter, anthropic or fake.
+	Name() string
+	// Pool lists the models of a role: the primary first, then its fallbacks.
+	Pool(role Role) []ModelSpec
+	// ChatModel returns a model configured as spec says (model id, temperature or effort,
+	// output cap).
+	ChatModel(ctx context.Context, spec ModelSpec) (model.BaseChatModel, error)
+}
+
+// Sandbox runs commands on a riscv64 system and moves files in and out of it.
+// Paths given to the sandbox are sandbox paths (for example /workspace/zlib).
+type Sandbox interface {
+	// Platform is the distro profile the sandbox runs.
+	Platform() Platform
+	// Exec runs one command line. A command that ran and failed is not an error: its
+	// exit code is in the result. Errors mean the command could not be run at all.
+	Exec(ctx context.Context, cmd Command) (CommandResult, error)
+	// CopyIn copies a host file or directory (or unpacks a source tarball) to sandboxPath.
+	CopyIn(ctx context.Context, hostPath, sandboxPath string) error
+	// CopyOut copies a sandbox file or directory to hostPath.
+	CopyOut(ctx context.Context, sandboxPath, hostPath string) error
+	// ReadFile reads a file inside the sandbox.
+	ReadFile(ctx context.Context, path string) ([]byte, error)
+	// WriteFile writes a file inside the sandbox, resolving symbolic links in sandbox
+	// coordinates and refusing a target outside the package's repository.
+	WriteFile(ctx context.Context, path string, data []byte, perm fs.FileMode) error
+	// Close releases the sandbox instance.
+	Close() error
+}
+
+// MemoryStore holds few-shot examples and the recipe cache.
+type MemoryStore interface {
+	// Relevant returns at most limit examples of agent that match q, best first.
+	Relevant(ctx context.Context, agent Agent, q Query, limit int) ([]Example, error)
+	// Save stores a learned example; saved is false when it was a duplicate or incomplete.
+	Save(ctx context.Context, agent Agent, ex Example) (saved bool, err error)
+	// Recipe returns the cached recipe of a package in a sandbox, or nil, nil on a miss.
+	Recipe(ctx context.Context, pkg, sandbox string) (*CachedRecipe, error)
+	// SaveRecipe stores or replaces a recipe cache entry.
+	SaveRecipe(ctx context.Context, r CachedRecipe) error
+}
+
+// Validator checks a decoded LLM answer. The error text is sent back to the model as a
+// critique, so it says what is wrong and what to do instead.
+type Validator[T any] interface {
+	Validate(v *T) error
+}
+
+// ValidatorFunc adapts a plain function to [Validator].
+type ValidatorFunc[T any] func(v *T) error
+
+// Validate calls f(v).
+func (f ValidatorFunc[T]) Validate(v *T) error { return f(v) }
+
+// Node is one step of the pipeline. Nodes read and write the run state.
+type Node interface {
+	Name() string
+	Run(ctx context.Context, s *State) error
+}
+
+// Graph runs the whole pipeline for one package.
+type Graph interface {
+	Run(ctx context.Context, req Request) (*Result, error)
+}
+
+var _ Validator[int] = ValidatorFunc[int](nil)

@@ -1,0 +1,43 @@
+package atesor
+
+import (
+	"io"
+	"time"
+)
+
+// Command is one shell command line to run in a sandbox.
+type Command struct {
+	// Line is the shell command line, run with sh -c.
+	Line string `json:"line"`
+	// Dir is the working directory inside the sandbox; empty means the package directory.
+	Dir string `json:"dir,omitempty"`
+	// Env holds extra KEY=value variables for this command.
+	Env []string `json:"env,omitempty"`
+	// Timeout bounds the command; zero means the sandbox default (1800 s).
+	Timeout time.Duration `json:"timeout,omitempty"`
+	// Network allows network access (plan and fix commands); off for investigation,
+	// smoke runs and package tests.
+	Network bool `json:"network,omitempty"`
+	// Stdout and Stderr, when set, receive the output live as it is produced.
+	Stdout io.Writer `json:"-"`
+	Stderr io.Writer `json:"-"`
+}
+
+// CommandResult is what a command did. Output is kept in full; consumers cut.
+type CommandResult struct {
+	Line     string        `json:"line"`
+	ExitCode int           `json:"exit_code"`
+	Stdout   string        `json:"stdout"`
+	Stderr   string        `json:"stderr"`
+	Output   string        `json:"output"` // stdout and stderr interleaved as produced
+	Duration time.Duration `json:"duration"`
+	TimedOut bool          `json:"timed_out,omitempty"`
+	// Signal names the signal that killed the command, if any (SIGSEGV, SIGILL, ...).
+	Signal string `json:"signal,omitempty"`
+	// EmulatorFault is set when the command died in a way that points at the emulator
+	// rather than the package (see sandbox).
+	EmulatorFault bool `json:"emulator_fault,omitempty"`
+}
+
+// OK reports whether the command exited with status 0.
+func (r CommandResult) OK() bool { return r.ExitCode == 0 && !r.TimedOut && r.Signal == "" }

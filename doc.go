@@ -1,0 +1,30 @@
+// Package atesor holds the domain types and the public interfaces of Atesor for Go, a
+// library that ports open-source packages (C, C++, Go, Rust) to RISC-V.
+//
+// Atesor builds a package natively inside a riscv64 sandbox, lets LLM agents repair what
+// breaks, proves that the artifacts are riscv64 ELF files built from the package's own
+// sources, writes a replayable recipe, and learns few-shot examples from every verified port.
+//
+// # Seams
+//
+// The pipeline talks to the outside world through six small interfaces, so an embedder can
+// swap any of them:
+//
+//   - [Provider] makes chat models for the agent roles (package provider and its
+//     sub-packages implement it for Gemini, OpenAI, OpenRouter and Anthropic).
+//   - [Sandbox] runs commands on a riscv64 system (package sandbox).
+//   - [MemoryStore] holds few-shot examples and the recipe cache (package memory).
+//   - [Validator] checks a decoded LLM answer (package validate).
+//   - [Node] is one step of the pipeline and [Graph] runs it (package graph).
+//
+// # Types
+//
+// JSON field names follow the reference system's snake_case names (build_system,
+// needs_custom_plan, error_pattern, repo_name, ...), because example files and recipe caches
+// are shared with people and other tools. Where the answer a model gives differs from what
+// Atesor stores, there are two types: [AnalysisAnswer] is what the analyst answers and
+// [PackageAnalysis] what the run keeps.
+//
+// This package imports only the standard library and the Eino model and schema packages
+// needed by the [Provider] interface.
+package atesor

@@ -1,0 +1,427 @@
+package sandbox
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"compress/bzip2"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/ulikunitz/xz"
+)
+
+// IsGitURL reports whether src names a git repository to clone rather than a host path:
+// an https://, http://, git://, ssh:// or file:// URL, or an scp-like git@host:path.
+func IsGitURL(src string) bool {
+	for _, p := range []string{"https://", "http://", "git://", "ssh://", "file://"} {
+		if strings.HasPrefix(src, p) {
+			return true
+		}
+	}
+	return strings.HasPrefix(src, "git@") && strings.Contains(src, ":")
+}
+
+// ArchiveKind returns the archive format of a source tarball by its name: "tar.gz",
+// "tar.xz", "tar.bz2", "tar", "zip", or "" when the name is not an archive.
+func ArchiveKind(name string) string {
+	n := strings.ToLower(name)
+	switch {
+	case strings.HasSuffix(n, ".tar.gz"), strings.HasSuffix(n, ".tgz"):
+		return "tar.gz"
+	case strings.HasSuffix(n, ".tar.xz"), strings.HasSuffix(n, ".txz"):
+		return "tar.xz"
+	case strings.HasSuffix(n, ".tar.bz2"), strings.HasSuffix(n, ".tbz2"), strings.HasSuffix(n, ".tbz"):
+		return "tar.bz2"
+	case strings.HasSuffix(n, ".tar"):
+		return "tar"
+	case strings.HasSuffix(n, ".zip"):
+		return "zip"
+	}
+	return ""
+}
+
+// copyInHost copies the host file or directory src to the host directory or file dest
+// (already resolved inside a sandbox). A source tarball is unpacked into dest, with its
+// single top-level directory stripped; a directory is copied recursively (symbolic links
+// are copied as links); any other file is copied to dest.
+func copyInHost(src, dest string) error {
+	fi, err := os.Stat(src)
+	if err != nil {
+		return err
+	}
+	switch {
+	case fi.IsDir():
+		if err := os.MkdirAll(dest, 0o755); err != nil {
+			return err
+		}
+		return copyTree(src, dest)
+	case ArchiveKind(src) != "":
+		if err := os.MkdirAll(dest, 0o755); err != nil {
+			return err
+		}
+		return Extract(src, dest)
+	default:
+		if di, err := os.Stat(dest); err == nil && di.IsDir() {
+			dest = filepath.Join(dest, filepath.Base(src))
+		}
+		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+			return err
+		}
+		return copyFile(src, dest, fi.Mode().Perm())
+	}
+}
+
+func copyFile(src, dest string, perm fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	// Never write through a link that is already there.
+	if li, err := os.Lstat(dest); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+		if err := os.Remove(dest); err != nil {
+			return err
+		}
+	}
+	out, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	return os.Chmod(dest, perm)
+}
+
+// copyTree copies the contents of the host directory src into dest through an
+// [os.Root], so nothing lands outside dest even when dest already holds links.
+func copyTree(src, dest string) error {
+	r, err := os.OpenRoot(dest)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		if rel == "." {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			if err := r.MkdirAll(rel, 0o755); err != nil {
+				return err
+			}
+			return r.Chmod(rel, info.Mode().Perm())
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			_ = r.Remove(rel)
+			return r.Symlink(target, rel)
+		case d.Type().IsRegular():
+			in, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			defer in.Close()
+			return writeRootFile(r, rel, in, info.Mode().Perm())
+		default:
+			return nil // devices, sockets and fifos are not part of a source tree
+		}
+	})
+}
+
+func writeRootFile(r *os.Root, rel string, in io.Reader, perm fs.FileMode) error {
+	if li, err := r.Lstat(rel); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+		if err := r.Remove(rel); err != nil {
+			return err
+		}
+	}
+	out, err := r.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm|0o200)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	return r.Chmod(rel, perm)
+}
+
+// Extract unpacks the archive file (.tar.gz, .tar.xz, .tar.bz2, .tar or .zip) into the
+// host directory dest. When every entry lives below one top-level directory, that
+// directory is stripped, as source tarballs expect. Entries that would land outside dest
+// (absolute names, "..", links leading out) are refused.
+func Extract(archive, dest string) error {
+	kind := ArchiveKind(archive)
+	if kind == "" {
+		return fmt.Errorf("extract %s: not a known archive type", archive)
+	}
+	var names []string
+	if err := walkArchive(archive, kind, func(name string, _ *entry) error {
+		names = append(names, name)
+		return nil
+	}); err != nil {
+		return fmt.Errorf("extract %s: %w", archive, err)
+	}
+	strip := commonTop(names)
+	r, err := os.OpenRoot(dest)
+	if err != nil {
+		return fmt.Errorf("extract %s: %w", archive, err)
+	}
+	defer r.Close()
+	err = walkArchive(archive, kind, func(name string, e *entry) error {
+		rel := cleanEntry(name, strip)
+		if rel == "" {
+			return nil
+		}
+		if rel == ".." || strings.HasPrefix(rel, "../") {
+			return fmt.Errorf("entry %q leaves the destination", name)
+		}
+		switch e.kind {
+		case entryDir:
+			if err := r.MkdirAll(rel, 0o755); err != nil {
+				return err
+			}
+			return r.Chmod(rel, e.mode|0o700)
+		case entrySymlink:
+			if dir := path.Dir(rel); dir != "." {
+				if err := r.MkdirAll(dir, 0o755); err != nil {
+					return err
+				}
+			}
+			_ = r.Remove(rel)
+			return r.Symlink(e.link, rel)
+		case entryHardlink:
+			target := cleanEntry(e.link, strip)
+			if target == "" || strings.HasPrefix(target, "../") {
+				return fmt.Errorf("hard link %q leaves the destination", name)
+			}
+			_ = r.Remove(rel)
+			return r.Link(target, rel)
+		case entryFile:
+			if dir := path.Dir(rel); dir != "." {
+				if err := r.MkdirAll(dir, 0o755); err != nil {
+					return err
+				}
+			}
+			return writeRootFile(r, rel, e.r, e.mode)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("extract %s: %w", archive, err)
+	}
+	return nil
+}
+
+func cleanEntry(name, strip string) string {
+	n := path.Clean("/" + strings.TrimPrefix(filepath.ToSlash(name), "./"))
+	n = strings.TrimPrefix(n, "/")
+	if strip != "" {
+		if n == strip {
+			return ""
+		}
+		n = strings.TrimPrefix(n, strip+"/")
+	}
+	if n == "." {
+		return ""
+	}
+	// Names were cleaned against "/", so ".." cannot remain; keep the check for clarity.
+	return n
+}
+
+// commonTop returns the single top-level directory of all names, or "".
+func commonTop(names []string) string {
+	top := ""
+	sawNested := false
+	for _, n := range names {
+		n = strings.TrimPrefix(path.Clean("/"+strings.TrimPrefix(n, "./")), "/")
+		if n == "" || n == "." || strings.HasPrefix(n, "pax_global_header") {
+			continue
+		}
+		first, rest, nested := strings.Cut(n, "/")
+		if top == "" {
+			top = first
+		} else if first != top {
+			return ""
+		}
+		if nested && rest != "" {
+			sawNested = true
+		}
+	}
+	if !sawNested {
+		return ""
+	}
+	return top
+}
+
+type entryKind int
+
+const (
+	entryFile entryKind = iota
+	entryDir
+	entrySymlink
+	entryHardlink
+	entryOther
+)
+
+type entry struct {
+	kind entryKind
+	mode fs.FileMode
+	link string
+	r    io.Reader
+}
+
+func walkArchive(archive, kind string, fn func(name string, e *entry) error) error {
+	if kind == "zip" {
+		zr, err := zip.OpenReader(archive)
+		if err != nil {
+			return err
+		}
+		defer zr.Close()
+		for _, f := range zr.File {
+			mode := f.Mode()
+			e := &entry{mode: mode.Perm()}
+			switch {
+			case mode.IsDir():
+				e.kind = entryDir
+			case mode&fs.ModeSymlink != 0:
+				rc, err := f.Open()
+				if err != nil {
+					return err
+				}
+				b, err := io.ReadAll(io.LimitReader(rc, 4096))
+				rc.Close()
+				if err != nil {
+					return err
+				}
+				e.kind, e.link = entrySymlink, string(b)
+			case mode.IsRegular():
+				rc, err := f.Open()
+				if err != nil {
+					return err
+				}
+				e.kind, e.r = entryFile, rc
+				err = fn(f.Name, e)
+				rc.Close()
+				if err != nil {
+					return err
+				}
+				continue
+			default:
+				e.kind = entryOther
+			}
+			if err := fn(f.Name, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	f, err := os.Open(archive)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	switch kind {
+	case "tar.gz":
+		gz, err := gzip.NewReader(f)
+		if err != nil {
+			return err
+		}
+		defer gz.Close()
+		r = gz
+	case "tar.xz":
+		xr, err := xz.NewReader(f)
+		if err != nil {
+			return err
+		}
+		r = xr
+	case "tar.bz2":
+		r = bzip2.NewReader(f)
+	}
+	tr := tar.NewReader(r)
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		e := &entry{mode: fs.FileMode(h.Mode).Perm(), link: h.Linkname}
+		switch h.Typeflag {
+		case tar.TypeDir:
+			e.kind = entryDir
+		case tar.TypeSymlink:
+			e.kind = entrySymlink
+		case tar.TypeLink:
+			e.kind = entryHardlink
+		case tar.TypeReg:
+			e.kind, e.r = entryFile, tr
+		case tar.TypeXGlobalHeader:
+			continue
+		default:
+			e.kind = entryOther
+		}
+		if err := fn(h.Name, e); err != nil {
+			return err
+		}
+	}
+}
+
+// copyOutHost copies the host file or directory src (inside a sandbox) to dest on the
+// host. Directories are copied recursively; links are copied as links, never followed.
+func copyOutHost(src, dest string) error {
+	fi, err := os.Lstat(src)
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() {
+		if err := os.MkdirAll(dest, 0o755); err != nil {
+			return err
+		}
+		return copyTree(src, dest)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := os.Readlink(src)
+		if err != nil {
+			return err
+		}
+		_ = os.Remove(dest)
+		return os.Symlink(target, dest)
+	}
+	if di, err := os.Stat(dest); err == nil && di.IsDir() {
+		dest = filepath.Join(dest, filepath.Base(src))
+	}
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		return err
+	}
+	return copyFile(src, dest, fi.Mode().Perm())
+}

@@ -1,0 +1,191 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// ErrOutsideRepository is returned when a path resolves outside the package repository.
+var ErrOutsideRepository = errors.New("path resolves outside the repository")
+
+// ErrTooManyLinks is returned for a symbolic link loop.
+var ErrTooManyLinks = errors.New("too many levels of symbolic links")
+
+const maxLinks = 40
+
+// ResolvePath resolves the sandbox path p inside the sandbox whose root directory is
+// root on the host. Every symbolic link is followed in sandbox coordinates: an absolute
+// link target is taken relative to root, never to the host's /, and ".." never climbs
+// above the sandbox's /. Components that do not exist are kept literally, so the result
+// can name a file to create. A relative p is taken relative to /. The result is a clean,
+// absolute sandbox path.
+func ResolvePath(root, p string) (string, error) {
+	if p == "" {
+		return "", errors.New("empty path")
+	}
+	if !path.IsAbs(p) {
+		p = "/" + p
+	}
+	pending := splitPath(p)
+	cur := "/"
+	links := 0
+	for len(pending) > 0 {
+		c := pending[0]
+		pending = pending[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			cur = path.Dir(cur)
+			continue
+		}
+		next := path.Join(cur, c)
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(next)))
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				// Nothing below exists: keep the rest literally (cleaned).
+				rest := path.Join(append([]string{next}, pending...)...)
+				return path.Clean(rest), nil
+			}
+			return "", fmt.Errorf("resolve %s: %w", p, err)
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		links++
+		if links > maxLinks {
+			return "", fmt.Errorf("resolve %s: %w", p, ErrTooManyLinks)
+		}
+		target, err := os.Readlink(filepath.Join(root, filepath.FromSlash(next)))
+		if err != nil {
+			return "", fmt.Errorf("resolve %s: %w", p, err)
+		}
+		target = filepath.ToSlash(target)
+		if path.IsAbs(target) {
+			cur = "/"
+		}
+		pending = append(splitPath(target), pending...)
+	}
+	return cur, nil
+}
+
+func splitPath(p string) []string {
+	return strings.Split(strings.Trim(p, "/"), "/")
+}
+
+// RepoOf returns the repository directory (/workspace/<repo>) that the sandbox path p
+// names, or "" when p is not below /workspace/<repo>.
+func RepoOf(p string) string {
+	p = path.Clean("/" + p)
+	rest, ok := strings.CutPrefix(p, Workspace+"/")
+	if !ok || rest == "" {
+		return ""
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	return path.Join(Workspace, name)
+}
+
+// within reports whether the clean absolute sandbox path p is dir or below it.
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
+// ResolveInRepo resolves p like [ResolvePath] and requires the result to stay inside the
+// repository: repo when it is set, otherwise the /workspace/<repo> that p itself names
+// (relative paths are taken relative to repo). It refuses anything else with an error
+// wrapping [ErrOutsideRepository].
+func ResolveInRepo(root, repo, p string) (string, error) {
+	if p == "" {
+		return "", errors.New("empty path")
+	}
+	if !path.IsAbs(p) {
+		if repo == "" {
+			return "", fmt.Errorf("relative path %q without a repository: %w", p, ErrOutsideRepository)
+		}
+		p = path.Join(repo, p)
+	}
+	if repo == "" {
+		repo = RepoOf(p)
+	}
+	if repo == "" {
+		return "", fmt.Errorf("%s is not inside %s/<repo>: %w", p, Workspace, ErrOutsideRepository)
+	}
+	if !within(path.Clean(p), repo) {
+		return "", fmt.Errorf("%s is outside %s: %w", p, repo, ErrOutsideRepository)
+	}
+	resolved, err := ResolvePath(root, p)
+	if err != nil {
+		return "", err
+	}
+	if !within(resolved, repo) || resolved == repo {
+		return "", fmt.Errorf("%s resolves to %s, outside %s: %w", p, resolved, repo, ErrOutsideRepository)
+	}
+	return resolved, nil
+}
+
+// ReadFileIn reads the sandbox file p of the sandbox rooted at root, refusing a target
+// outside the repository (see [ResolveInRepo]). The final open goes through [os.Root], so
+// a link swapped in after resolution cannot escape the sandbox.
+func ReadFileIn(root, repo, p string) ([]byte, error) {
+	resolved, err := ResolveInRepo(root, repo, p)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: read %s: %w", p, err)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: read %s: %w", p, err)
+	}
+	defer r.Close()
+	data, err := r.ReadFile(strings.TrimPrefix(resolved, "/"))
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: read %s: %w", p, err)
+	}
+	return data, nil
+}
+
+// WriteFileIn writes data to the sandbox file p of the sandbox rooted at root, creating
+// missing parent directories, and refusing a target outside the repository (see
+// [ResolveInRepo]).
+func WriteFileIn(root, repo, p string, data []byte, perm fs.FileMode) error {
+	resolved, err := ResolveInRepo(root, repo, p)
+	if err != nil {
+		return fmt.Errorf("sandbox: write %s: %w", p, err)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return fmt.Errorf("sandbox: write %s: %w", p, err)
+	}
+	defer r.Close()
+	rel := strings.TrimPrefix(resolved, "/")
+	if dir := path.Dir(rel); dir != "." {
+		if err := r.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("sandbox: write %s: %w", p, err)
+		}
+	}
+	if perm == 0 {
+		perm = 0o644
+	}
+	f, err := r.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return fmt.Errorf("sandbox: write %s: %w", p, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("sandbox: write %s: %w", p, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("sandbox: write %s: %w", p, err)
+	}
+	return nil
+}
+
+// hostPath maps a clean absolute sandbox path to the host path below root.
+func hostPath(root, p string) string {
+	return filepath.Join(root, filepath.FromSlash(path.Clean("/"+p)))
+}

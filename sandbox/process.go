@@ -1,0 +1,188 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+// DefaultTimeout bounds a command whose Command.Timeout is zero.
+const DefaultTimeout = 1800 * time.Second
+
+// process is one host process to run for a command.
+type process struct {
+	argv    []string
+	dir     string
+	env     []string
+	line    string
+	timeout time.Duration
+	stdout  io.Writer
+	stderr  io.Writer
+	// onTimeout runs after the process group was killed because of the timeout or a
+	// cancelled context (the Docker backend kills the processes inside the container).
+	onKill func()
+}
+
+// syncBuffer is a bytes.Buffer safe for the two output copiers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// run starts the process in its own process group with stdin from /dev/null, copies its
+// output live to the optional writers and into the result, and kills the whole process
+// group when the timeout passes or ctx is cancelled. A command that ran and failed is not
+// an error. A cancelled context returns the partial result and the context's error.
+func run(ctx context.Context, p process) (atesor.CommandResult, error) {
+	res := atesor.CommandResult{Line: p.line}
+	if len(p.argv) == 0 {
+		return res, errors.New("sandbox: empty argv")
+	}
+	timeout := p.timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	var stdout, stderr, combined syncBuffer
+	cmd := exec.Command(p.argv[0], p.argv[1:]...)
+	cmd.Dir = p.dir
+	cmd.Env = p.env
+	if cmd.Env == nil {
+		cmd.Env = []string{}
+	}
+	cmd.Stdin = nil // /dev/null
+	cmd.Stdout = teeWriter(&stdout, &combined, p.stdout)
+	cmd.Stderr = teeWriter(&stderr, &combined, p.stderr)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A grandchild that escaped the group could hold the pipes open; do not wait forever.
+	cmd.WaitDelay = 5 * time.Second
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return res, fmt.Errorf("sandbox: start %s: %w", p.argv[0], err)
+	}
+	done := make(chan struct{})
+	var timedOut, cancelled bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		timer := time.NewTimer(timeout)
+		defer timer.Stop()
+		select {
+		case <-done:
+			return
+		case <-timer.C:
+			timedOut = true
+		case <-ctx.Done():
+			cancelled = true
+		}
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		if p.onKill != nil {
+			p.onKill()
+		}
+	}()
+	waitErr := cmd.Wait()
+	close(done)
+	wg.Wait()
+	res.Duration = time.Since(start)
+	res.Stdout = stdout.String()
+	res.Stderr = stderr.String()
+	res.Output = combined.String()
+	res.TimedOut = timedOut
+	fillExit(&res, cmd.ProcessState, waitErr)
+	if timedOut {
+		msg := fmt.Sprintf("\n[atesor] command timed out after %s and was killed\n", timeout)
+		res.Output += msg
+		res.Stderr += msg
+		if res.ExitCode == 0 {
+			res.ExitCode = 124
+		}
+		res.Signal = ""
+		res.EmulatorFault = false
+	}
+	if cancelled {
+		return res, fmt.Errorf("sandbox: command cancelled: %w", context.Cause(ctx))
+	}
+	return res, nil
+}
+
+// fillExit sets ExitCode, Signal and EmulatorFault from the process state.
+func fillExit(res *atesor.CommandResult, ps *os.ProcessState, waitErr error) {
+	if ps == nil {
+		res.ExitCode = -1
+		return
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		res.ExitCode = 128 + int(ws.Signal())
+		res.Signal = signalName(ws.Signal())
+	} else {
+		res.ExitCode = ps.ExitCode()
+		// A shell (or bwrap) reports a child killed by a signal as 128+n.
+		switch res.ExitCode {
+		case 128 + int(syscall.SIGILL), 128 + int(syscall.SIGBUS), 128 + int(syscall.SIGSEGV):
+			res.Signal = signalName(syscall.Signal(res.ExitCode - 128))
+		}
+	}
+	res.EmulatorFault = IsEmulatorFault(*res)
+	_ = waitErr
+}
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGSEGV:
+		return "SIGSEGV"
+	case syscall.SIGILL:
+		return "SIGILL"
+	case syscall.SIGBUS:
+		return "SIGBUS"
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGABRT:
+		return "SIGABRT"
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGPIPE:
+		return "SIGPIPE"
+	default:
+		return "SIG" + strings.ToUpper(s.String())
+	}
+}
+
+func teeWriter(own, combined io.Writer, live io.Writer) io.Writer {
+	if live == nil {
+		return io.MultiWriter(own, combined)
+	}
+	return io.MultiWriter(own, combined, liveWriter{live})
+}
+
+// liveWriter never fails the command because a live writer failed.
+type liveWriter struct{ w io.Writer }
+
+func (l liveWriter) Write(p []byte) (int, error) {
+	_, _ = l.w.Write(p)
+	return len(p), nil
+}

@@ -1,0 +1,143 @@
+package atesor
+
+import "time"
+
+// Detection is the scripted (zero-LLM) analysis of a source tree, made by package
+// knowledge and kept in the run state.
+type Detection struct {
+	BuildSystem BuildSystem `json:"build_system"`
+	Confidence  float64     `json:"confidence"`
+	// Evidence is the file that proves the build system, relative to the repository.
+	Evidence string `json:"evidence"`
+	// ShippedConfigure is true when a configure script ships, so no autoreconf is needed.
+	ShippedConfigure bool `json:"shipped_configure,omitempty"`
+	// BuildDir is the directory (relative to the repository) the build runs in, when the
+	// build files are not at the top level (a Go module or Cargo crate in a subdirectory).
+	BuildDir     string           `json:"build_dir,omitempty"`
+	Language     string           `json:"language,omitempty"`
+	Dependencies []Dependency     `json:"dependencies"`
+	HasMain      bool             `json:"has_main"`
+	MainPath     string           `json:"main_path,omitempty"`
+	ModuleDir    string           `json:"module_dir,omitempty"`
+	HasCGO       bool             `json:"has_cgo,omitempty"`
+	ArchFindings []ArchFinding    `json:"arch_findings,omitempty"`
+	Alternatives []BuildCandidate `json:"alternatives,omitempty"`
+}
+
+// BuildCandidate is a build system marker detection found but ranked lower.
+type BuildCandidate struct {
+	BuildSystem BuildSystem `json:"build_system"`
+	Evidence    string      `json:"evidence"`
+	Confidence  float64     `json:"confidence"`
+}
+
+// Severity ranks an architecture finding.
+type Severity string
+
+// The severities of architecture findings.
+const (
+	SeverityLow      Severity = "low"
+	SeverityMedium   Severity = "medium"
+	SeverityHigh     Severity = "high"
+	SeverityCritical Severity = "critical"
+)
+
+// ArchFinding is architecture-specific code found in the sources: x86/ARM macros, SIMD
+// intrinsics, inline assembly, or -m64/-march flags in build files.
+type ArchFinding struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Kind     string   `json:"kind"`
+	Snippet  string   `json:"snippet"`
+	Severity Severity `json:"severity"`
+	// Guarded is true when the code sits behind an architecture #if with a portable
+	// #else, so riscv64 compiles the fallback.
+	Guarded bool `json:"guarded,omitempty"`
+}
+
+// Patch is a change a fix made to the package's sources, kept for the recipe.
+type Patch struct {
+	Name string `json:"name"` // file name under <repo>_patches/
+	File string `json:"file"` // repository path the patch changes
+	Diff string `json:"diff"`
+}
+
+// NodeTiming is how long one node run took.
+type NodeTiming struct {
+	Node     string        `json:"node"`
+	Duration time.Duration `json:"duration"`
+}
+
+// State is the run state of one port. It is saved as JSON after every node and must
+// round-trip through JSON and gob: exported fields only, errors as strings.
+type State struct {
+	RunID    string   `json:"run_id"`
+	Request  Request  `json:"request"`
+	RepoName string   `json:"repo_name"`
+	Platform Platform `json:"platform"`
+	// RepoDir is the package's directory inside the sandbox (/workspace/<repo>).
+	RepoDir string `json:"repo_dir"`
+	// SourceSHA256 and SourceCommit identify the source for the recipe cache.
+	SourceSHA256 string `json:"source_sha256,omitempty"`
+	SourceCommit string `json:"source_commit,omitempty"`
+
+	Detection *Detection       `json:"detection,omitempty"`
+	Evidence  string           `json:"evidence,omitempty"`
+	Analysis  *PackageAnalysis `json:"analysis,omitempty"`
+	TaskPlan  *TaskPlan        `json:"task_plan,omitempty"`
+	Plan      *BuildPlan       `json:"plan,omitempty"`
+	// PlanSource says where the plan came from: heuristic, scout or fallback.
+	PlanSource      string   `json:"plan_source,omitempty"`
+	TestCommands    []string `json:"test_commands,omitempty"`
+	CompletedPhases []string `json:"completed_phases,omitempty"`
+	// ExecutedCommands are the command lines that ran successfully, in order, for the
+	// recipe's replay block: plan commands and fix commands.
+	ExecutedCommands []string `json:"executed_commands,omitempty"`
+
+	Status       Status       `json:"status"`
+	FailureClass FailureClass `json:"failure_class,omitempty"`
+	// LastNode is the last node that finished; resume continues after it.
+	LastNode string `json:"last_node,omitempty"`
+	// NextNode is where the supervisor routed the run.
+	NextNode string       `json:"next_node,omitempty"`
+	Timings  []NodeTiming `json:"timings,omitempty"`
+
+	Attempts         int           `json:"attempts"`
+	FixAttempts      []FixAttempt  `json:"fix_attempts,omitempty"`
+	Errors           []ErrorRecord `json:"errors,omitempty"`
+	LastError        *ErrorRecord  `json:"last_error,omitempty"`
+	ReplanSignatures []string      `json:"replan_signatures,omitempty"`
+	ScoutRuns        int           `json:"scout_runs"`
+	Patches          []Patch       `json:"patches,omitempty"`
+	// StubFiles are files a fix created that define an entry point or compile nothing.
+	StubFiles []string `json:"stub_files,omitempty"`
+
+	BuildSucceeded    bool          `json:"build_succeeded"`
+	BuildStarted      time.Time     `json:"build_started,omitzero"`
+	Verified          bool          `json:"verified"`
+	VerifyProblems    []string      `json:"verify_problems,omitempty"`
+	Artifacts         []Artifact    `json:"artifacts,omitempty"`
+	MissingArtifacts  []string      `json:"missing_artifacts,omitempty"`
+	Tests             *TestResult   `json:"tests,omitempty"`
+	Recipe            string        `json:"recipe,omitempty"`
+	Usage             Usage         `json:"usage"`
+	EscalationReason  string        `json:"escalation_reason,omitempty"`
+	StartedAt         time.Time     `json:"started_at"`
+	FinishedAt        time.Time     `json:"finished_at,omitzero"`
+	Duration          time.Duration `json:"duration,omitempty"`
+	ProviderName      string        `json:"provider,omitempty"`
+	OfflineFallbacks  []string      `json:"offline_fallbacks,omitempty"`
+	InvestigationUsed bool          `json:"investigation_used,omitempty"`
+}
+
+// Record appends an error to the state and makes it the last error.
+func (s *State) Record(e ErrorRecord) {
+	if e.Category == "" {
+		e.Category = ClassifyError(e.Message)
+	}
+	if e.Timestamp.IsZero() {
+		e.Timestamp = time.Now().UTC()
+	}
+	s.Errors = append(s.Errors, e)
+	s.LastError = &s.Errors[len(s.Errors)-1]
+}

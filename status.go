@@ -1,0 +1,35 @@
+package atesor
+
+// Status is the state of a port.
+type Status string
+
+// The statuses of a run. A finished run ends verified, cached, not_verified or escalated.
+const (
+	StatusPending     Status = "pending"
+	StatusRunning     Status = "running"
+	StatusBuilt       Status = "built"        // the build succeeded; verification pending
+	StatusBuildFailed Status = "build_failed" // the last build run failed
+	StatusVerified    Status = "verified"
+	StatusCached      Status = "cached"
+	StatusNotVerified Status = "not_verified"
+	StatusEscalated   Status = "escalated"
+	StatusFailed      Status = "failed"
+)
+
+// Succeeded reports whether the status counts as a successful port.
+func (s Status) Succeeded() bool { return s == StatusVerified || s == StatusCached }
+
+// FailureClass says why a finished run did not end verified. The empty class means
+// success.
+type FailureClass string
+
+// The failure classes.
+const (
+	FailureNone      FailureClass = ""
+	FailureSetup     FailureClass = "setup"     // provisioning, source or key
+	FailureBuild     FailureClass = "build"     // the fixer ran out of ideas
+	FailureVerify    FailureClass = "verify"    // built but not proven
+	FailureInfra     FailureClass = "infra"     // sandbox or emulator
+	FailureBudget    FailureClass = "budget"    // attempt or cost limit
+	FailureEscalated FailureClass = "escalated" // error loop or unrecoverable category
+)
