@@ -1,6 +1,7 @@
 package atesor
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -96,7 +97,11 @@ func (e *Example) UnmarshalJSON(b []byte) error {
 			if p.Extra == nil {
 				p.Extra = map[string]json.RawMessage{}
 			}
-			p.Extra[k] = v
+			var c bytes.Buffer
+			if err := json.Compact(&c, v); err != nil {
+				return err
+			}
+			p.Extra[k] = c.Bytes()
 		}
 	}
 	*e = Example(p)

@@ -129,17 +129,17 @@ func copyTree(src, dest string) error {
 		}
 		switch {
 		case d.IsDir():
-			if err := r.MkdirAll(rel, 0o755); err != nil {
+			if err := rootMkdirAll(r, rel, 0o755); err != nil {
 				return err
 			}
-			return r.Chmod(rel, info.Mode().Perm())
+			return rootChmod(r, rel, info.Mode().Perm())
 		case d.Type()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(p)
 			if err != nil {
 				return err
 			}
 			_ = r.Remove(rel)
-			return r.Symlink(target, rel)
+			return rootSymlink(r, target, rel)
 		case d.Type().IsRegular():
 			in, err := os.Open(p)
 			if err != nil {
@@ -170,7 +170,7 @@ func writeRootFile(r *os.Root, rel string, in io.Reader, perm fs.FileMode) error
 	if err := out.Close(); err != nil {
 		return err
 	}
-	return r.Chmod(rel, perm)
+	return rootChmod(r, rel, perm)
 }
 
 // Extract unpacks the archive file (.tar.gz, .tar.xz, .tar.bz2, .tar or .zip) into the
@@ -205,28 +205,28 @@ func Extract(archive, dest string) error {
 		}
 		switch e.kind {
 		case entryDir:
-			if err := r.MkdirAll(rel, 0o755); err != nil {
+			if err := rootMkdirAll(r, rel, 0o755); err != nil {
 				return err
 			}
-			return r.Chmod(rel, e.mode|0o700)
+			return rootChmod(r, rel, e.mode|0o700)
 		case entrySymlink:
 			if dir := path.Dir(rel); dir != "." {
-				if err := r.MkdirAll(dir, 0o755); err != nil {
+				if err := rootMkdirAll(r, dir, 0o755); err != nil {
 					return err
 				}
 			}
 			_ = r.Remove(rel)
-			return r.Symlink(e.link, rel)
+			return rootSymlink(r, e.link, rel)
 		case entryHardlink:
 			target := cleanEntry(e.link, strip)
 			if target == "" || strings.HasPrefix(target, "../") {
 				return fmt.Errorf("hard link %q leaves the destination", name)
 			}
 			_ = r.Remove(rel)
-			return r.Link(target, rel)
+			return rootLink(r, target, rel)
 		case entryFile:
 			if dir := path.Dir(rel); dir != "." {
-				if err := r.MkdirAll(dir, 0o755); err != nil {
+				if err := rootMkdirAll(r, dir, 0o755); err != nil {
 					return err
 				}
 			}

@@ -142,7 +142,7 @@ func ReadFileIn(root, repo, p string) ([]byte, error) {
 		return nil, fmt.Errorf("sandbox: read %s: %w", p, err)
 	}
 	defer r.Close()
-	data, err := r.ReadFile(strings.TrimPrefix(resolved, "/"))
+	data, err := rootReadFile(r, strings.TrimPrefix(resolved, "/"))
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: read %s: %w", p, err)
 	}
@@ -164,7 +164,7 @@ func WriteFileIn(root, repo, p string, data []byte, perm fs.FileMode) error {
 	defer r.Close()
 	rel := strings.TrimPrefix(resolved, "/")
 	if dir := path.Dir(rel); dir != "." {
-		if err := r.MkdirAll(dir, 0o755); err != nil {
+		if err := rootMkdirAll(r, dir, 0o755); err != nil {
 			return fmt.Errorf("sandbox: write %s: %w", p, err)
 		}
 	}

@@ -1,0 +1,271 @@
+package sandbox
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"debug/elf"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+// ErrNotELF is returned by [InspectELF] for a file that is neither an ELF file nor a
+// static archive of ELF objects (a script, a text file, ...).
+var ErrNotELF = errors.New("not an ELF file or static archive")
+
+// EMRISCV is the ELF machine number of RISC-V (EM_RISCV).
+const EMRISCV = 243
+
+const (
+	efRISCVFloatABIMask = 0x6
+	df1PIE              = 0x08000000
+	arMagic             = "!<arch>\n"
+	arHeaderSize        = 60
+	maxArchiveMembers   = 1 << 16
+)
+
+// FloatABI returns the RISC-V float ABI named by e_flags for the class: lp64, lp64f,
+// lp64d or lp64q (ilp32… for 32-bit).
+func FloatABI(class elf.Class, flags uint32) string {
+	prefix := "lp64"
+	if class == elf.ELFCLASS32 {
+		prefix = "ilp32"
+	}
+	switch flags & efRISCVFloatABIMask {
+	case 0x2:
+		return prefix + "f"
+	case 0x4:
+		return prefix + "d"
+	case 0x6:
+		return prefix + "q"
+	}
+	return prefix
+}
+
+// InspectELF describes one ELF file or one static archive (ar) of ELF objects: class,
+// machine, whether it is riscv64, the float ABI, the program interpreter, static or
+// dynamic, stripped or not, the needed libraries, the kind (executable, shared library,
+// static library, object), the size and the SHA-256 of the whole file. Archives are
+// checked member by member: an archive is riscv64 only when every ELF member is. A
+// non-riscv64 file is described (with Problem set), not rejected. The returned Path is
+// empty; the caller sets it. Anything else returns an error wrapping [ErrNotELF].
+func InspectELF(r io.ReaderAt) (atesor.Artifact, error) {
+	var a atesor.Artifact
+	magic := make([]byte, 8)
+	n, err := r.ReadAt(magic, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return a, fmt.Errorf("inspect: %w", err)
+	}
+	magic = magic[:n]
+	switch {
+	case bytes.HasPrefix(magic, []byte(elf.ELFMAG)):
+		a, err = inspectELFFile(r)
+	case string(magic) == arMagic:
+		a, err = inspectArchive(r)
+	default:
+		return a, ErrNotELF
+	}
+	if err != nil {
+		return a, err
+	}
+	h := sha256.New()
+	size, err := io.Copy(h, io.NewSectionReader(r, 0, math.MaxInt64))
+	if err != nil {
+		return a, fmt.Errorf("inspect: hash: %w", err)
+	}
+	a.Size = size
+	a.SHA256 = hex.EncodeToString(h.Sum(nil))
+	return a, nil
+}
+
+func inspectELFFile(r io.ReaderAt) (a atesor.Artifact, err error) {
+	defer func() {
+		// debug/elf is robust, but a hostile file must never crash the caller.
+		if p := recover(); p != nil {
+			err = fmt.Errorf("inspect: malformed ELF (%v): %w", p, ErrNotELF)
+		}
+	}()
+	f, err := elf.NewFile(r)
+	if err != nil {
+		return a, fmt.Errorf("inspect: %w: %w", ErrNotELF, err)
+	}
+	defer f.Close()
+	a.Class = f.Class.String()
+	a.Machine = f.Machine.String()
+	a.RISCV64 = f.Class == elf.ELFCLASS64 && f.Machine == elf.EM_RISCV
+	if f.Machine == elf.EM_RISCV {
+		flags, err := elfFlags(r, f)
+		if err != nil {
+			return a, err
+		}
+		a.FloatABI = FloatABI(f.Class, flags)
+	}
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			b := make([]byte, p.Filesz)
+			if _, err := p.ReadAt(b, 0); err != nil && !errors.Is(err, io.EOF) {
+				return a, fmt.Errorf("inspect: interpreter: %w", err)
+			}
+			a.Interpreter = strings.TrimRight(string(b), "\x00")
+		}
+	}
+	a.Stripped = f.Section(".symtab") == nil
+	needed, _ := f.ImportedLibraries()
+	a.Needed = needed
+	switch f.Type {
+	case elf.ET_EXEC:
+		a.Kind = atesor.KindExecutable
+		a.Static = a.Interpreter == "" && len(needed) == 0
+	case elf.ET_DYN:
+		pie := false
+		if vals, err := f.DynValue(elf.DT_FLAGS_1); err == nil {
+			for _, v := range vals {
+				if v&df1PIE != 0 {
+					pie = true
+				}
+			}
+		}
+		if a.Interpreter != "" || pie {
+			a.Kind = atesor.KindExecutable
+			a.Static = a.Interpreter == "" && len(needed) == 0
+		} else {
+			a.Kind = atesor.KindSharedLibrary
+		}
+	case elf.ET_REL:
+		a.Kind = atesor.KindObject
+		a.Static = true
+	default:
+		return a, fmt.Errorf("inspect: ELF type %s: %w", f.Type, ErrNotELF)
+	}
+	if !a.RISCV64 {
+		a.Problem = fmt.Sprintf("not riscv64: %s %s", a.Class, a.Machine)
+	}
+	return a, nil
+}
+
+// elfFlags reads e_flags, which debug/elf does not expose.
+func elfFlags(r io.ReaderAt, f *elf.File) (uint32, error) {
+	off := int64(0x30)
+	if f.Class == elf.ELFCLASS32 {
+		off = 0x24
+	}
+	b := make([]byte, 4)
+	if _, err := r.ReadAt(b, off); err != nil {
+		return 0, fmt.Errorf("inspect: e_flags: %w", err)
+	}
+	return f.ByteOrder.Uint32(b), nil
+}
+
+// inspectArchive checks a System V / GNU ar archive member by member.
+func inspectArchive(r io.ReaderAt) (atesor.Artifact, error) {
+	a := atesor.Artifact{Kind: atesor.KindStaticLibrary, Static: true}
+	off := int64(len(arMagic))
+	hdr := make([]byte, arHeaderSize)
+	allRISCV, allStripped := true, true
+	var problems []string
+	for i := 0; i < maxArchiveMembers; i++ {
+		n, err := r.ReadAt(hdr, off)
+		if n == 0 && errors.Is(err, io.EOF) {
+			break
+		}
+		if n < arHeaderSize {
+			return a, fmt.Errorf("inspect: truncated archive header at %d: %w", off, ErrNotELF)
+		}
+		if string(hdr[58:60]) != "`\n" {
+			return a, fmt.Errorf("inspect: bad archive header at %d: %w", off, ErrNotELF)
+		}
+		name := strings.TrimSpace(string(hdr[0:16]))
+		size, err := strconv.ParseInt(strings.TrimSpace(string(hdr[48:58])), 10, 64)
+		if err != nil || size < 0 {
+			return a, fmt.Errorf("inspect: bad archive member size at %d: %w", off, ErrNotELF)
+		}
+		body := off + arHeaderSize
+		next := body + size
+		if size%2 == 1 {
+			next++
+		}
+		// Symbol tables and the GNU long-name table are not members.
+		special := name == "/" || name == "//" || name == "/SYM64/" || name == "__.SYMDEF" || name == "__.SYMDEF SORTED"
+		if !special {
+			data := io.NewSectionReader(r, body, size)
+			// BSD archives store long names in front of the data: "#1/<len>".
+			if rest, ok := strings.CutPrefix(name, "#1/"); ok {
+				if l, err := strconv.ParseInt(rest, 10, 64); err == nil && l >= 0 && l <= size {
+					data = io.NewSectionReader(r, body+l, size-l)
+				}
+			}
+			m := make([]byte, 4)
+			if k, _ := data.ReadAt(m, 0); k == 4 && string(m) == elf.ELFMAG {
+				ma, err := inspectELFFile(data)
+				if err != nil {
+					return a, fmt.Errorf("inspect: archive member %s: %w", name, err)
+				}
+				a.Members++
+				if a.Members == 1 {
+					a.Class, a.Machine, a.FloatABI = ma.Class, ma.Machine, ma.FloatABI
+				} else {
+					if ma.Machine != a.Machine {
+						a.Machine = "mixed"
+					}
+					if ma.FloatABI != a.FloatABI {
+						problems = append(problems, fmt.Sprintf("member %s uses float ABI %s, not %s", strings.TrimSuffix(name, "/"), ma.FloatABI, a.FloatABI))
+					}
+				}
+				if !ma.RISCV64 {
+					allRISCV = false
+					problems = append(problems, fmt.Sprintf("member %s is %s %s", strings.TrimSuffix(name, "/"), ma.Class, ma.Machine))
+				}
+				allStripped = allStripped && ma.Stripped
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		off = next
+	}
+	if a.Members == 0 {
+		a.RISCV64 = false
+		a.Problem = "static archive without ELF members"
+		return a, nil
+	}
+	a.RISCV64 = allRISCV
+	a.Stripped = allStripped
+	if len(problems) > 0 {
+		if len(problems) > 5 {
+			problems = append(problems[:5], fmt.Sprintf("and %d more", len(problems)-5))
+		}
+		a.Problem = "not riscv64: " + strings.Join(problems, "; ")
+		if allRISCV {
+			a.Problem = strings.Join(problems, "; ")
+		}
+	}
+	return a, nil
+}
+
+// CheckArtifact says why an inspected artifact does not suit the platform, or returns
+// nil: it must be a 64-bit RISC-V ELF with the profile's float ABI, and a dynamic
+// executable must use the profile's program interpreter.
+func CheckArtifact(a atesor.Artifact, p atesor.Platform) error {
+	if !a.RISCV64 {
+		if a.Problem != "" {
+			return errors.New(a.Problem)
+		}
+		return fmt.Errorf("not riscv64: %s %s", a.Class, a.Machine)
+	}
+	if a.Problem != "" {
+		return errors.New(a.Problem)
+	}
+	if p.FloatABI != "" && a.FloatABI != p.FloatABI {
+		return fmt.Errorf("float ABI %s, the %s profile needs %s", a.FloatABI, p.Profile, p.FloatABI)
+	}
+	if a.Kind == atesor.KindExecutable && !a.Static && p.Loader != "" && a.Interpreter != p.Loader {
+		return fmt.Errorf("program interpreter %s, the %s profile's loader is %s", a.Interpreter, p.Profile, p.Loader)
+	}
+	return nil
+}

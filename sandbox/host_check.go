@@ -1,0 +1,184 @@
+package sandbox
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+// MissingToolError says which host tool is missing and which apt package provides it.
+type MissingToolError struct {
+	Tool    string
+	Package string
+	Purpose string
+}
+
+func (e *MissingToolError) Error() string {
+	return fmt.Sprintf("%s is missing (%s); install it with: apt-get install -y %s", e.Tool, e.Purpose, e.Package)
+}
+
+// hostTool is a host prerequisite of the root-filesystem sandbox.
+type hostTool struct {
+	name, pkg, purpose string
+	file               bool // a file, not a program on PATH
+	profiles           []string
+}
+
+var hostTools = []hostTool{
+	{name: "qemu-riscv64-static", pkg: "qemu-user-static", purpose: "runs riscv64 programs"},
+	{name: "bwrap", pkg: "bubblewrap", purpose: "enters the sandbox"},
+	{name: "mmdebstrap", pkg: "mmdebstrap", purpose: "creates the Debian root filesystem", profiles: []string{"debian"}},
+	{name: "/usr/share/keyrings/debian-archive-keyring.gpg", pkg: "debian-archive-keyring", purpose: "verifies the Debian archive", file: true, profiles: []string{"debian"}},
+}
+
+// CheckHost checks the host prerequisites of the [Rootfs] sandbox for the platform and
+// returns a [*MissingToolError] naming the first missing tool and its apt package (all
+// of them joined, when several are missing).
+func CheckHost(p atesor.Platform) error {
+	var errs []error
+	for _, t := range hostTools {
+		if len(t.profiles) > 0 && !contains(t.profiles, profileOf(p)) {
+			continue
+		}
+		if t.file {
+			if _, err := os.Stat(t.name); err != nil {
+				errs = append(errs, &MissingToolError{Tool: t.name, Package: t.pkg, Purpose: t.purpose})
+			}
+			continue
+		}
+		if _, err := exec.LookPath(t.name); err != nil {
+			errs = append(errs, &MissingToolError{Tool: t.name, Package: t.pkg, Purpose: t.purpose})
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func profileOf(p atesor.Platform) string {
+	if p.Profile != "" {
+		return p.Profile
+	}
+	if p.Name == "ubuntu" {
+		return "debian"
+	}
+	return p.Name
+}
+
+const (
+	binfmtDir   = "/proc/sys/fs/binfmt_misc"
+	binfmtEntry = binfmtDir + "/qemu-riscv64"
+	// The ELF header of a riscv64 executable, as registered by qemu-user-static.
+	riscvMagic = `\x7f\x45\x4c\x46\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xf3\x00`
+	riscvMask  = `\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff`
+)
+
+// BinfmtStatus describes the qemu-riscv64 binfmt_misc registration.
+type BinfmtStatus struct {
+	Mounted     bool
+	Registered  bool
+	Enabled     bool
+	Interpreter string
+	Flags       string
+}
+
+// Fixed reports whether the interpreter is opened at registration (flag F), which lets
+// it work inside containers and chroots that do not contain it.
+func (s BinfmtStatus) Fixed() bool { return strings.Contains(s.Flags, "F") }
+
+// ReadBinfmt reads the qemu-riscv64 registration.
+func ReadBinfmt() BinfmtStatus {
+	var s BinfmtStatus
+	if _, err := os.Stat(binfmtDir + "/register"); err == nil {
+		s.Mounted = true
+	}
+	data, err := os.ReadFile(binfmtEntry)
+	if err != nil {
+		return s
+	}
+	s.Registered = true
+	for _, line := range strings.Split(string(data), "\n") {
+		switch {
+		case line == "enabled":
+			s.Enabled = true
+		case strings.HasPrefix(line, "interpreter "):
+			s.Interpreter = strings.TrimPrefix(line, "interpreter ")
+		case strings.HasPrefix(line, "flags: "):
+			s.Flags = strings.TrimPrefix(line, "flags: ")
+		}
+	}
+	return s
+}
+
+// SetupBinfmt makes sure binfmt_misc is mounted and qemu-riscv64 is registered, enabled
+// and has the F flag. As root it mounts and registers what is missing (replacing a
+// registration without F); otherwise it returns an error that says exactly what to run.
+func SetupBinfmt() error {
+	s := ReadBinfmt()
+	if s.Mounted && s.Registered && s.Enabled && s.Fixed() {
+		return nil
+	}
+	root := os.Geteuid() == 0
+	if !root {
+		return fmt.Errorf("sandbox: qemu-riscv64 is not registered in binfmt_misc with the F flag "+
+			"(mounted=%v registered=%v enabled=%v flags=%q) and this process is not root; run as root: "+
+			"mount -t binfmt_misc binfmt_misc %s; then register it, for example with: update-binfmts --enable qemu-riscv64",
+			s.Mounted, s.Registered, s.Enabled, s.Flags, binfmtDir)
+	}
+	if !s.Mounted {
+		if err := syscall.Mount("binfmt_misc", binfmtDir, "binfmt_misc", 0, ""); err != nil {
+			return fmt.Errorf("sandbox: mount binfmt_misc on %s: %w (a container may need --privileged)", binfmtDir, err)
+		}
+	}
+	if s.Registered && (!s.Fixed() || !s.Enabled) {
+		if err := os.WriteFile(binfmtEntry, []byte("-1"), 0); err != nil {
+			return fmt.Errorf("sandbox: remove the qemu-riscv64 registration without the F flag: %w", err)
+		}
+	}
+	line, err := binfmtLine()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(binfmtDir+"/register", []byte(line), 0); err != nil {
+		return fmt.Errorf("sandbox: register qemu-riscv64 in binfmt_misc: %w", err)
+	}
+	if s := ReadBinfmt(); !s.Registered || !s.Fixed() {
+		return fmt.Errorf("sandbox: qemu-riscv64 registration did not take the F flag (flags %q)", s.Flags)
+	}
+	return nil
+}
+
+// binfmtLine returns the registration line: the one qemu-user-static ships, with the F
+// flag ensured, else one built for qemu-riscv64-static on PATH.
+func binfmtLine() (string, error) {
+	if data, err := os.ReadFile("/usr/lib/binfmt.d/qemu-riscv64.conf"); err == nil {
+		line := strings.TrimSpace(string(bytes.SplitN(data, []byte("\n"), 2)[0]))
+		fields := strings.Split(line, ":")
+		if len(fields) == 8 {
+			if _, err := os.Stat(fields[6]); err == nil {
+				if !strings.Contains(fields[7], "F") {
+					fields[7] += "F"
+				}
+				return strings.Join(fields, ":"), nil
+			}
+		}
+	}
+	qemu, err := exec.LookPath("qemu-riscv64-static")
+	if err != nil {
+		return "", &MissingToolError{Tool: "qemu-riscv64-static", Package: "qemu-user-static", Purpose: "runs riscv64 programs"}
+	}
+	return ":qemu-riscv64:M::" + riscvMagic + ":" + riscvMask + ":" + qemu + ":F", nil
+}

@@ -1,0 +1,137 @@
+package sandbox
+
+import (
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Progress is one step of a long sandbox operation (provisioning), reported to the
+// callback given with [WithProgress].
+type Progress struct {
+	// Stage is a short machine-readable name: check, binfmt, lock, bootstrap, verify,
+	// apt-update, ready.
+	Stage string
+	// Message is a human line, for example a line of mmdebstrap's output.
+	Message string
+	// Elapsed is the time since the operation started.
+	Elapsed time.Duration
+}
+
+// Option configures a sandbox backend or [Provision].
+type Option func(*options)
+
+type options struct {
+	home          string
+	suite         string
+	mirror        string
+	alpineMirror  string
+	alpineVersion string
+	repo          string
+	keep          bool
+	caBundle      *string
+	timeout       time.Duration
+	cc, cxx       string
+	progress      func(Progress)
+	logger        *slog.Logger
+	image         string
+	workdir       string
+	dockerBin     string
+}
+
+func buildOptions(opts []Option) *options {
+	o := &options{timeout: DefaultTimeout}
+	for _, f := range opts {
+		f(o)
+	}
+	if o.home == "" {
+		o.home = StateHome()
+	}
+	if o.logger == nil {
+		o.logger = slog.Default()
+	}
+	return o
+}
+
+// WithHome sets the state home (default [StateHome]).
+func WithHome(dir string) Option { return func(o *options) { o.home = dir } }
+
+// WithSuite sets the Debian suite to bootstrap (default trixie).
+func WithSuite(suite string) Option { return func(o *options) { o.suite = suite } }
+
+// WithMirror sets the Debian mirror URL (default [DebianMirror]).
+func WithMirror(url string) Option { return func(o *options) { o.mirror = url } }
+
+// WithAlpine sets the Alpine mirror base URL (the directory that holds v3.x/) and the
+// Alpine release (for example 3.22.1) of the minirootfs tarball. Defaults come from
+// ATESOR_ALPINE_MIRROR and ATESOR_ALPINE_VERSION.
+func WithAlpine(mirror, version string) Option {
+	return func(o *options) { o.alpineMirror, o.alpineVersion = mirror, version }
+}
+
+// WithRepo names the package repository: its directory is /workspace/<name>, commands
+// run there by default, and file writes must stay inside it. Without it, the first
+// CopyIn below /workspace decides.
+func WithRepo(name string) Option { return func(o *options) { o.repo = name } }
+
+// WithKeep keeps the per-run overlay upper directory (what the run changed) on Close.
+func WithKeep(keep bool) Option { return func(o *options) { o.keep = keep } }
+
+// WithCABundle sets the host CA bundle bound read-only over the sandbox's
+// /etc/ssl/certs/ca-certificates.crt; "" disables it. The default is $SSL_CERT_FILE, else
+// /etc/ssl/certs/ca-certificates.crt when it exists.
+func WithCABundle(path string) Option { return func(o *options) { o.caBundle = &path } }
+
+// WithTimeout sets the timeout of commands whose Command.Timeout is zero (default
+// [DefaultTimeout]).
+func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
+
+// WithCompilers sets CC and CXX inside the sandbox.
+func WithCompilers(cc, cxx string) Option { return func(o *options) { o.cc, o.cxx = cc, cxx } }
+
+// WithProgress reports the steps of provisioning to fn (the CLI prints them).
+func WithProgress(fn func(Progress)) Option { return func(o *options) { o.progress = fn } }
+
+// WithLogger sets the logger (default slog.Default()).
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+// WithImage sets the Docker image (default debian:trixie or alpine:latest by profile).
+func WithImage(image string) Option { return func(o *options) { o.image = image } }
+
+// WithWorkdir sets the host directory of a [Host] or [Docker] sandbox's file tree (the
+// sandbox's /workspace is <dir>/workspace). Default: a new directory under the state
+// home, removed on Close.
+func WithWorkdir(dir string) Option { return func(o *options) { o.workdir = dir } }
+
+// WithDockerBinary sets the docker CLI program (default "docker" from PATH).
+func WithDockerBinary(bin string) Option { return func(o *options) { o.dockerBin = bin } }
+
+// StateHome returns the state home: $ATESOR_HOME, else $XDG_DATA_HOME/atesor-ai, else
+// ~/.local/share/atesor-ai.
+func StateHome() string {
+	if h := os.Getenv("ATESOR_HOME"); h != "" {
+		return h
+	}
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "atesor-ai")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		home = "/root"
+	}
+	return filepath.Join(home, ".local", "share", "atesor-ai")
+}
+
+func (o *options) caBundlePath() string {
+	if o.caBundle != nil {
+		return *o.caBundle
+	}
+	if p := os.Getenv("SSL_CERT_FILE"); p != "" {
+		return p
+	}
+	if _, err := os.Stat("/etc/ssl/certs/ca-certificates.crt"); err == nil {
+		return "/etc/ssl/certs/ca-certificates.crt"
+	}
+	return ""
+}
