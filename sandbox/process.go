@@ -71,9 +71,10 @@ func run(ctx context.Context, p process) (atesor.CommandResult, error) {
 	if cmd.Env == nil {
 		cmd.Env = []string{}
 	}
-	cmd.Stdin = nil // /dev/null
-	cmd.Stdout = teeWriter(&stdout, &combined, p.stdout)
-	cmd.Stderr = teeWriter(&stderr, &combined, p.stderr)
+	cmd.Stdin = nil       // /dev/null
+	var liveMu sync.Mutex // one writer may serve as both Stdout and Stderr
+	cmd.Stdout = teeWriter(&stdout, &combined, p.stdout, &liveMu)
+	cmd.Stderr = teeWriter(&stderr, &combined, p.stderr, &liveMu)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// A grandchild that escaped the group could hold the pipes open; do not wait forever.
 	cmd.WaitDelay = 5 * time.Second
@@ -172,17 +173,23 @@ func signalName(s syscall.Signal) string {
 	}
 }
 
-func teeWriter(own, combined io.Writer, live io.Writer) io.Writer {
+func teeWriter(own, combined io.Writer, live io.Writer, mu *sync.Mutex) io.Writer {
 	if live == nil {
 		return io.MultiWriter(own, combined)
 	}
-	return io.MultiWriter(own, combined, liveWriter{live})
+	return io.MultiWriter(own, combined, liveWriter{live, mu})
 }
 
-// liveWriter never fails the command because a live writer failed.
-type liveWriter struct{ w io.Writer }
+// liveWriter serialises writes to a caller's writer and never fails the command
+// because that writer failed.
+type liveWriter struct {
+	w  io.Writer
+	mu *sync.Mutex
+}
 
 func (l liveWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	_, _ = l.w.Write(p)
 	return len(p), nil
 }

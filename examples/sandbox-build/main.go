@@ -1,0 +1,59 @@
+// Command sandbox-build provisions the Debian riscv64 sandbox (or reuses the cached one),
+// builds a small C program inside it, and prints the artifact verdict. It needs root,
+// qemu-user-static, mmdebstrap, bubblewrap and debian-archive-keyring.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+	"time"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+)
+
+const program = `#include <stdio.h>
+int main(void) { printf("hello from riscv64\n"); return 0; }
+`
+
+func main() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	debian := atesor.Platform{
+		Name: "debian", Profile: "debian", Libc: "glibc", Triplet: "riscv64-linux-gnu",
+		PackageManager: "apt-get", InstallCommand: "apt-get install -y", UpdateCommand: "apt-get update",
+		Loader: "/lib/ld-linux-riscv64-lp64d.so.1", FloatABI: "lp64d", OSReleaseID: "debian",
+	}
+	sb, err := sandbox.NewRootfs(ctx, debian, sandbox.WithRepo("hello"),
+		sandbox.WithProgress(func(p sandbox.Progress) {
+			fmt.Fprintf(os.Stderr, "[%5s] %-10s %s\n", p.Elapsed.Round(time.Second), p.Stage, p.Message)
+		}))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer sb.Close()
+	if err := sb.WriteFile(ctx, "hello.c", []byte(program), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	res, err := sb.Exec(ctx, atesor.Command{Line: "gcc -O2 -o hello hello.c && ./hello", Stdout: os.Stdout, Stderr: os.Stderr})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if !res.OK() {
+		log.Fatalf("build failed with exit code %d", res.ExitCode)
+	}
+	arts, err := sandbox.ScanArtifacts(ctx, sb, "/workspace/hello")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, a := range arts {
+		verdict := "OK"
+		if err := sandbox.CheckArtifact(a, debian); err != nil {
+			verdict = "REJECTED: " + err.Error()
+		}
+		fmt.Printf("%s: %s %s %s abi=%s interp=%s sha256=%s... %s\n",
+			a.Path, a.Kind, a.Class, a.Machine, a.FloatABI, a.Interpreter, a.SHA256[:12], verdict)
+	}
+}

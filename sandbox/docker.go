@@ -1,0 +1,294 @@
+package sandbox
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+var (
+	_ atesor.Sandbox = (*Docker)(nil)
+	_ HostPather     = (*Docker)(nil)
+)
+
+// Docker runs commands in a riscv64 container through the docker CLI (the reference
+// system's way): the image runs with --platform linux/riscv64, the sandbox's /workspace
+// is bind-mounted from <workdir>/workspace, and every command is a docker exec with the
+// same environment allowlist. The network is switched per command by disconnecting the
+// container from its network while a command without network runs.
+type Docker struct {
+	platform  atesor.Platform
+	o         *options
+	root      string
+	owned     bool
+	bin       string
+	container string
+
+	mu       sync.Mutex // serialises commands (network switching)
+	network  bool
+	repo     string
+	repoMu   sync.Mutex
+	closed   bool
+	closeMux sync.Mutex
+}
+
+// DefaultDockerImage returns the image of the platform's profile.
+func DefaultDockerImage(p atesor.Platform) string {
+	if profileOf(p) == "alpine" {
+		return "alpine:latest"
+	}
+	return "debian:trixie"
+}
+
+// NewDocker starts a long-running riscv64 container for the platform.
+func NewDocker(ctx context.Context, p atesor.Platform, opts ...Option) (*Docker, error) {
+	o := buildOptions(opts)
+	bin := o.dockerBin
+	if bin == "" {
+		bin = "docker"
+	}
+	if _, err := exec.LookPath(bin); err != nil {
+		return nil, &MissingToolError{Tool: bin, Package: "docker.io", Purpose: "runs the docker sandbox"}
+	}
+	if s := ReadBinfmt(); !s.Registered || !s.Enabled {
+		if err := SetupBinfmt(); err != nil {
+			return nil, fmt.Errorf("sandbox: docker needs qemu-riscv64 in binfmt_misc to run riscv64 images: %w", err)
+		}
+	}
+	d := &Docker{platform: p, o: o, bin: bin, root: o.workdir, network: true}
+	if d.root == "" {
+		runs := filepath.Join(o.home, "sandboxes", "runs")
+		if err := os.MkdirAll(runs, 0o755); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		dir, err := os.MkdirTemp(runs, "docker-")
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		d.root, d.owned = dir, true
+	}
+	if err := os.MkdirAll(filepath.Join(d.root, "workspace"), 0o755); err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	if o.repo != "" {
+		d.repo = path.Join(Workspace, o.repo)
+		_ = os.MkdirAll(hostPath(d.root, d.repo), 0o755)
+	}
+	image := o.image
+	if image == "" {
+		image = DefaultDockerImage(p)
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	d.container = "atesor-" + hex.EncodeToString(b)
+	args := []string{"run", "-d", "--rm", "--platform", "linux/riscv64", "--name", d.container,
+		"-v", filepath.Join(d.root, "workspace") + ":" + Workspace, "-w", Workspace}
+	if ca := o.caBundlePath(); ca != "" {
+		args = append(args, "-v", ca+":"+caInside+":ro")
+	}
+	args = append(args, image, "sleep", "infinity")
+	if out, err := d.docker(ctx, args...); err != nil {
+		return nil, fmt.Errorf("sandbox: docker run %s: %w: %s", image, err, out)
+	}
+	return d, nil
+}
+
+// docker runs one docker CLI command and returns its combined output.
+func (d *Docker) docker(ctx context.Context, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, d.bin, args...)
+	cmd.Env = dockerCLIEnv()
+	out, err := cmd.CombinedOutput()
+	return strings.TrimSpace(string(out)), err
+}
+
+// dockerCLIEnv is what the docker CLI itself needs from the host (never API keys).
+func dockerCLIEnv() []string {
+	var env []string
+	for _, k := range []string{"PATH", "HOME", "DOCKER_HOST", "DOCKER_CONFIG", "DOCKER_CONTEXT", "DOCKER_CERT_PATH", "DOCKER_TLS_VERIFY"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+// Platform returns the sandbox's distro profile.
+func (d *Docker) Platform() atesor.Platform { return d.platform }
+
+// Container returns the container name.
+func (d *Docker) Container() string { return d.container }
+
+// HostPath maps a sandbox path below /workspace to the bind-mounted host directory.
+func (d *Docker) HostPath(p string) (string, error) {
+	resolved, err := ResolvePath(d.root, p)
+	if err != nil {
+		return "", err
+	}
+	if !within(resolved, Workspace) {
+		return "", fmt.Errorf("%s is not below %s, which is all the host sees of the container", p, Workspace)
+	}
+	return hostPath(d.root, resolved), nil
+}
+
+func (d *Docker) repoDir() string {
+	d.repoMu.Lock()
+	defer d.repoMu.Unlock()
+	return d.repo
+}
+
+func (d *Docker) noteRepo(p string) {
+	d.repoMu.Lock()
+	defer d.repoMu.Unlock()
+	if d.repo == "" {
+		d.repo = RepoOf(p)
+	}
+}
+
+// setNetwork connects or disconnects the container's bridge network.
+func (d *Docker) setNetwork(ctx context.Context, on bool) error {
+	if d.network == on {
+		return nil
+	}
+	verb := "disconnect"
+	if on {
+		verb = "connect"
+	}
+	if out, err := d.docker(ctx, "network", verb, "bridge", d.container); err != nil {
+		return fmt.Errorf("sandbox: docker network %s: %w: %s", verb, err, out)
+	}
+	d.network = on
+	return nil
+}
+
+// Exec runs cmd.Line with /bin/sh -c in the container.
+func (d *Docker) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandResult, error) {
+	d.closeMux.Lock()
+	closed := d.closed
+	d.closeMux.Unlock()
+	if closed {
+		return atesor.CommandResult{Line: cmd.Line}, ErrClosed
+	}
+	if IsPackageManagerCommand(cmd.Line) {
+		if line, made := CorrectPackageNames(cmd.Line, d.platform.Corrections); len(made) > 0 {
+			cmd.Line = line
+		}
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.setNetwork(ctx, cmd.Network); err != nil {
+		return atesor.CommandResult{Line: cmd.Line}, err
+	}
+	dir := cmd.Dir
+	if dir == "" {
+		dir = d.repoDir()
+	}
+	if dir == "" {
+		dir = Workspace
+	}
+	if !path.IsAbs(dir) {
+		dir = path.Join(Workspace, dir)
+	}
+	timeout := cmd.Timeout
+	if timeout <= 0 {
+		timeout = d.o.timeout
+	}
+	args := []string{d.bin, "exec", "-i=false", "-w", dir}
+	for _, kv := range AllowedEnv(DefaultPath, SandboxHome, d.o.cc, d.o.cxx, cmd.Env) {
+		args = append(args, "-e", kv)
+	}
+	args = append(args, d.container, "/bin/sh", "-c", cmd.Line)
+	kill := func() {
+		// Kill every process of the container except its init (sleep infinity).
+		kctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_, _ = d.docker(kctx, "exec", d.container, "kill", "-KILL", "-1")
+	}
+	return run(ctx, process{argv: args, env: dockerCLIEnv(), line: cmd.Line, timeout: timeout,
+		stdout: cmd.Stdout, stderr: cmd.Stderr, onKill: kill})
+}
+
+// CopyIn copies a host directory or file into the bind-mounted workspace, unpacks a
+// source tarball there, or clones a git URL inside the container.
+func (d *Docker) CopyIn(ctx context.Context, src, sandboxPath string) error {
+	if IsGitURL(src) {
+		dest := path.Clean(sandboxPath)
+		res, err := d.Exec(ctx, atesor.Command{Line: "mkdir -p " + shellQuote(path.Dir(dest)) + " && " + gitCloneLine(src, dest), Dir: "/", Network: true, Timeout: 30 * time.Minute})
+		if err != nil {
+			return fmt.Errorf("sandbox: git clone %s: %w", src, err)
+		}
+		if !res.OK() {
+			return fmt.Errorf("sandbox: git clone %s failed (exit %d): %s", src, res.ExitCode, tail(res.Output, 2000))
+		}
+		d.noteRepo(dest)
+		return nil
+	}
+	hdest, err := d.HostPath(sandboxPath)
+	if err != nil {
+		return fmt.Errorf("sandbox: copy in to %s: %w", sandboxPath, err)
+	}
+	if err := copyInHost(src, hdest); err != nil {
+		return fmt.Errorf("sandbox: copy %s in to %s: %w", src, sandboxPath, err)
+	}
+	d.noteRepo(path.Clean(sandboxPath))
+	return nil
+}
+
+// CopyOut copies a sandbox file or directory to the host: from the bind-mounted
+// workspace directly, anything else with docker cp.
+func (d *Docker) CopyOut(ctx context.Context, sandboxPath, dest string) error {
+	if src, err := d.HostPath(sandboxPath); err == nil {
+		if err := copyOutHost(src, dest); err != nil {
+			return fmt.Errorf("sandbox: copy out %s: %w", sandboxPath, err)
+		}
+		return nil
+	}
+	if out, err := d.docker(ctx, "cp", d.container+":"+sandboxPath, dest); err != nil {
+		return fmt.Errorf("sandbox: docker cp %s: %w: %s", sandboxPath, err, out)
+	}
+	return nil
+}
+
+// ReadFile reads a file of the repository, resolving links in sandbox coordinates.
+func (d *Docker) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	return ReadFileIn(d.root, d.repoDir(), p)
+}
+
+// WriteFile writes a file of the repository, refusing a target outside it.
+func (d *Docker) WriteFile(ctx context.Context, p string, data []byte, perm fs.FileMode) error {
+	return WriteFileIn(d.root, d.repoDir(), p, data, perm)
+}
+
+// Close removes the container and, when the sandbox made it, the workspace directory.
+func (d *Docker) Close() error {
+	d.closeMux.Lock()
+	if d.closed {
+		d.closeMux.Unlock()
+		return nil
+	}
+	d.closed = true
+	d.closeMux.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var errs []error
+	if out, err := d.docker(ctx, "rm", "-f", d.container); err != nil {
+		errs = append(errs, fmt.Errorf("sandbox: docker rm %s: %w: %s", d.container, err, out))
+	}
+	if d.owned && !d.o.keep {
+		if err := os.RemoveAll(d.root); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,296 @@
+package sandbox_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ulikunitz/xz"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+)
+
+// debianPlatform is the Debian profile as far as the sandbox needs it.
+func debianPlatform() atesor.Platform {
+	return atesor.Platform{
+		Name: "debian", Profile: "debian", DisplayName: "Debian GNU/Linux (trixie)", Libc: "glibc",
+		Triplet: "riscv64-linux-gnu", PackageManager: "apt-get", InstallCommand: "apt-get install -y",
+		UpdateCommand: "apt-get update", Loader: "/lib/ld-linux-riscv64-lp64d.so.1", FloatABI: "lp64d",
+		OSReleaseID: "debian", Corrections: map[string]string{"yaml-dev": "libyaml-dev", "zlib-dev": "zlib1g-dev"},
+	}
+}
+
+func needE2E(t testing.TB) {
+	t.Helper()
+	if os.Getenv("ATESOR_E2E") != "1" {
+		t.Skip("set ATESOR_E2E=1 to run tests that need the real riscv64 sandbox")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("the root-filesystem sandbox needs root")
+	}
+}
+
+func newE2ERootfs(t testing.TB, ctx context.Context, opts ...sandbox.Option) *sandbox.Rootfs {
+	t.Helper()
+	start := time.Now()
+	opts = append(opts, sandbox.WithProgress(func(p sandbox.Progress) {
+		t.Logf("[%s %s] %s", p.Elapsed.Round(time.Second), p.Stage, p.Message)
+	}))
+	r, err := sandbox.NewRootfs(ctx, debianPlatform(), opts...)
+	if err != nil {
+		t.Fatalf("NewRootfs: %v", err)
+	}
+	t.Logf("sandbox ready in %s", time.Since(start).Round(time.Millisecond))
+	return r
+}
+
+func httpGet(ctx context.Context, url string, w io.Writer) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	_, err = io.Copy(w, resp.Body)
+	return err
+}
+
+// sourceSHA256 finds the SHA-256 of file in a Sources index.
+func sourceSHA256(r io.Reader, pkg, file string) (string, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	inPkg, inSums := false, false
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			inPkg, inSums = false, false
+		case strings.HasPrefix(line, "Package: "):
+			inPkg = strings.TrimPrefix(line, "Package: ") == pkg
+		case strings.HasPrefix(line, "Checksums-Sha256:"):
+			inSums = inPkg
+		case strings.HasPrefix(line, " ") && inSums:
+			f := strings.Fields(line)
+			if len(f) == 3 && f[2] == file {
+				return f[0], nil
+			}
+		default:
+			if !strings.HasPrefix(line, " ") {
+				inSums = false
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return "", err
+	}
+	return "", fmt.Errorf("%s not found in the Sources index", file)
+}
+
+// fetchZlib downloads zlib's Debian source tarball and checks it against Sources.xz.
+func fetchZlib(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	mirror := sandbox.DebianMirror()
+	if mirror == "" {
+		t.Fatal("no Debian mirror: set ATESOR_DEBIAN_MIRROR or configure apt")
+	}
+	const file = "zlib_1.3.dfsg+really1.3.1.orig.tar.gz"
+	var idx bytes.Buffer
+	if err := httpGet(ctx, mirror+"/dists/trixie/main/source/Sources.xz", &idx); err != nil {
+		t.Fatal(err)
+	}
+	xr, err := xz.NewReader(&idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := sourceSHA256(xr, "zlib", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(t.TempDir(), file)
+	f, err := os.Create(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	if err := httpGet(ctx, mirror+"/pool/main/z/zlib/"+file, io.MultiWriter(f, h)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != want {
+		t.Fatalf("%s: SHA-256 %s, Sources.xz says %s", file, got, want)
+	}
+	return dest
+}
+
+func TestE2ERootfsZlib(t *testing.T) {
+	needE2E(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Minute)
+	defer cancel()
+	t.Setenv("OPENAI_API_KEY", "sk-must-not-leak")
+
+	tarball := fetchZlib(t, ctx)
+	sb := newE2ERootfs(t, ctx)
+	defer sb.Close()
+
+	// The environment allowlist holds inside the real sandbox too.
+	res, err := sb.Exec(ctx, atesor.Command{Line: "env; uname -m; stat -c %a /tmp", Dir: "/"})
+	if err != nil || !res.OK() {
+		t.Fatalf("env: %v %+v", err, res)
+	}
+	if strings.Contains(res.Stdout, "OPENAI_API_KEY") || strings.Contains(res.Stdout, "sk-must-not-leak") {
+		t.Fatalf("API key leaked into the sandbox:\n%s", res.Stdout)
+	}
+	for _, want := range []string{"HOME=/root", "riscv64", "1777", "DEBIAN_FRONTEND=noninteractive"} {
+		if !strings.Contains(res.Stdout, want) {
+			t.Errorf("sandbox output lacks %q:\n%s", want, res.Stdout)
+		}
+	}
+
+	if err := sb.CopyIn(ctx, tarball, "/workspace/zlib"); err != nil {
+		t.Fatal(err)
+	}
+	var live bytes.Buffer
+	start := time.Now()
+	res, err = sb.Exec(ctx, atesor.Command{Line: "./configure && make -j$(nproc)", Timeout: 30 * time.Minute, Stdout: &live, Stderr: &live})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK() {
+		t.Fatalf("zlib build failed (exit %d):\n%s", res.ExitCode, res.Output)
+	}
+	t.Logf("zlib configured and built in %s", time.Since(start).Round(time.Second))
+	if live.Len() == 0 || !strings.Contains(res.Output, "minigzip") {
+		t.Errorf("live output %d bytes; result output lacks minigzip", live.Len())
+	}
+
+	arts, err := sandbox.ScanArtifacts(ctx, sb, "/workspace/zlib")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := debianPlatform()
+	var sawLib, sawExe, sawArchive bool
+	for _, a := range arts {
+		base := filepath.Base(a.Path)
+		switch {
+		case strings.HasPrefix(base, "libz.so.") && a.Kind == atesor.KindSharedLibrary:
+			sawLib = true
+			if err := sandbox.CheckArtifact(a, p); err != nil {
+				t.Errorf("%s: %v", a.Path, err)
+			}
+		case base == "minigzip":
+			sawExe = true
+			if err := sandbox.CheckArtifact(a, p); err != nil || a.Interpreter != p.Loader || a.Kind != atesor.KindExecutable {
+				t.Errorf("%s: %v %+v", a.Path, err, a)
+			}
+		case base == "libz.a":
+			sawArchive = true
+			if !a.RISCV64 || a.Members == 0 || a.Kind != atesor.KindStaticLibrary {
+				t.Errorf("%s: %+v", a.Path, a)
+			}
+		}
+	}
+	if !sawLib || !sawExe || !sawArchive {
+		t.Fatalf("artifacts: lib=%v minigzip=%v libz.a=%v in %+v", sawLib, sawExe, sawArchive, arts)
+	}
+	res, err = sb.Exec(ctx, atesor.Command{Line: "echo hello-riscv | ./minigzip | ./minigzip -d", Timeout: 2 * time.Minute})
+	if err != nil || !res.OK() || strings.TrimSpace(res.Stdout) != "hello-riscv" {
+		t.Fatalf("minigzip round trip: %v %+v", err, res)
+	}
+	out := filepath.Join(t.TempDir(), "minigzip")
+	if err := sb.CopyOut(ctx, "/workspace/zlib/minigzip", out); err != nil {
+		t.Fatal(err)
+	}
+
+	// A package installs inside this instance (name corrections apply) ...
+	res, err = sb.Exec(ctx, atesor.Command{Line: "apt-get install -y yaml-dev", Network: true, Timeout: 20 * time.Minute})
+	if err != nil || !res.OK() {
+		t.Fatalf("apt-get install: %v exit=%d\n%s", err, res.ExitCode, res.Output)
+	}
+	if !strings.Contains(res.Line, "libyaml-dev") {
+		t.Errorf("name correction not applied: %q", res.Line)
+	}
+	if res, err := sb.Exec(ctx, atesor.Command{Line: "test -f /usr/include/yaml.h"}); err != nil || !res.OK() {
+		t.Fatalf("yaml.h missing after install: %v %+v", err, res)
+	}
+	if err := sb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// ... and never reaches the cache or the next instance.
+	fresh := newE2ERootfs(t, ctx)
+	defer fresh.Close()
+	res, err = fresh.Exec(ctx, atesor.Command{Line: "dpkg -s libyaml-dev; test ! -e /usr/include/yaml.h && test ! -e /workspace/zlib", Dir: "/"})
+	if err != nil || res.ExitCode == 0 && strings.Contains(res.Stdout, "Status: install ok installed") || !strings.Contains(res.Output, "not installed") {
+		t.Fatalf("fresh instance sees the previous run: %v\n%s", err, res.Output)
+	}
+	if res.ExitCode != 0 {
+		t.Fatalf("fresh instance: %s", res.Output)
+	}
+}
+
+func TestE2ERootfsIsolation(t *testing.T) {
+	needE2E(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	sb := newE2ERootfs(t, ctx, sandbox.WithRepo("iso"))
+	defer sb.Close()
+	// Network is off unless asked for.
+	res, err := sb.Exec(ctx, atesor.Command{Line: "cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' '"})
+	if err != nil || strings.TrimSpace(res.Stdout) != "lo" {
+		t.Errorf("network namespace without network should only have lo: %v %q", err, res.Stdout)
+	}
+	// A timeout kills the whole tree inside.
+	start := time.Now()
+	res, err = sb.Exec(ctx, atesor.Command{Line: "sleep 300 & sleep 300", Timeout: 3 * time.Second})
+	if err != nil || !res.TimedOut || time.Since(start) > 30*time.Second {
+		t.Errorf("timeout: %v %+v after %s", err, res, time.Since(start))
+	}
+	// A link made by the build cannot redirect a write out of the repository.
+	if res, err := sb.Exec(ctx, atesor.Command{Line: "ln -s /etc/passwd evil && ln -s ../../etc/shadow evil2"}); err != nil || !res.OK() {
+		t.Fatalf("ln: %v %+v", err, res)
+	}
+	for _, p := range []string{"/workspace/iso/evil", "evil2"} {
+		if err := sb.WriteFile(ctx, p, []byte("x"), 0o644); err == nil {
+			t.Errorf("WriteFile(%s) through a link out of the repository succeeded", p)
+		}
+	}
+	if err := sb.WriteFile(ctx, "sub/ok.c", []byte("int x;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := sb.ReadFile(ctx, "/workspace/iso/sub/ok.c"); err != nil || string(data) != "int x;\n" {
+		t.Fatalf("ReadFile: %v %q", err, data)
+	}
+}
+
+// BenchmarkE2EExecTrue measures command start inside the riscv64 sandbox; compare with
+// BenchmarkHostExecTrue.
+func BenchmarkE2EExecTrue(b *testing.B) {
+	needE2E(b)
+	ctx := context.Background()
+	sb := newE2ERootfs(b, ctx)
+	defer sb.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if res, err := sb.Exec(ctx, atesor.Command{Line: "true", Dir: "/"}); err != nil || !res.OK() {
+			b.Fatal(err, res)
+		}
+	}
+}

@@ -1,0 +1,214 @@
+package sandbox_test
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+)
+
+func newHost(t *testing.T) *sandbox.Host {
+	t.Helper()
+	h, err := sandbox.NewHost(debianPlatform(), sandbox.WithWorkdir(t.TempDir()), sandbox.WithRepo("pkg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
+}
+
+func TestHostEnvAllowlist(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-secret")
+	t.Setenv("SOME_HOST_VAR", "x")
+	h := newHost(t)
+	res, err := h.Exec(context.Background(), atesor.Command{Line: "env", Env: []string{"FOO=bar", "ANTHROPIC_API_KEY=leak"}})
+	if err != nil || !res.OK() {
+		t.Fatal(err, res)
+	}
+	for _, bad := range []string{"OPENAI_API_KEY", "sk-secret", "SOME_HOST_VAR", "ANTHROPIC_API_KEY"} {
+		if strings.Contains(res.Stdout, bad) {
+			t.Errorf("%s visible inside:\n%s", bad, res.Stdout)
+		}
+	}
+	for _, want := range []string{"FOO=bar", "LANG=C.UTF-8", "GIT_TERMINAL_PROMPT=0", "GOFLAGS=-buildvcs=false", "DEBIAN_FRONTEND=noninteractive"} {
+		if !strings.Contains(res.Stdout, want) {
+			t.Errorf("%s missing:\n%s", want, res.Stdout)
+		}
+	}
+}
+
+func TestHostTimeoutKillsGrandchildren(t *testing.T) {
+	h := newHost(t)
+	marker := filepath.Join(t.TempDir(), "survived")
+	start := time.Now()
+	// The grandchild ignores SIGTERM and outlives its parent shell unless the group dies.
+	line := "sh -c 'trap \"\" TERM; sleep 3; touch " + marker + "' & sleep 30"
+	res, err := h.Exec(context.Background(), atesor.Command{Line: line, Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.TimedOut || res.OK() || time.Since(start) > 10*time.Second {
+		t.Fatalf("timed out = %v after %s: %+v", res.TimedOut, time.Since(start), res)
+	}
+	time.Sleep(3500 * time.Millisecond)
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a grandchild survived the timeout")
+	}
+}
+
+func TestHostCancelAndOutput(t *testing.T) {
+	h := newHost(t)
+	var live bytes.Buffer
+	res, err := h.Exec(context.Background(), atesor.Command{Line: "echo out; echo err >&2; exit 3", Stdout: &live, Stderr: &live})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 3 || res.Stdout != "out\n" || res.Stderr != "err\n" || !strings.Contains(res.Output, "out") || !strings.Contains(live.String(), "err") {
+		t.Errorf("%+v live=%q", res, live.String())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	start := time.Now()
+	if _, err := h.Exec(ctx, atesor.Command{Line: "sleep 30"}); err == nil || time.Since(start) > 10*time.Second {
+		t.Errorf("cancel: err=%v after %s", err, time.Since(start))
+	}
+	res, _ = h.Exec(context.Background(), atesor.Command{Line: "kill -SEGV $$"})
+	if res.Signal != "SIGSEGV" || !res.EmulatorFault {
+		t.Errorf("segv: %+v", res)
+	}
+}
+
+func writeTarGz(t *testing.T, file string, entries map[string]string) {
+	t.Helper()
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for name, body := range entries {
+		if target, ok := strings.CutPrefix(body, "->"); ok {
+			_ = tw.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeSymlink, Linkname: target, Mode: 0o777})
+			continue
+		}
+		_ = tw.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeReg, Mode: 0o755, Size: int64(len(body))})
+		_, _ = tw.Write([]byte(body))
+	}
+	tw.Close()
+	gz.Close()
+	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHostCopyInOut(t *testing.T) {
+	ctx := context.Background()
+	h := newHost(t)
+	tgz := filepath.Join(t.TempDir(), "foo-1.0.tar.gz")
+	writeTarGz(t, tgz, map[string]string{"foo-1.0/configure": "#!/bin/sh\necho configured\n", "foo-1.0/src/a.c": "int a;\n"})
+	if err := h.CopyIn(ctx, tgz, "/workspace/pkg"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.Exec(ctx, atesor.Command{Line: "./configure"})
+	if err != nil || strings.TrimSpace(res.Stdout) != "configured" {
+		t.Fatalf("%v %+v", err, res)
+	}
+	// A hostile tarball cannot write through its own link.
+	evil := filepath.Join(t.TempDir(), "evil.tar.gz")
+	writeTarGz(t, evil, map[string]string{"e/link": "->/tmp", "e/x": "1"})
+	if err := h.CopyIn(ctx, evil, "/workspace/pkg/e"); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := h.CopyOut(ctx, "/workspace/pkg/src", filepath.Join(out, "src")); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(filepath.Join(out, "src", "a.c")); err != nil || string(data) != "int a;\n" {
+		t.Fatalf("%q %v", data, err)
+	}
+}
+
+func TestHostGitClone(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	gitRun := func(d string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = d
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	// A submodule repository and a main repository, both bare, side by side.
+	for _, name := range []string{"sub", "main"} {
+		work := filepath.Join(dir, name+"-work")
+		os.MkdirAll(work, 0o755)
+		gitRun(work, "init", "-q", "-b", "main")
+		os.WriteFile(filepath.Join(work, name+".txt"), []byte(name), 0o644)
+		gitRun(work, "add", ".")
+		if name == "main" {
+			gitRun(work, "-c", "protocol.file.allow=always", "submodule", "add", "-q", "file://"+filepath.Join(dir, "sub.git"), "sub")
+		}
+		gitRun(work, "commit", "-q", "-m", "init")
+		gitRun(dir, "clone", "-q", "--bare", work, filepath.Join(dir, name+".git"))
+	}
+	h := newHost(t)
+	if err := h.CopyIn(ctx, "file://"+filepath.Join(dir, "main.git"), "/workspace/pkg"); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"main.txt", "sub/sub.txt"} {
+		if _, err := h.ReadFile(ctx, "/workspace/pkg/"+f); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+func TestScanArtifactsHost(t *testing.T) {
+	ctx := context.Background()
+	h := newHost(t)
+	for _, f := range []string{"riscv64-glibc-hello", "x86_64-hello", "libriscv64-math.a", "script.sh"} {
+		if err := h.CopyIn(ctx, fixture(t, f), "/workspace/pkg/out/"+f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.CopyIn(ctx, fixture(t, "riscv64-glibc-hello"), "/workspace/pkg/CMakeFiles/3.31/CompilerIdC/a.out"); err != nil {
+		t.Fatal(err)
+	}
+	arts, err := sandbox.ScanArtifacts(ctx, h, "/workspace/pkg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, a := range arts {
+		paths = append(paths, a.Path)
+	}
+	want := "/workspace/pkg/out/libriscv64-math.a /workspace/pkg/out/riscv64-glibc-hello /workspace/pkg/out/x86_64-hello"
+	if strings.Join(paths, " ") != want {
+		t.Errorf("paths = %v", paths)
+	}
+}
+
+// BenchmarkHostExecTrue measures command start on the host, for comparison with
+// BenchmarkE2EExecTrue.
+func BenchmarkHostExecTrue(b *testing.B) {
+	h, err := sandbox.NewHost(debianPlatform(), sandbox.WithWorkdir(b.TempDir()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for i := 0; i < b.N; i++ {
+		if res, err := h.Exec(ctx, atesor.Command{Line: "true", Dir: "/"}); err != nil || !res.OK() {
+			b.Fatal(err, res)
+		}
+	}
+}

@@ -1,0 +1,497 @@
+package sandbox
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+// DefaultSuite is the Debian suite of the root filesystem.
+const DefaultSuite = "trixie"
+
+// debianPackages are installed on top of the buildd variant.
+var debianPackages = []string{"git", "cmake", "meson", "ninja-build", "pkg-config", "ca-certificates",
+	"file", "autoconf", "automake", "libtool"}
+
+// alpinePackages are installed into the Alpine minirootfs.
+var alpinePackages = []string{"build-base", "git", "cmake", "meson", "samurai", "pkgconf", "ca-certificates",
+	"file", "autoconf", "automake", "libtool", "linux-headers", "bash"}
+
+// aptListsMaxAge is how old the cached apt lists may get before they are refreshed.
+const aptListsMaxAge = 24 * time.Hour
+
+// cacheMeta is stored next to a cached root filesystem (<name>.json). Its presence
+// marks the root filesystem as complete.
+type cacheMeta struct {
+	Platform   string    `json:"platform"`
+	Suite      string    `json:"suite,omitempty"`
+	Mirror     string    `json:"mirror,omitempty"`
+	Created    time.Time `json:"created"`
+	AptUpdated time.Time `json:"apt_updated,omitzero"`
+	OSID       string    `json:"os_id"`
+	VersionID  string    `json:"version_id,omitempty"`
+}
+
+// cachePaths are where a platform's cached root filesystem lives.
+type cachePaths struct {
+	dir, rootfs, meta, lock string
+}
+
+func pathsFor(home string, p atesor.Platform) cachePaths {
+	key := p.SandboxKey()
+	dir := filepath.Join(home, "sandboxes")
+	return cachePaths{
+		dir:    dir,
+		rootfs: filepath.Join(dir, key),
+		meta:   filepath.Join(dir, key+".json"),
+		lock:   filepath.Join(dir, key+".lock"),
+	}
+}
+
+func readMeta(file string) (cacheMeta, error) {
+	var m cacheMeta
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return m, fmt.Errorf("%s: %w", file, err)
+	}
+	return m, nil
+}
+
+func writeMeta(file string, m cacheMeta) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := file + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, file)
+}
+
+// lockFile takes an exclusive flock on file, waiting until ctx is done.
+func lockFile(ctx context.Context, file string) (func(), error) {
+	f, err := os.OpenFile(file, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, fmt.Errorf("waiting for %s: %w", file, ctx.Err())
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// reporter sends progress to the callback and the logger.
+type reporter struct {
+	o     *options
+	start time.Time
+}
+
+func (r reporter) report(stage, msg string) {
+	r.o.logger.Debug("sandbox: provision", "stage", stage, "msg", msg)
+	if r.o.progress != nil {
+		r.o.progress(Progress{Stage: stage, Message: msg, Elapsed: time.Since(r.start)})
+	}
+}
+
+// Provision makes sure the cached riscv64 root filesystem of the platform exists under
+// the state home (<home>/sandboxes/<profile>-riscv64/) and returns its directory. It
+// checks the host prerequisites, sets up binfmt_misc, and then, under a lock file so
+// that two processes never build it twice, reuses a complete cache after checking it
+// (uname -m is riscv64 and /etc/os-release matches the profile; apt lists are refreshed
+// when older than a day), or builds it in a temporary directory that is renamed into
+// place only when complete. Steps are reported through [WithProgress].
+func Provision(ctx context.Context, p atesor.Platform, opts ...Option) (string, error) {
+	o := buildOptions(opts)
+	return provision(ctx, p, o)
+}
+
+func provision(ctx context.Context, p atesor.Platform, o *options) (string, error) {
+	rep := reporter{o: o, start: time.Now()}
+	prof := profileOf(p)
+	if prof != "debian" && prof != "alpine" {
+		return "", fmt.Errorf("sandbox: no root filesystem recipe for platform %q (profile %q)", p.Name, prof)
+	}
+	rep.report("check", "checking host prerequisites")
+	if err := CheckHost(p); err != nil {
+		return "", fmt.Errorf("sandbox: host prerequisites: %w", err)
+	}
+	rep.report("binfmt", "checking qemu-riscv64 in binfmt_misc")
+	if err := SetupBinfmt(); err != nil {
+		return "", err
+	}
+	cp := pathsFor(o.home, p)
+	if err := os.MkdirAll(cp.dir, 0o755); err != nil {
+		return "", fmt.Errorf("sandbox: %w", err)
+	}
+	rep.report("lock", "waiting for "+cp.lock)
+	unlock, err := lockFile(ctx, cp.lock)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: lock: %w", err)
+	}
+	defer unlock()
+
+	if meta, err := readMeta(cp.meta); err == nil {
+		if _, serr := os.Stat(filepath.Join(cp.rootfs, "etc", "os-release")); serr == nil {
+			rep.report("verify", "reusing cached root filesystem "+cp.rootfs)
+			if verr := verifyRootfs(ctx, cp.rootfs, p, o); verr == nil {
+				if prof == "debian" && time.Since(meta.AptUpdated) > aptListsMaxAge {
+					rep.report("apt-update", "refreshing apt lists of the cached root filesystem")
+					if err := refreshLists(ctx, cp.rootfs, p, o); err != nil {
+						return "", err
+					}
+					meta.AptUpdated = time.Now().UTC()
+					if err := writeMeta(cp.meta, meta); err != nil {
+						return "", fmt.Errorf("sandbox: %w", err)
+					}
+				}
+				rep.report("ready", cp.rootfs)
+				return cp.rootfs, nil
+			} else {
+				o.logger.Warn("sandbox: cached root filesystem failed its check; rebuilding", "dir", cp.rootfs, "err", verr)
+				rep.report("verify", "cached root filesystem failed its check, rebuilding: "+verr.Error())
+			}
+		}
+	}
+	// Not ready: clear leftovers of interrupted runs (we hold the lock).
+	_ = os.Remove(cp.meta)
+	if err := os.RemoveAll(cp.rootfs); err != nil {
+		return "", fmt.Errorf("sandbox: remove stale %s: %w", cp.rootfs, err)
+	}
+	if stale, _ := filepath.Glob(filepath.Join(cp.dir, "."+filepath.Base(cp.rootfs)+".tmp-*")); len(stale) > 0 {
+		for _, s := range stale {
+			_ = os.RemoveAll(s)
+		}
+	}
+	tmp, err := os.MkdirTemp(cp.dir, "."+filepath.Base(cp.rootfs)+".tmp-")
+	if err != nil {
+		return "", fmt.Errorf("sandbox: %w", err)
+	}
+	defer os.RemoveAll(tmp) // no-op after the rename
+	var meta cacheMeta
+	if prof == "debian" {
+		meta, err = bootstrapDebian(ctx, tmp, p, o, rep)
+	} else {
+		meta, err = bootstrapAlpine(ctx, tmp, p, o, rep)
+	}
+	if err != nil {
+		return "", err
+	}
+	rep.report("verify", "checking the new root filesystem")
+	if err := verifyRootfs(ctx, tmp, p, o); err != nil {
+		return "", err
+	}
+	if prof == "debian" {
+		// mmdebstrap removes the package lists at the end; fetch them once here.
+		rep.report("apt-update", "fetching apt lists")
+		if err := refreshLists(ctx, tmp, p, o); err != nil {
+			return "", err
+		}
+		meta.AptUpdated = time.Now().UTC()
+	}
+	if err := os.Rename(tmp, cp.rootfs); err != nil {
+		return "", fmt.Errorf("sandbox: %w", err)
+	}
+	if err := writeMeta(cp.meta, meta); err != nil {
+		return "", fmt.Errorf("sandbox: %w", err)
+	}
+	rep.report("ready", fmt.Sprintf("%s (built in %s)", cp.rootfs, time.Since(rep.start).Round(time.Second)))
+	return cp.rootfs, nil
+}
+
+// bootstrapDebian runs mmdebstrap into dir; when the suite trixie fails with "File has
+// unexpected size" (a mirror mid-update) it retries as stable and checks VERSION_ID=13.
+func bootstrapDebian(ctx context.Context, dir string, p atesor.Platform, o *options, rep reporter) (cacheMeta, error) {
+	suite := o.suite
+	if suite == "" {
+		suite = DefaultSuite
+	}
+	mirror := o.mirror
+	if mirror == "" {
+		mirror = DebianMirror()
+	}
+	out, err := runMmdebstrap(ctx, dir, suite, mirror, rep)
+	if err != nil && suite == "trixie" && strings.Contains(out, "File has unexpected size") {
+		rep.report("bootstrap", "trixie failed with \"File has unexpected size\"; retrying as stable")
+		if err := clearDir(dir); err != nil {
+			return cacheMeta{}, fmt.Errorf("sandbox: %w", err)
+		}
+		suite = "stable"
+		out, err = runMmdebstrap(ctx, dir, suite, mirror, rep)
+		if err == nil {
+			if v := osRelease(dir)["VERSION_ID"]; v != "13" {
+				return cacheMeta{}, fmt.Errorf("sandbox: suite stable is Debian %q, not 13 (trixie); set the suite or the mirror", v)
+			}
+		}
+	}
+	if err != nil {
+		return cacheMeta{}, fmt.Errorf("sandbox: mmdebstrap %s (mirror %q): %w\n%s", suite, mirror, err, tail(out, 4000))
+	}
+	rel := osRelease(dir)
+	return cacheMeta{Platform: p.SandboxKey(), Suite: suite, Mirror: mirror, Created: time.Now().UTC(),
+		OSID: rel["ID"], VersionID: rel["VERSION_ID"]}, nil
+}
+
+func runMmdebstrap(ctx context.Context, dir, suite, mirror string, rep reporter) (string, error) {
+	args := []string{"--architectures=riscv64", "--variant=buildd",
+		"--include=" + strings.Join(debianPackages, ","), suite, dir}
+	if mirror != "" {
+		args = append(args, mirror)
+	}
+	rep.report("bootstrap", "mmdebstrap "+strings.Join(args, " "))
+	cmd := exec.CommandContext(ctx, "mmdebstrap", args...)
+	cmd.Env = append(os.Environ(), "LANG=C.UTF-8")
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	var all strings.Builder
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(pr)
+		sc.Buffer(make([]byte, 64*1024), 1024*1024)
+		for sc.Scan() {
+			all.WriteString(sc.Text() + "\n")
+			rep.report("bootstrap", sc.Text())
+		}
+		_, _ = io.Copy(io.Discard, pr)
+	}()
+	err := cmd.Run()
+	pw.Close()
+	<-done
+	return all.String(), err
+}
+
+func clearDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "..." + s[len(s)-n:]
+}
+
+// osRelease parses <root>/etc/os-release (or usr/lib/os-release).
+func osRelease(root string) map[string]string {
+	m := map[string]string{}
+	data, err := os.ReadFile(filepath.Join(root, "etc", "os-release"))
+	if err != nil {
+		data, _ = os.ReadFile(filepath.Join(root, "usr", "lib", "os-release"))
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if !ok {
+			continue
+		}
+		m[k] = strings.Trim(v, `"'`)
+	}
+	return m
+}
+
+// verifyRootfs checks that the root filesystem runs riscv64 programs and is the
+// profile's distribution.
+func verifyRootfs(ctx context.Context, dir string, p atesor.Platform, o *options) error {
+	rel := osRelease(dir)
+	want := p.OSReleaseID
+	if want == "" {
+		want = profileOf(p)
+	}
+	if rel["ID"] != want {
+		return fmt.Errorf("sandbox: %s/etc/os-release has ID=%q, the profile needs %q", dir, rel["ID"], want)
+	}
+	if want == "debian" && (o.suite == "" || o.suite == "trixie" || o.suite == "stable") && rel["VERSION_ID"] != "13" {
+		return fmt.Errorf("sandbox: %s is Debian VERSION_ID=%q, not 13 (trixie)", dir, rel["VERSION_ID"])
+	}
+	args := bwrapArgs(bwrapSpec{root: dir, readOnly: true, env: AllowedEnv(DefaultPath, SandboxHome, "", "", nil), dir: "/"})
+	res, err := run(ctx, process{argv: append(args, "/bin/sh", "-c", "uname -m"), line: "uname -m", timeout: 2 * time.Minute})
+	if err != nil {
+		return fmt.Errorf("sandbox: run uname -m in %s: %w", dir, err)
+	}
+	if got := strings.TrimSpace(res.Stdout); got != "riscv64" {
+		return fmt.Errorf("sandbox: uname -m in %s says %q (exit %d: %s), not riscv64; is qemu-riscv64 registered in binfmt_misc?",
+			dir, got, res.ExitCode, strings.TrimSpace(tail(res.Output, 500)))
+	}
+	return nil
+}
+
+// refreshLists runs the profile's package index update inside the root filesystem dir
+// itself (used on the cache under its lock).
+func refreshLists(ctx context.Context, dir string, p atesor.Platform, o *options) error {
+	line := p.UpdateCommand
+	if line == "" {
+		line = "apt-get update"
+		if profileOf(p) == "alpine" {
+			line = "apk update"
+		}
+	}
+	spec := bwrapSpec{root: dir, network: true, caBundle: o.caBundlePath(), env: AllowedEnv(DefaultPath, SandboxHome, "", "", nil), dir: "/"}
+	res, err := run(ctx, process{argv: append(bwrapArgs(spec), "/bin/sh", "-c", line), line: line, timeout: 15 * time.Minute})
+	if err != nil {
+		return fmt.Errorf("sandbox: %s: %w", line, err)
+	}
+	if !res.OK() {
+		return fmt.Errorf("sandbox: %s failed (exit %d): %s", line, res.ExitCode, tail(res.Output, 2000))
+	}
+	return nil
+}
+
+// alpineMirrorAndVersion returns the configured Alpine mirror and release.
+func alpineMirrorAndVersion(o *options) (string, string, error) {
+	mirror, version := o.alpineMirror, o.alpineVersion
+	if mirror == "" {
+		mirror = os.Getenv("ATESOR_ALPINE_MIRROR")
+	}
+	if version == "" {
+		version = os.Getenv("ATESOR_ALPINE_VERSION")
+	}
+	if mirror == "" || version == "" {
+		return "", "", errors.New("sandbox: the Alpine root filesystem needs a mirror and a release: set ATESOR_ALPINE_MIRROR " +
+			"(the URL of the directory that holds v3.x/) and ATESOR_ALPINE_VERSION (for example 3.22.1)")
+	}
+	return strings.TrimRight(mirror, "/"), version, nil
+}
+
+// AlpineMinirootfsURL returns the URL of the riscv64 minirootfs tarball of an Alpine
+// release on a mirror.
+func AlpineMinirootfsURL(mirror, version string) string {
+	branch := version
+	if parts := strings.Split(version, "."); len(parts) >= 2 {
+		branch = parts[0] + "." + parts[1]
+	}
+	return fmt.Sprintf("%s/v%s/releases/riscv64/alpine-minirootfs-%s-riscv64.tar.gz", strings.TrimRight(mirror, "/"), branch, version)
+}
+
+// fetchAlpineMinirootfs downloads the minirootfs tarball and its .sha256, checks it,
+// and unpacks it into dir.
+func fetchAlpineMinirootfs(ctx context.Context, mirror, version, dir string) error {
+	url := AlpineMinirootfsURL(mirror, version)
+	tmp, err := os.CreateTemp("", "alpine-minirootfs-*.tar.gz")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	sum, err := download(ctx, url, tmp)
+	if err != nil {
+		return fmt.Errorf("sandbox: the Alpine mirror %s is unreachable or lacks release %s: %w", mirror, version, err)
+	}
+	var want strings.Builder
+	if _, err := download(ctx, url+".sha256", &want); err != nil {
+		return fmt.Errorf("sandbox: the Alpine mirror %s is unreachable or lacks the checksum of release %s: %w", mirror, version, err)
+	}
+	fields := strings.Fields(want.String())
+	if len(fields) == 0 || !strings.EqualFold(fields[0], sum) {
+		return fmt.Errorf("sandbox: %s: SHA-256 %s does not match the published %q", url, sum, strings.TrimSpace(want.String()))
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	// The minirootfs has no single top directory, so nothing is stripped.
+	if err := Extract(tmp.Name(), dir); err != nil {
+		return fmt.Errorf("sandbox: unpack Alpine minirootfs: %w", err)
+	}
+	return nil
+}
+
+// download writes the body of url to w and returns its SHA-256.
+func download(ctx context.Context, url string, w io.Writer) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	h := sha256.New()
+	if _, err := io.Copy(io.MultiWriter(w, h), resp.Body); err != nil {
+		return "", fmt.Errorf("GET %s: %w", url, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// bootstrapAlpine unpacks the minirootfs, points apk at the mirror, and installs the
+// build tools inside.
+func bootstrapAlpine(ctx context.Context, dir string, p atesor.Platform, o *options, rep reporter) (cacheMeta, error) {
+	mirror, version, err := alpineMirrorAndVersion(o)
+	if err != nil {
+		return cacheMeta{}, err
+	}
+	rep.report("bootstrap", "downloading "+AlpineMinirootfsURL(mirror, version))
+	if err := fetchAlpineMinirootfs(ctx, mirror, version, dir); err != nil {
+		return cacheMeta{}, err
+	}
+	branch := "v" + strings.Join(strings.SplitN(version, ".", 3)[:2], ".")
+	repos := fmt.Sprintf("%s/%s/main\n%s/%s/community\n", mirror, branch, mirror, branch)
+	if err := os.WriteFile(filepath.Join(dir, "etc", "apk", "repositories"), []byte(repos), 0o644); err != nil {
+		return cacheMeta{}, fmt.Errorf("sandbox: %w", err)
+	}
+	line := "apk update && apk add --no-cache " + strings.Join(alpinePackages, " ")
+	rep.report("bootstrap", line)
+	spec := bwrapSpec{root: dir, network: true, caBundle: o.caBundlePath(), env: AllowedEnv(DefaultPath, SandboxHome, "", "", nil), dir: "/"}
+	res, err := run(ctx, process{argv: append(bwrapArgs(spec), "/bin/sh", "-c", line), line: line, timeout: 60 * time.Minute,
+		stderr: progressWriter{rep}, stdout: progressWriter{rep}})
+	if err != nil {
+		return cacheMeta{}, fmt.Errorf("sandbox: %s: %w", line, err)
+	}
+	if !res.OK() {
+		return cacheMeta{}, fmt.Errorf("sandbox: %s failed (exit %d): %s", line, res.ExitCode, tail(res.Output, 2000))
+	}
+	rel := osRelease(dir)
+	return cacheMeta{Platform: p.SandboxKey(), Suite: version, Mirror: mirror, Created: time.Now().UTC(),
+		AptUpdated: time.Now().UTC(), OSID: rel["ID"], VersionID: rel["VERSION_ID"]}, nil
+}
+
+type progressWriter struct{ rep reporter }
+
+func (w progressWriter) Write(b []byte) (int, error) {
+	for _, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		if line != "" {
+			w.rep.report("bootstrap", line)
+		}
+	}
+	return len(b), nil
+}

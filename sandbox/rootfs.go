@@ -1,0 +1,319 @@
+package sandbox
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+var (
+	_ atesor.Sandbox = (*Rootfs)(nil)
+	_ HostPather     = (*Rootfs)(nil)
+)
+
+// ErrClosed is returned by a sandbox that was closed.
+var ErrClosed = errors.New("sandbox is closed")
+
+// Rootfs is the default sandbox: a cached riscv64 root filesystem (see [Provision]) with
+// a per-run overlay on top, every command entered with bwrap. Nothing a run does reaches
+// the cache or the next run. It needs root (for the overlay mount). Safe for concurrent
+// use; package-manager commands are serialised.
+type Rootfs struct {
+	platform atesor.Platform
+	o        *options
+	cache    string
+	runDir   string
+	upper    string
+	merged   string
+
+	pkgMu sync.Mutex
+	mu    sync.Mutex
+	repo  string
+	// closed is set by Close.
+	closed bool
+}
+
+// NewRootfs provisions (or reuses) the platform's cached root filesystem and mounts a
+// fresh overlay for this instance.
+func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs, error) {
+	o := buildOptions(opts)
+	if os.Geteuid() != 0 {
+		return nil, errors.New("sandbox: the root-filesystem sandbox mounts an overlay and needs root; run as root, or use the docker or host sandbox")
+	}
+	cache, err := provision(ctx, p, o)
+	if err != nil {
+		return nil, err
+	}
+	runs := filepath.Join(o.home, "sandboxes", "runs")
+	if err := os.MkdirAll(runs, 0o755); err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	runDir, err := os.MkdirTemp(runs, fmt.Sprintf("%s-%s-%s-", p.SandboxKey(), time.Now().UTC().Format("20060102T150405"), hex.EncodeToString(b)))
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	r := &Rootfs{platform: p, o: o, cache: cache, runDir: runDir,
+		upper: filepath.Join(runDir, "upper"), merged: filepath.Join(runDir, "merged")}
+	work := filepath.Join(runDir, "work")
+	for _, d := range []string{r.upper, work, r.merged} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			os.RemoveAll(runDir)
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+	}
+	data := fmt.Sprintf("lowerdir=%s,upperdir=%s,workdir=%s", cache, r.upper, work)
+	if err := syscall.Mount("overlay", r.merged, "overlay", 0, data); err != nil {
+		os.RemoveAll(runDir)
+		return nil, fmt.Errorf("sandbox: mount overlay on %s: %w", r.merged, err)
+	}
+	if err := os.MkdirAll(filepath.Join(r.merged, "workspace"), 0o755); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	if o.repo != "" {
+		r.repo = path.Join(Workspace, o.repo)
+		if err := os.MkdirAll(hostPath(r.merged, r.repo), 0o755); err != nil {
+			r.Close()
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+	}
+	o.logger.Info("sandbox: rootfs instance ready", "platform", p.SandboxKey(), "run", runDir)
+	return r, nil
+}
+
+// Platform returns the sandbox's distro profile.
+func (r *Rootfs) Platform() atesor.Platform { return r.platform }
+
+// Root returns the host directory of the instance's merged file tree.
+func (r *Rootfs) Root() string { return r.merged }
+
+// UpperDir returns the host directory that holds what this run changed.
+func (r *Rootfs) UpperDir() string { return r.upper }
+
+// HostPath maps a sandbox path to its host path in the merged tree, resolving links in
+// sandbox coordinates.
+func (r *Rootfs) HostPath(p string) (string, error) {
+	resolved, err := ResolvePath(r.merged, p)
+	if err != nil {
+		return "", err
+	}
+	return hostPath(r.merged, resolved), nil
+}
+
+func (r *Rootfs) repoDir() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.repo
+}
+
+func (r *Rootfs) noteRepo(p string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.repo == "" {
+		r.repo = RepoOf(p)
+	}
+}
+
+func (r *Rootfs) isClosed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closed
+}
+
+// Exec runs cmd.Line with /bin/sh -c inside the sandbox (see the package doc for the
+// isolation). Package-manager commands get the profile's name corrections, run one at a
+// time, and after a stale-index failure the index is refreshed and the command rerun
+// once.
+func (r *Rootfs) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandResult, error) {
+	if r.isClosed() {
+		return atesor.CommandResult{Line: cmd.Line}, ErrClosed
+	}
+	if IsPackageManagerCommand(cmd.Line) {
+		line, made := CorrectPackageNames(cmd.Line, r.platform.Corrections)
+		if len(made) > 0 {
+			r.o.logger.Info("sandbox: corrected package names", "corrections", made)
+			cmd.Line = line
+		}
+		r.pkgMu.Lock()
+		defer r.pkgMu.Unlock()
+		res, err := r.exec(ctx, cmd, nil)
+		if err != nil || res.OK() || !staleIndex.MatchString(res.Output) {
+			return res, err
+		}
+		update := r.platform.UpdateCommand
+		if update == "" {
+			update = "apt-get update"
+			if profileOf(r.platform) == "alpine" {
+				update = "apk update"
+			}
+		}
+		r.o.logger.Info("sandbox: package index looks stale; refreshing and retrying", "cmd", cmd.Line)
+		up, err := r.exec(ctx, atesor.Command{Line: update, Dir: "/", Network: true, Timeout: 15 * time.Minute, Stdout: cmd.Stdout, Stderr: cmd.Stderr}, nil)
+		if err != nil || !up.OK() {
+			return res, err
+		}
+		r.markListsStale()
+		retry, err := r.exec(ctx, cmd, nil)
+		retry.Duration += res.Duration + up.Duration
+		return retry, err
+	}
+	return r.exec(ctx, cmd, nil)
+}
+
+// markListsStale makes the next provisioning refresh the cache's package lists.
+func (r *Rootfs) markListsStale() {
+	cp := pathsFor(r.o.home, r.platform)
+	if m, err := readMeta(cp.meta); err == nil {
+		m.AptUpdated = time.Time{}
+		_ = writeMeta(cp.meta, m)
+	}
+}
+
+func (r *Rootfs) exec(ctx context.Context, cmd atesor.Command, roBinds []string) (atesor.CommandResult, error) {
+	dir := cmd.Dir
+	if dir == "" {
+		dir = r.repoDir()
+	}
+	if dir == "" {
+		dir = Workspace
+	}
+	if !path.IsAbs(dir) {
+		base := r.repoDir()
+		if base == "" {
+			base = Workspace
+		}
+		dir = path.Join(base, dir)
+	}
+	timeout := cmd.Timeout
+	if timeout <= 0 {
+		timeout = r.o.timeout
+	}
+	spec := bwrapSpec{root: r.merged, network: cmd.Network, caBundle: r.o.caBundlePath(),
+		env: AllowedEnv(DefaultPath, SandboxHome, r.o.cc, r.o.cxx, cmd.Env), dir: dir, roBinds: roBinds}
+	argv := append(bwrapArgs(spec), "/bin/sh", "-c", cmd.Line)
+	return run(ctx, process{argv: argv, line: cmd.Line, timeout: timeout, stdout: cmd.Stdout, stderr: cmd.Stderr})
+}
+
+// CopyIn copies a host directory or file into the sandbox, unpacks a source tarball
+// (.tar.gz, .tar.xz, .tar.bz2, .zip) there, or clones a git URL inside the sandbox
+// (git clone --depth 1 with submodules, network on).
+func (r *Rootfs) CopyIn(ctx context.Context, hostSrc, sandboxPath string) error {
+	if r.isClosed() {
+		return ErrClosed
+	}
+	dest, err := ResolvePath(r.merged, sandboxPath)
+	if err != nil {
+		return fmt.Errorf("sandbox: copy in to %s: %w", sandboxPath, err)
+	}
+	if IsGitURL(hostSrc) {
+		if err := os.MkdirAll(hostPath(r.merged, path.Dir(dest)), 0o755); err != nil {
+			return fmt.Errorf("sandbox: %w", err)
+		}
+		var binds []string
+		if u, err := url.Parse(hostSrc); err == nil && u.Scheme == "file" {
+			// A local repository (and its sibling submodule repositories) is made visible
+			// at the same path inside.
+			binds = append(binds, filepath.Dir(filepath.Clean(u.Path)))
+		}
+		res, err := r.exec(ctx, atesor.Command{Line: gitCloneLine(hostSrc, dest), Dir: "/", Network: true, Timeout: 30 * time.Minute}, binds)
+		if err != nil {
+			return fmt.Errorf("sandbox: git clone %s: %w", hostSrc, err)
+		}
+		if !res.OK() {
+			return fmt.Errorf("sandbox: git clone %s failed (exit %d): %s", hostSrc, res.ExitCode, tail(res.Output, 2000))
+		}
+		r.noteRepo(dest)
+		return nil
+	}
+	if err := copyInHost(hostSrc, hostPath(r.merged, dest)); err != nil {
+		return fmt.Errorf("sandbox: copy %s in to %s: %w", hostSrc, sandboxPath, err)
+	}
+	r.noteRepo(dest)
+	return nil
+}
+
+// gitCloneLine clones url to dest with depth 1 and submodules.
+func gitCloneLine(url, dest string) string {
+	c := "git"
+	if strings.HasPrefix(url, "file://") {
+		c += " -c protocol.file.allow=always"
+	}
+	return c + " clone --depth 1 --recurse-submodules --shallow-submodules " + shellQuote(url) + " " + shellQuote(dest)
+}
+
+// CopyOut copies a sandbox file or directory to the host (links are copied as links).
+func (r *Rootfs) CopyOut(ctx context.Context, sandboxPath, hostDest string) error {
+	if r.isClosed() {
+		return ErrClosed
+	}
+	src, err := r.HostPath(sandboxPath)
+	if err != nil {
+		return fmt.Errorf("sandbox: copy out %s: %w", sandboxPath, err)
+	}
+	if err := copyOutHost(src, hostDest); err != nil {
+		return fmt.Errorf("sandbox: copy out %s: %w", sandboxPath, err)
+	}
+	return nil
+}
+
+// ReadFile reads a file of the repository, resolving links in sandbox coordinates.
+func (r *Rootfs) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	if r.isClosed() {
+		return nil, ErrClosed
+	}
+	return ReadFileIn(r.merged, r.repoDir(), p)
+}
+
+// WriteFile writes a file of the repository, resolving links in sandbox coordinates and
+// refusing a target outside the repository.
+func (r *Rootfs) WriteFile(ctx context.Context, p string, data []byte, perm fs.FileMode) error {
+	if r.isClosed() {
+		return ErrClosed
+	}
+	return WriteFileIn(r.merged, r.repoDir(), p, data, perm)
+}
+
+// Close unmounts the overlay and removes the run directory; with [WithKeep] the upper
+// directory (what the run changed) stays.
+func (r *Rootfs) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	r.mu.Unlock()
+	// Wait for running package-manager commands.
+	r.pkgMu.Lock()
+	defer r.pkgMu.Unlock()
+	var errs []error
+	if err := syscall.Unmount(r.merged, 0); err != nil && !errors.Is(err, syscall.EINVAL) {
+		if err2 := syscall.Unmount(r.merged, syscall.MNT_DETACH); err2 != nil {
+			// Still mounted: removing files now would go through the overlay.
+			return fmt.Errorf("sandbox: unmount %s: %w", r.merged, err)
+		}
+	}
+	if r.o.keep {
+		_ = os.RemoveAll(filepath.Join(r.runDir, "work"))
+		_ = os.Remove(r.merged)
+		r.o.logger.Info("sandbox: kept the run's changes", "upper", r.upper)
+	} else if err := os.RemoveAll(r.runDir); err != nil {
+		errs = append(errs, fmt.Errorf("sandbox: remove %s: %w", r.runDir, err))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,2 @@
+int puts(const char *);
+int main(void) { puts("hi"); return 0; }
