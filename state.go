@@ -81,11 +81,14 @@ type State struct {
 	SourceSHA256 string `json:"source_sha256,omitempty"`
 	SourceCommit string `json:"source_commit,omitempty"`
 
-	Detection *Detection       `json:"detection,omitempty"`
-	Evidence  string           `json:"evidence,omitempty"`
-	Analysis  *PackageAnalysis `json:"analysis,omitempty"`
-	TaskPlan  *TaskPlan        `json:"task_plan,omitempty"`
-	Plan      *BuildPlan       `json:"plan,omitempty"`
+	Detection *Detection `json:"detection,omitempty"`
+	// SourceELFs are the ELF files the source shipped (path and SHA-256), which a build
+	// did not produce and so never verify a port.
+	SourceELFs []string         `json:"source_elfs,omitempty"`
+	Evidence   string           `json:"evidence,omitempty"`
+	Analysis   *PackageAnalysis `json:"analysis,omitempty"`
+	TaskPlan   *TaskPlan        `json:"task_plan,omitempty"`
+	Plan       *BuildPlan       `json:"plan,omitempty"`
 	// PlanSource says where the plan came from: heuristic, scout or fallback.
 	PlanSource      string   `json:"plan_source,omitempty"`
 	TestCommands    []string `json:"test_commands,omitempty"`
@@ -109,6 +112,8 @@ type State struct {
 	ReplanSignatures []string      `json:"replan_signatures,omitempty"`
 	ScoutRuns        int           `json:"scout_runs"`
 	Patches          []Patch       `json:"patches,omitempty"`
+	// FixInvalid is set by the fix node when its last answer could not be applied.
+	FixInvalid bool `json:"fix_invalid,omitempty"`
 	// StubFiles are files a fix created that define an entry point or compile nothing.
 	StubFiles []string `json:"stub_files,omitempty"`
 

@@ -1,0 +1,112 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go"
+)
+
+// Cached returns the verified recipe-cache entry that a run of req would use, or nil.
+// It touches no sandbox and no provider, so a caller can check the cache before it asks
+// for an API key.
+func (p *Pipeline) Cached(ctx context.Context, req atesor.Request) (*atesor.CachedRecipe, error) {
+	if p.cfg.Memory == nil || req.Force {
+		return nil, nil
+	}
+	req = req.WithDefaults()
+	platform, err := profileFor(req.Platform)
+	if err != nil {
+		return nil, err
+	}
+	src, err := identifySource(ctx, req.Source)
+	if err != nil {
+		return nil, err
+	}
+	defer src.cleanup()
+	name := req.Name
+	if name == "" {
+		name = PackageName(req.Source)
+	}
+	return p.lookup(ctx, name, platform, src)
+}
+
+func (p *Pipeline) lookup(ctx context.Context, name string, platform atesor.Platform, src *source) (*atesor.CachedRecipe, error) {
+	entry, err := p.cfg.Memory.Recipe(ctx, name, platform.SandboxKey())
+	if err != nil || entry == nil || !entry.Verified {
+		return nil, err
+	}
+	switch {
+	case src.sha256 != "":
+		if entry.SourceSHA256 != src.sha256 {
+			return nil, nil
+		}
+	case src.kind == SourceDir:
+		if entry.Source != src.hostDir {
+			return nil, nil
+		}
+	default:
+		if entry.Source != src.raw {
+			return nil, nil
+		}
+	}
+	return entry, nil
+}
+
+// fromCache writes the recipe and a report with status cached from a verified cache
+// entry, or returns nil when the cache misses.
+func (p *Pipeline) fromCache(ctx context.Context, req atesor.Request, name string, platform atesor.Platform, src *source) (*atesor.Result, error) {
+	entry, err := p.lookup(ctx, name, platform, src)
+	if err != nil {
+		p.cfg.Logger.Warn("recipe cache", "err", err)
+		return nil, nil
+	}
+	if entry == nil {
+		return nil, nil
+	}
+	p.emitInfo(fmt.Sprintf("recipe cache hit: %s on %s, built %s", name, entry.Sandbox, entry.LastBuilt.Format(time.DateOnly)))
+	now := p.opts.now().UTC()
+	s := &atesor.State{
+		RunID: name + "-" + platform.SandboxKey(), Request: req, RepoName: name, Platform: platform,
+		RepoDir: "/workspace/" + name, Status: atesor.StatusCached, Verified: true,
+		SourceSHA256: entry.SourceSHA256, SourceCommit: entry.SourceCommit, Analysis: entry.Analysis,
+		Plan: &entry.Plan, TestCommands: entry.TestCommands, Tests: entry.Tests, Artifacts: entry.Artifacts,
+		Recipe: entry.Recipe, StartedAt: now, FinishedAt: now, PlanSource: "cache",
+	}
+	r := &run{p: p, state: s, src: src, start: now}
+	files := r.files()
+	if err := os.WriteFile(files["recipe"], []byte(entry.Recipe), 0o644); err != nil {
+		return nil, fmt.Errorf("graph: write recipe: %w", err)
+	}
+	rep := r.report(s, files)
+	rep.BuildSystem = entry.BuildSystem
+	if err := writeJSON(files["report"], rep); err != nil {
+		return nil, fmt.Errorf("graph: write report: %w", err)
+	}
+	res := &atesor.Result{Package: name, Sandbox: platform.SandboxKey(), Status: atesor.StatusCached, Verified: true,
+		Artifacts: entry.Artifacts, Tests: entry.Tests, Files: map[string]string{}}
+	for _, k := range []string{"recipe", "report"} {
+		res.Files[k] = files[k]
+	}
+	return res, nil
+}
+
+func (p *Pipeline) emitInfo(line string) {
+	if p.opts.events != nil {
+		p.opts.events(Event{Kind: EventInfo, Line: line})
+	}
+}
+
+func writeJSON(path string, v any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	b, err := jsonIndent(v)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, b)
+}

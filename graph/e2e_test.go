@@ -1,0 +1,342 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/memory"
+	"github.com/eclipse-atesor/atesor-go/provider/fake"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+)
+
+// The end-to-end tests port real packages in the real Debian riscv64 sandbox. They need
+// root, the host tools (qemu-user-static, mmdebstrap, bubblewrap) and Debian's archive.
+
+const (
+	zlibFile = "zlib_1.3.dfsg+really1.3.1.orig.tar.gz"
+	lz4File  = "lz4_1.10.0.orig.tar.gz"
+)
+
+func e2e(t *testing.T) {
+	t.Helper()
+	if os.Getenv("ATESOR_E2E") != "1" {
+		t.Skip("set ATESOR_E2E=1 to run the end-to-end tests in the real riscv64 sandbox")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("the root-filesystem sandbox needs root")
+	}
+}
+
+// e2eEnv is a state home shared by the end-to-end tests of this package, so the recipe
+// cache of one test is seen by the next; the sandbox cache is the default one, shared
+// with every other run on the machine.
+type e2eEnv struct {
+	home, out string
+	mem       *memory.Store
+	platform  atesor.Platform
+}
+
+func newE2EEnv(t *testing.T) *e2eEnv {
+	t.Helper()
+	p, err := knowledge.Profile("debian")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	mem, err := memory.Open(memory.ExamplesDir(home), memory.WithRecipeCache(memory.RecipeCachePath(home)), memory.WithSandbox(p.SandboxKey()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &e2eEnv{home: home, out: t.TempDir(), mem: mem, platform: p}
+}
+
+func (e *e2eEnv) pipeline(t *testing.T, prov atesor.Provider, opts ...Option) *Pipeline {
+	t.Helper()
+	cfg := Config{
+		Provider: prov, Memory: e.mem, OutputDir: e.out, RunsDir: filepath.Join(e.home, "runs"),
+		OpenSandbox: func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error) {
+			return sandbox.NewRootfs(ctx, p)
+		},
+	}
+	if prov == nil {
+		cfg.Provider = nil
+	}
+	var outside time.Duration
+	opts = append(opts, WithEvents(func(ev Event) {
+		if ev.Kind == EventPhase || ev.Kind == EventNodeStarted {
+			t.Logf("[%6.1fs] %s %s %s", ev.Elapsed.Seconds(), ev.Node, ev.Phase, ev.Line)
+		}
+		_ = outside
+	}))
+	p, err := New(cfg, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func (e *e2eEnv) report(t *testing.T, name string) Report {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(e.out, name+"_report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// logOverhead reports the share of wall time spent outside sandbox commands.
+func logOverhead(t *testing.T, rep Report) {
+	var inNodes float64
+	for _, n := range []string{NodeBuild, NodeVerify, NodeFinish, NodeInit} {
+		inNodes += rep.NodeSeconds[n]
+	}
+	if rep.Duration > 0 {
+		t.Logf("%s: %.1fs wall, %.1f%% in the pipeline's own nodes (analyst, planning, supervisor, outputs)",
+			rep.Package, rep.Duration, 100*(rep.Duration-inNodes)/rep.Duration)
+	}
+}
+
+func checkVerified(t *testing.T, e *e2eEnv, res *atesor.Result, want ...string) {
+	t.Helper()
+	if !res.Verified || res.Status != atesor.StatusVerified {
+		t.Fatalf("%s: status %s class %s: %s", res.Package, res.Status, res.FailureClass, res.Reason)
+	}
+	rep := e.report(t, res.Package)
+	names := map[string]bool{}
+	for _, a := range rep.Artifacts {
+		if a.Role != atesor.RolePrimary {
+			continue
+		}
+		names[path.Base(a.Path)] = true
+		if !a.RISCV64 || a.Machine != "EM_RISCV" {
+			t.Errorf("%s: %s is %s", res.Package, a.Path, a.Machine)
+		}
+		if a.Kind == atesor.KindExecutable && !a.Static && a.Interpreter != e.platform.Loader {
+			t.Errorf("%s: %s interpreter %q, want %q", res.Package, a.Path, a.Interpreter, e.platform.Loader)
+		}
+	}
+	for _, w := range want {
+		found := false
+		for n := range names {
+			found = found || strings.HasPrefix(n, w)
+		}
+		if !found {
+			t.Errorf("%s: no primary artifact %s* among %v", res.Package, w, names)
+		}
+	}
+	if rep.Tests == nil {
+		t.Errorf("%s: the package tests did not run", res.Package)
+	} else {
+		t.Logf("%s: tests %v passed=%t timed_out=%t in %s", res.Package, rep.Tests.Commands, rep.Tests.Passed, rep.Tests.TimedOut, rep.Tests.Duration)
+	}
+	recipe, err := os.ReadFile(filepath.Join(e.out, res.Package+"_recipe.md"))
+	if err != nil || !recipeHasSections(string(recipe)) {
+		t.Errorf("%s: recipe: %v", res.Package, err)
+	}
+	if _, err := os.Stat(filepath.Join(e.out, res.Package+"_artifacts")); err != nil {
+		t.Errorf("%s: artifacts not copied out: %v", res.Package, err)
+	}
+	logOverhead(t, rep)
+}
+
+// TestE2EOfflinePorts ports zlib and lz4 offline, then checks that a second run of zlib
+// is a cache hit and that zlib's recipe replays to the same artifacts.
+func TestE2EOfflinePorts(t *testing.T) {
+	e2e(t)
+	e := newE2EEnv(t)
+	ctx := context.Background()
+	zlib := debiantest.SourceTarball(t, "zlib", zlibFile)
+	lz4 := debiantest.SourceTarball(t, "lz4", lz4File)
+
+	res, err := e.pipeline(t, nil).Run(ctx, atesor.Request{Source: zlib, TestTimeout: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkVerified(t, e, res, "libz.so", "minigzip")
+
+	res, err = e.pipeline(t, nil).Run(ctx, atesor.Request{Source: lz4, TestTimeout: 3 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkVerified(t, e, res, "liblz4", "lz4")
+
+	// (3) The second run of zlib is a cache hit: no sandbox, no model.
+	prov := fake.New()
+	cfg := Config{Provider: prov, Memory: e.mem, OutputDir: e.out, RunsDir: filepath.Join(e.home, "runs"),
+		OpenSandbox: func(context.Context, atesor.Platform) (atesor.Sandbox, error) {
+			t.Fatal("a cache hit opened a sandbox")
+			return nil, nil
+		}}
+	p, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res, err = p.Run(ctx, atesor.Request{Source: zlib})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != atesor.StatusCached || len(prov.Calls()) != 0 {
+		t.Fatalf("second zlib run: status %s, %d model calls", res.Status, len(prov.Calls()))
+	}
+	t.Logf("cache hit in %s", time.Since(start))
+
+	// (4) zlib's recipe commands, replayed in a fresh sandbox, give the same artifacts.
+	recipe, err := os.ReadFile(filepath.Join(e.out, "zlib_recipe.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds, err := RecipeCommands(string(recipe))
+	if err != nil || len(cmds) == 0 {
+		t.Fatalf("recipe commands: %v %q", err, cmds)
+	}
+	sb, err := sandbox.NewRootfs(ctx, e.platform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	src, err := identifySource(ctx, zlib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.cleanup()
+	if err := sb.CopyIn(ctx, src.hostDir, "/workspace/zlib"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cmds {
+		r, err := sb.Exec(ctx, atesor.Command{Line: c, Dir: "/workspace/zlib", Network: true})
+		if err != nil || !r.OK() {
+			t.Fatalf("replay %q: %v exit %d\n%s", c, err, r.ExitCode, tail(r.Output, 2000))
+		}
+	}
+	arts, err := sandbox.ScanArtifacts(ctx, sb, "/workspace/zlib")
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayed := primaryNames(curateByRules(arts, "zlib", "/workspace/zlib"))
+	original := primaryNames(e.report(t, "zlib").Artifacts)
+	if strings.Join(replayed, ",") != strings.Join(original, ",") {
+		t.Errorf("replay built %v, the port built %v", replayed, original)
+	}
+}
+
+func primaryNames(arts []atesor.Artifact) []string {
+	var out []string
+	for _, a := range arts {
+		if a.Role == atesor.RolePrimary && a.RISCV64 {
+			out = append(out, strings.TrimPrefix(a.Path, "/workspace/zlib/"))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestE2EFixerRepairsSample ports our vecsum sample, whose Makefile forces -m64: a
+// scripted fixer answer patches the Makefile and the port ends verified after one fix.
+func TestE2EFixerRepairsSample(t *testing.T) {
+	e2e(t)
+	e := newE2EEnv(t)
+	prov := fake.New()
+	diff := "--- a/Makefile\n+++ b/Makefile\n@@ -2,7 +2,7 @@\n # -m64, which the riscv64 compiler rejects: the port must repair this Makefile.\n CC ?= cc\n-CFLAGS = -O2 -m64 -Wall\n+CFLAGS = -O2 -Wall\n AR ?= ar\n \n all: libvecsum.a vecsum\n"
+	ans, _ := json.Marshal(map[string]any{
+		"analysis": "riscv64 gcc has no -m64",
+		"strategies": []map[string]any{{"id": 1, "description": "drop the x86-only -m64 flag",
+			"actions": []map[string]any{{"type": "patch", "file": "Makefile", "diff": diff}}}},
+		"recommended_strategy_id": 1,
+	})
+	prov.Queue(atesor.RoleFixer, string(ans))
+	src, _ := filepath.Abs("../testdata/packages/vecsum")
+	res, err := e.pipeline(t, prov).Run(context.Background(), atesor.Request{Source: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkVerified(t, e, res, "vecsum")
+	rep := e.report(t, "vecsum")
+	if len(rep.Fixes) != 1 || !rep.Fixes[0].Success {
+		t.Fatalf("fixes = %+v", rep.Fixes)
+	}
+	recipe, _ := os.ReadFile(filepath.Join(e.out, "vecsum_recipe.md"))
+	if !strings.Contains(string(recipe), "vecsum_patches/001-Makefile.patch") {
+		t.Errorf("the patch is not in the recipe:\n%s", recipe)
+	}
+	if _, err := os.Stat(filepath.Join(e.out, "vecsum_patches", "001-Makefile.patch")); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestE2EResumeAfterKill kills a port with SIGKILL in the middle of its build (the port
+// runs in a child process: this test binary re-executed) and resumes it here.
+func TestE2EResumeAfterKill(t *testing.T) {
+	if os.Getenv("ATESOR_E2E_CHILD") == "1" {
+		runChildPort(t)
+		return
+	}
+	e2e(t)
+	e := newE2EEnv(t)
+	zlib := debiantest.SourceTarball(t, "zlib", zlibFile)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestE2EResumeAfterKill$", "-test.v")
+	cmd.Env = append(os.Environ(), "ATESOR_E2E_CHILD=1", "CHILD_SOURCE="+zlib, "CHILD_HOME="+e.home, "CHILD_OUT="+e.out)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the build has run for a while, then kill the child outright.
+	statePath := filepath.Join(e.out, "zlib_state.json")
+	deadline := time.Now().Add(15 * time.Minute)
+	for {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the child never reached the build")
+		}
+		time.Sleep(2 * time.Second)
+		b, err := os.ReadFile(statePath)
+		if err != nil {
+			continue
+		}
+		var s atesor.State
+		if json.Unmarshal(b, &s) == nil && s.NextNode == NodeBuild && len(s.ExecutedCommands) > 0 {
+			time.Sleep(10 * time.Second)
+			break
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	res, err := e.pipeline(t, nil).Run(context.Background(), atesor.Request{Source: zlib, Resume: true, TestTimeout: 2 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkVerified(t, e, res, "libz.so", "minigzip")
+}
+
+func runChildPort(t *testing.T) {
+	p, err := knowledge.Profile("debian")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, out := os.Getenv("CHILD_HOME"), os.Getenv("CHILD_OUT")
+	mem, err := memory.Open(memory.ExamplesDir(home), memory.WithRecipeCache(memory.RecipeCachePath(home)), memory.WithSandbox(p.SandboxKey()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &e2eEnv{home: home, out: out, mem: mem, platform: p}
+	_, err = e.pipeline(t, nil).Run(context.Background(), atesor.Request{Source: os.Getenv("CHILD_SOURCE"), Force: true})
+	t.Logf("child ended: %v", err)
+}

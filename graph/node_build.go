@@ -1,0 +1,172 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/validate"
+)
+
+// emulatorFaultPrefix starts the error message of a command the emulator broke.
+const emulatorFaultPrefix = "emulator fault: "
+
+// maxErrorChars bounds the error message kept for a failed command.
+const maxErrorChars = 3000
+
+// buildNode runs the plan's phases in the sandbox. Phases that succeeded before are
+// skipped, and the build directory is never wiped, so a rebuild after a fix is
+// incremental. It stops at the first failing command and keeps its full output in
+// <repo>_build.log.
+func (r *run) buildNode(ctx context.Context, s *atesor.State) error {
+	s.BuildSucceeded = false
+	if s.Plan == nil {
+		return fmt.Errorf("no build plan")
+	}
+	if err := r.ensureRepo(ctx, s); err != nil {
+		return err
+	}
+	for _, ph := range s.Plan.Phases {
+		if contains(s.CompletedPhases, ph.Name) {
+			continue
+		}
+		r.emit(Event{Kind: EventPhase, Node: NodeBuild, Phase: ph.Name})
+		for _, line := range ph.Commands {
+			res, failed, err := r.runPlanCommand(ctx, s, NodeBuild, ph.Name, line)
+			if err != nil {
+				return err
+			}
+			if failed {
+				r.failBuild(s, ph.Name, line, res)
+				return nil
+			}
+		}
+		s.CompletedPhases = append(s.CompletedPhases, ph.Name)
+	}
+	s.BuildSucceeded = true
+	s.Status = atesor.StatusBuilt
+	for i := range s.FixAttempts {
+		s.FixAttempts[i].Success = true // the fixes since the last failure made it build
+	}
+	return nil
+}
+
+// runPlanCommand checks a line against the deny rules, runs it with network and live
+// output, and reruns it once on an emulator fault. failed reports a command that ran
+// and failed.
+func (r *run) runPlanCommand(ctx context.Context, s *atesor.State, node, phase, line string) (atesor.CommandResult, bool, error) {
+	if err := validate.DenyRules(line); err != nil {
+		return atesor.CommandResult{Line: line, ExitCode: -1, Output: "refused by the command safety rules: " + err.Error()}, true, nil
+	}
+	r.emit(Event{Kind: EventCommand, Node: node, Phase: phase, Line: line})
+	lw := &lineWriter{r: r, node: node, phase: phase}
+	res, fault, err := sandbox.ExecRetryingFaults(ctx, r.sb, atesor.Command{
+		Line: line, Dir: s.RepoDir, Network: true, Stdout: lw, Stderr: lw,
+	})
+	if err != nil {
+		return res, false, fmt.Errorf("run %q: %w", line, err)
+	}
+	r.appendLog(line, res)
+	if fault == sandbox.FaultInfra {
+		res.Output = emulatorFaultPrefix + "the emulator crashed running `" + line + "` and the rerun behaved differently\n" + res.Output
+		return res, true, nil
+	}
+	if !res.OK() {
+		return res, true, nil
+	}
+	if !contains(s.ExecutedCommands, line) {
+		s.ExecutedCommands = append(s.ExecutedCommands, line)
+	}
+	return res, false, nil
+}
+
+func (r *run) failBuild(s *atesor.State, phase, line string, res atesor.CommandResult) {
+	msg := extractError(res.Output)
+	if strings.HasPrefix(res.Output, emulatorFaultPrefix) {
+		msg = firstLine(res.Output)
+	}
+	rec := atesor.ErrorRecord{Node: NodeBuild, Phase: phase, Command: line, ExitCode: res.ExitCode, Message: msg}
+	if strings.HasPrefix(msg, emulatorFaultPrefix) {
+		rec.Category = atesor.CategoryUnknown
+	}
+	s.Record(rec)
+	s.Status = atesor.StatusBuildFailed
+	r.emit(Event{Kind: EventInfo, Node: NodeBuild, Phase: phase, Line: "failed: " + line, Err: firstLine(msg)})
+}
+
+// appendLog keeps the full output of every build command.
+func (r *run) appendLog(line string, res atesor.CommandResult) {
+	f, err := os.OpenFile(r.outPath("_build.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		r.log.Warn("build log", "err", err)
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "$ %s\n%s\n[exit %d, %s]\n\n", line, res.Output, res.ExitCode, res.Duration.Round(1e6))
+}
+
+var errorLine = regexp.MustCompile(`(?i)(\berror\b|fatal|undefined reference|not found|no such file|cannot find|unrecognized|unknown|denied|failed|\*\*\*)`)
+
+// extractError picks the part of a command's output that says what went wrong: from the
+// first line that looks like an error, with a little context, else the tail. The first
+// line of the result is the error itself, which keys error loops and learned examples.
+func extractError(output string) string {
+	lines := strings.Split(strings.TrimRight(output, "\n"), "\n")
+	first := -1
+	for i, l := range lines {
+		if errorLine.MatchString(l) && !strings.Contains(strings.ToLower(l), "warning:") {
+			first = i
+			break
+		}
+	}
+	var out string
+	if first < 0 {
+		start := max(0, len(lines)-40)
+		out = strings.Join(lines[start:], "\n")
+	} else {
+		end := min(len(lines), first+40)
+		out = strings.Join(lines[first:end], "\n")
+		if first > 0 {
+			ctx := max(0, first-5)
+			out += "\n--- context before the error ---\n" + strings.Join(lines[ctx:first], "\n")
+		}
+	}
+	if len(out) > maxErrorChars {
+		out = out[:maxErrorChars]
+	}
+	if strings.TrimSpace(out) == "" {
+		return "the command failed with no output"
+	}
+	return out
+}
+
+// ensureRepo restores the package in a fresh sandbox on resume: the source is copied in
+// again, the successful fixes are applied again, and the phases rerun from the start.
+func (r *run) ensureRepo(ctx context.Context, s *atesor.State) error {
+	res, err := r.sb.Exec(ctx, atesor.Command{Line: "test -d " + shellQuote(s.RepoDir), Dir: "/"})
+	if err != nil {
+		return fmt.Errorf("check the package directory: %w", err)
+	}
+	if res.OK() {
+		return nil
+	}
+	r.emit(Event{Kind: EventInfo, Node: NodeBuild, Line: "restoring the package in a fresh sandbox"})
+	if err := r.placeSource(ctx, s); err != nil {
+		return err
+	}
+	s.CompletedPhases = nil
+	for _, f := range s.FixAttempts {
+		if err := r.applyActions(ctx, s, f.Actions, nil); err != nil {
+			r.log.Warn("reapply fix", "err", err)
+		}
+	}
+	return nil
+}
+
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

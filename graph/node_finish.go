@@ -1,0 +1,246 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go"
+)
+
+// finishNode ends a verified port: the package tests, the artifact curator, the recipe,
+// the primary artifacts copied out, and, for a verified port only, learning and the
+// recipe-cache entry.
+func (r *run) finishNode(ctx context.Context, s *atesor.State) error {
+	if s.Verified {
+		s.Status = atesor.StatusVerified
+		s.Tests = r.runTests(ctx, s)
+	}
+	r.curate(ctx, s)
+	s.Recipe = appendCommands(r.writeRecipe(ctx, s), s)
+	if err := r.copyArtifacts(ctx, s); err != nil {
+		r.log.Error("copy artifacts", "err", err)
+		r.emit(Event{Kind: EventInfo, Node: NodeFinish, Line: "copying artifacts out failed", Err: err.Error()})
+	}
+	if s.Verified {
+		r.learn(ctx, s)
+	}
+	r.writeOutputs(ctx, s)
+	return nil
+}
+
+// escalateNode ends a run that did not verify: a report of why, with the last error,
+// the last fixes and the failure class, and a recipe marked NOT VERIFIED.
+func (r *run) escalateNode(ctx context.Context, s *atesor.State) error {
+	s.Verified = false
+	if s.FailureClass == atesor.FailureNone {
+		s.FailureClass = atesor.FailureEscalated
+	}
+	switch {
+	case s.FailureClass == atesor.FailureVerify || (s.BuildSucceeded && s.FailureClass == atesor.FailureBudget):
+		s.Status = atesor.StatusNotVerified
+	default:
+		s.Status = atesor.StatusEscalated
+	}
+	if s.EscalationReason == "" && s.LastError != nil {
+		s.EscalationReason = firstLine(s.LastError.Message)
+	}
+	r.emit(Event{Kind: EventInfo, Node: NodeEscalate, Line: fmt.Sprintf("%s (%s): %s", s.Status, s.FailureClass, s.EscalationReason)})
+	s.Recipe = appendCommands(fallbackRecipe(s), s)
+	r.writeOutputs(ctx, s)
+	return nil
+}
+
+// defaultTests are the build system's own test commands, used when the plan had none.
+var defaultTests = map[atesor.BuildSystem][]string{
+	atesor.BuildCMake:     {"ctest --test-dir build --output-on-failure"},
+	atesor.BuildAutotools: {"make check"},
+	atesor.BuildMake:      {"make check"},
+	atesor.BuildMeson:     {"meson test -C builddir"},
+	atesor.BuildGo:        {"go test ./..."},
+	atesor.BuildCargo:     {"cargo test --release"},
+}
+
+// runTests runs the package's tests (the commands the scout stripped, else the build
+// system's default) with no network and a bounded time. Failing tests are reported; they
+// do not un-verify the port.
+func (r *run) runTests(ctx context.Context, s *atesor.State) *atesor.TestResult {
+	cmds := s.TestCommands
+	if len(cmds) == 0 && s.Detection != nil {
+		cmds = defaultTests[s.Detection.BuildSystem]
+	}
+	if len(cmds) == 0 {
+		return nil
+	}
+	timeout := s.Request.WithDefaults().TestTimeout
+	deadline := time.Now().Add(timeout)
+	res := &atesor.TestResult{Commands: cmds, Passed: true}
+	var out strings.Builder
+	r.emit(Event{Kind: EventPhase, Node: NodeFinish, Phase: "tests"})
+	for _, c := range cmds {
+		left := time.Until(deadline)
+		if left <= 0 {
+			res.TimedOut, res.Passed = true, false
+			break
+		}
+		r.emit(Event{Kind: EventCommand, Node: NodeFinish, Phase: "tests", Line: c})
+		lw := &lineWriter{r: r, node: NodeFinish, phase: "tests"}
+		cr, err := r.sb.Exec(ctx, atesor.Command{Line: c, Dir: s.RepoDir, Timeout: left, Stdout: lw, Stderr: lw})
+		res.Duration += cr.Duration
+		out.WriteString("$ " + c + "\n" + cr.Output + "\n")
+		if err != nil {
+			res.Passed = false
+			out.WriteString(err.Error() + "\n")
+			break
+		}
+		if cr.TimedOut {
+			res.TimedOut, res.Passed = true, false
+			break
+		}
+		if !cr.OK() {
+			res.Passed, res.ExitCode = false, cr.ExitCode
+			break
+		}
+	}
+	res.Output = tail(out.String(), 4000)
+	return res
+}
+
+// copyArtifacts copies the primary artifacts out to <repo>_artifacts/.
+func (r *run) copyArtifacts(ctx context.Context, s *atesor.State) error {
+	dir := r.files()["artifacts"]
+	for _, a := range s.Artifacts {
+		if a.Role != atesor.RolePrimary {
+			continue
+		}
+		dest := filepath.Join(dir, filepath.FromSlash(rel(s.RepoDir, a.Path)))
+		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+			return err
+		}
+		if err := r.sb.CopyOut(ctx, a.Path, dest); err != nil {
+			return fmt.Errorf("%s: %w", a.Path, err)
+		}
+	}
+	return nil
+}
+
+// learn saves the examples of a verified port and its recipe-cache entry.
+func (r *run) learn(ctx context.Context, s *atesor.State) {
+	if r.memory == nil || !s.Verified {
+		return
+	}
+	bs := atesor.BuildUnknown
+	if s.Detection != nil {
+		bs = s.Detection.BuildSystem
+	}
+	if s.Analysis != nil && s.Analysis.BuildSystem != "" {
+		bs = s.Analysis.BuildSystem
+	}
+	sandboxKey := s.Platform.SandboxKey()
+	var phases []atesor.Phase
+	if s.Plan != nil {
+		phases = s.Plan.Phases
+	}
+	var trigger atesor.Trigger
+	trigger.BuildSystem = bs
+	if d := s.Detection; d != nil {
+		hasMain := d.HasMain
+		trigger.HasMain, trigger.MainPath, trigger.ModuleDir = &hasMain, d.MainPath, d.ModuleDir
+	}
+	save := func(agent atesor.Agent, ex atesor.Example) {
+		ok, err := r.memory.Save(ctx, agent, ex)
+		if err != nil {
+			r.log.Warn("learn", "agent", agent, "err", err)
+			return
+		}
+		r.log.Info("learn", "agent", agent, "saved", ok)
+	}
+	save(atesor.AgentScout, atesor.Example{
+		Name: fmt.Sprintf("Auto: %s (%s)", s.RepoName, bs), Tags: []string{string(bs), s.RepoName},
+		BuildSystem: bs, RepoName: s.RepoName, Sandbox: sandboxKey, Trigger: &trigger, Plan: phases,
+		Reasoning: "Verified port of " + s.RepoName + " (" + s.PlanSource + " plan).",
+	})
+	for _, f := range s.FixAttempts {
+		if !f.Success {
+			continue
+		}
+		var actions []atesor.Action
+		for _, c := range f.Commands {
+			actions = append(actions, atesor.Action{Type: atesor.ActionCommand, Command: c})
+		}
+		pattern := f.Error
+		if len([]rune(pattern)) > 80 {
+			pattern = string([]rune(pattern)[:80])
+		}
+		save(atesor.AgentFixer, atesor.Example{
+			Name: fmt.Sprintf("Auto: %s fix %d", s.RepoName, f.Attempt), Tags: []string{string(bs), string(f.ErrorCategory)},
+			BuildSystem: bs, RepoName: s.RepoName, Sandbox: sandboxKey,
+			ErrorPattern: regexp.QuoteMeta(pattern),
+			Fix:          &atesor.ExampleFix{Analysis: f.Analysis, Strategy: f.Strategy, Actions: actions},
+			Reasoning:    "The next build succeeded and the port verified.",
+		})
+	}
+	timeout := "120s"
+	if len(phases) > 2 {
+		timeout = "600s"
+	}
+	save(atesor.AgentBuilder, atesor.Example{
+		Name: fmt.Sprintf("Auto: %s (%s)", s.RepoName, bs), Tags: []string{string(bs), s.RepoName},
+		BuildSystem: bs, RepoName: s.RepoName, Sandbox: sandboxKey, Phases: phases, TimeoutRecommendation: timeout,
+	})
+	entry := atesor.CachedRecipe{
+		Package: s.RepoName, Sandbox: sandboxKey, Source: r.sourceKey(), SourceSHA256: s.SourceSHA256,
+		SourceCommit: s.SourceCommit, BuildSystem: bs, Verified: true, Recipe: s.Recipe, Analysis: s.Analysis,
+		Artifacts: primaryArtifacts(s.Artifacts), TestCommands: s.TestCommands, Tests: s.Tests,
+		LastBuilt: r.p.opts.now().UTC(),
+	}
+	if s.Plan != nil {
+		entry.Plan = *s.Plan
+	}
+	for _, p := range s.Patches {
+		entry.Patches = append(entry.Patches, p.Diff)
+	}
+	if err := r.memory.SaveRecipe(ctx, entry); err != nil {
+		r.log.Warn("recipe cache", "err", err)
+	}
+}
+
+// sourceKey is how the recipe cache records the source: the absolute directory, the git
+// URL, or the tarball path or URL (tarballs also match by SHA-256).
+func (r *run) sourceKey() string {
+	if r.src.kind == SourceDir {
+		return r.src.hostDir
+	}
+	return r.src.raw
+}
+
+func primaryArtifacts(arts []atesor.Artifact) []atesor.Artifact {
+	var out []atesor.Artifact
+	for _, a := range arts {
+		if a.Role == atesor.RolePrimary {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "..." + s[len(s)-n:]
+}
+
+// baseNames lists artifact base names for prompts.
+func baseNames(arts []atesor.Artifact) []string {
+	var out []string
+	for _, a := range arts {
+		out = append(out, path.Base(a.Path))
+	}
+	return out
+}

@@ -1,0 +1,104 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+)
+
+// initNode puts the source into the sandbox at /workspace/<repo>, runs the scripted
+// detection and remembers the ELF files the source ships.
+func (r *run) initNode(ctx context.Context, s *atesor.State) error {
+	if err := r.placeSource(ctx, s); err != nil {
+		return err
+	}
+	det, err := knowledge.Detect(ctx, r.hostTree)
+	if err != nil {
+		return fmt.Errorf("detect the build system: %w", err)
+	}
+	s.Detection = det
+	s.Evidence = knowledge.Evidence(ctx, r.hostTree)
+	r.emit(Event{Kind: EventInfo, Node: NodeInit, Line: fmt.Sprintf("detected %s (confidence %.2f, %s)", det.BuildSystem, det.Confidence, det.Evidence)})
+	shipped, err := sandbox.ScanArtifacts(ctx, r.sb, s.RepoDir)
+	if err != nil {
+		return fmt.Errorf("scan the source for shipped binaries: %w", err)
+	}
+	s.SourceELFs = nil
+	for _, a := range shipped {
+		s.SourceELFs = append(s.SourceELFs, a.Path+"@"+a.SHA256)
+	}
+	return nil
+}
+
+// placeSource copies a directory or unpacked tarball in, or clones a git URL inside the
+// sandbox and copies the clone out for detection.
+func (r *run) placeSource(ctx context.Context, s *atesor.State) error {
+	if r.src.kind != SourceGit {
+		if err := r.sb.CopyIn(ctx, r.hostTree, s.RepoDir); err != nil {
+			return fmt.Errorf("copy the source into the sandbox: %w", err)
+		}
+		return nil
+	}
+	if err := r.sb.CopyIn(ctx, r.src.raw, s.RepoDir); err != nil {
+		return fmt.Errorf("clone %s: %w", r.src.raw, err)
+	}
+	res, err := r.sb.Exec(ctx, atesor.Command{Line: "git rev-parse HEAD", Dir: s.RepoDir, Timeout: time.Minute})
+	if err == nil && res.OK() {
+		s.SourceCommit = strings.TrimSpace(res.Stdout)
+	}
+	tmp, err := os.MkdirTemp("", "atesor-tree-")
+	if err != nil {
+		return err
+	}
+	r.src.tmp = tmp
+	r.hostTree = filepath.Join(tmp, "tree")
+	if err := r.sb.CopyOut(ctx, s.RepoDir, r.hostTree); err != nil {
+		return fmt.Errorf("copy the clone out for detection: %w", err)
+	}
+	return nil
+}
+
+// taskPlanNode records the fixed task plan; the reference system's LLM planner became
+// this record, with no model call.
+func (r *run) taskPlanNode(_ context.Context, s *atesor.State) error {
+	s.TaskPlan = &atesor.TaskPlan{Steps: []string{
+		"fetch the source into the sandbox and detect its build system",
+		"analyse the package and its RISC-V risks",
+		"plan the build (default plan for a standard build system, else the scout)",
+		"build natively in the riscv64 sandbox",
+		"verify every primary artifact is a riscv64 ELF built here that starts",
+		"repair failures with the fixer, within the attempt and cost limits",
+		"run the package tests, write the recipe, learn from a verified port",
+	}}
+	return nil
+}
+
+// heuristicPlanNode sets the default plan of a standard build system, unless the analysis
+// asks for a custom plan or the detection is unsure; then the scout plans.
+func (r *run) heuristicPlanNode(_ context.Context, s *atesor.State) error {
+	det := s.Detection
+	switch {
+	case det == nil:
+		return nil
+	case s.Analysis != nil && s.Analysis.NeedsCustomPlan:
+		r.emit(Event{Kind: EventInfo, Node: NodeHeuristicPlan, Line: "the analysis asks for a custom plan: the scout plans"})
+		return nil
+	case det.Confidence < 0.5 || det.BuildSystem == atesor.BuildUnknown:
+		r.emit(Event{Kind: EventInfo, Node: NodeHeuristicPlan, Line: "the detection is unsure: the scout plans"})
+		return nil
+	}
+	plan, tests, err := knowledge.DefaultPlan(det, s.Platform)
+	if err != nil {
+		r.log.Info("no default plan", "err", err)
+		return nil
+	}
+	s.Plan, s.TestCommands, s.PlanSource = &plan, tests, "heuristic"
+	return nil
+}

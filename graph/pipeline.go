@@ -1,0 +1,174 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/cloudwego/eino/compose"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/memory"
+)
+
+// ErrInterrupted is returned (wrapped) when the run was cancelled; its state is saved and
+// the run can be resumed.
+var ErrInterrupted = errors.New("run interrupted; its state is saved, resume it with Request.Resume")
+
+// Pipeline is the porting pipeline. It implements [atesor.Graph]; one Pipeline can run
+// many packages, one at a time or concurrently.
+type Pipeline struct {
+	cfg  Config
+	opts options
+}
+
+var _ atesor.Graph = (*Pipeline)(nil)
+
+// New returns the porting pipeline for cfg.
+func New(cfg Config, opts ...Option) (*Pipeline, error) {
+	if cfg.Sandbox == nil && cfg.OpenSandbox == nil {
+		return nil, errors.New("graph: Config needs a Sandbox or an OpenSandbox function")
+	}
+	o := options{now: time.Now}
+	for _, fn := range opts {
+		fn(&o)
+	}
+	for name := range o.replaced {
+		if !contains(workNodes, name) {
+			return nil, fmt.Errorf("graph: WithNode(%q): no such node; nodes are %v", name, workNodes)
+		}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &Pipeline{cfg: cfg, opts: o}, nil
+}
+
+// Run ports one package. It returns an error only when the run could not be carried out
+// (a bad request, an unreadable source, an interrupt); a port that fails is a Result
+// with its status and failure class.
+func (p *Pipeline) Run(ctx context.Context, req atesor.Request) (*atesor.Result, error) {
+	req = req.WithDefaults()
+	platform, err := knowledge.Profile(req.Platform)
+	if err != nil {
+		return nil, fmt.Errorf("graph: %w", err)
+	}
+	if req.Source == "" {
+		return nil, errors.New("graph: the request has no source (a directory, a tarball or a git URL)")
+	}
+	name := req.Name
+	if name == "" {
+		name = PackageName(req.Source)
+	}
+	outDir := req.OutputDir
+	if outDir == "" {
+		outDir = p.cfg.OutputDir
+	}
+	if outDir == "" {
+		outDir = "."
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, fmt.Errorf("graph: output directory: %w", err)
+	}
+	req.OutputDir = outDir
+	src, err := identifySource(ctx, req.Source)
+	if err != nil {
+		return nil, fmt.Errorf("graph: %w", err)
+	}
+	defer src.cleanup()
+
+	if !req.Force && !req.Resume && p.cfg.Memory != nil {
+		if res, err := p.fromCache(ctx, req, name, platform, src); err != nil || res != nil {
+			return res, err
+		}
+	}
+
+	r, err := p.newRun(ctx, req, name, platform, src)
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	return r.execute(ctx)
+}
+
+// runsDir is where run states are saved for resume.
+func (p *Pipeline) runsDir() string {
+	if p.cfg.RunsDir != "" {
+		return p.cfg.RunsDir
+	}
+	if home, err := memory.Home(); err == nil {
+		return filepath.Join(home, "runs")
+	}
+	return filepath.Join(os.TempDir(), "atesor-runs")
+}
+
+// compile builds the Eino graph of one run: every work node goes back to the supervisor,
+// whose branch picks the next node; finish and escalate end the run.
+func (r *run) compile(ctx context.Context) (compose.Runnable[string, string], error) {
+	g := compose.NewGraph[string, string](compose.WithGenLocalState(func(context.Context) *atesor.State { return r.state }))
+	ends := map[string]bool{compose.END: true}
+	sup := compose.InvokableLambda(func(ctx context.Context, in string) (string, error) {
+		var next string
+		err := compose.ProcessState(ctx, func(ctx context.Context, s *atesor.State) error {
+			next = r.supervise(s, in)
+			return nil
+		})
+		return next, err
+	})
+	if err := g.AddLambdaNode(NodeSupervisor, sup, compose.WithNodeName(NodeSupervisor)); err != nil {
+		return nil, err
+	}
+	for _, name := range workNodes {
+		name := name
+		node := r.node(name)
+		if err := g.AddLambdaNode(name, compose.InvokableLambda(func(ctx context.Context, _ string) (string, error) {
+			return name, compose.ProcessState(ctx, func(ctx context.Context, s *atesor.State) error {
+				return r.runNode(ctx, node, s)
+			})
+		}), compose.WithNodeName(name)); err != nil {
+			return nil, err
+		}
+		ends[name] = true
+		to := NodeSupervisor
+		if name == NodeFinish || name == NodeEscalate {
+			to = compose.END
+		}
+		if err := g.AddEdge(name, to); err != nil {
+			return nil, err
+		}
+	}
+	if err := g.AddEdge(compose.START, NodeSupervisor); err != nil {
+		return nil, err
+	}
+	branch := compose.NewGraphBranch(func(_ context.Context, next string) (string, error) {
+		if next == nodeEnd {
+			return compose.END, nil
+		}
+		return next, nil
+	}, ends)
+	if err := g.AddBranch(NodeSupervisor, branch); err != nil {
+		return nil, err
+	}
+	return g.Compile(ctx, compose.WithGraphName("atesor-port"), compose.WithMaxRunSteps(maxSteps(r.state.Request)))
+}
+
+// maxSteps bounds the graph: each failed attempt costs at most build, verify and fix
+// with a supervisor step after each, re-scouts add a few, and the fixed nodes run once.
+func maxSteps(req atesor.Request) int {
+	req = req.WithDefaults()
+	return 2*len(workNodes) + 8*(req.MaxAttempts+len(replanSignatures)+2) + 10
+}
+
+func profileFor(name string) (atesor.Platform, error) {
+	p, err := knowledge.Profile(name)
+	if err != nil {
+		return atesor.Platform{}, fmt.Errorf("graph: %w", err)
+	}
+	return p, nil
+}

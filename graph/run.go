@@ -1,0 +1,302 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/llm"
+)
+
+// run is one execution of the pipeline for one package: the state and everything the
+// nodes need. Nodes run one at a time, under the graph's state lock.
+type run struct {
+	p        *Pipeline
+	state    *atesor.State
+	src      *source
+	sb       atesor.Sandbox
+	ownsSB   bool
+	provider atesor.Provider
+	memory   atesor.MemoryStore
+	audit    *llm.AuditLog
+	log      *slog.Logger
+	logFile  *os.File
+	sv       supervisor
+	start    time.Time
+	runDir   string
+	resumeTo string
+	// hostTree is the package's tree on the host, for scripted detection and excerpts.
+	hostTree string
+}
+
+func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, platform atesor.Platform, src *source) (*run, error) {
+	r := &run{p: p, src: src, provider: p.cfg.Provider, memory: p.cfg.Memory, start: p.opts.now(),
+		sv: supervisor{offline: p.cfg.Provider == nil}}
+	id := name + "-" + platform.SandboxKey()
+	r.runDir = filepath.Join(p.runsDir(), id)
+	if req.Resume {
+		st, err := loadState(filepath.Join(r.runDir, "state.json"))
+		if err != nil {
+			return nil, fmt.Errorf("graph: resume %s: %w", name, err)
+		}
+		if st.Status.Succeeded() || st.LastNode == NodeFinish || st.LastNode == NodeEscalate {
+			return nil, fmt.Errorf("graph: resume %s: the saved run already finished (%s); run it again without resume", name, st.Status)
+		}
+		st.Request.Resume, st.Request.OutputDir = true, req.OutputDir
+		r.state = st
+		r.resumeTo = st.NextNode
+		if r.resumeTo == "" {
+			r.resumeTo = r.sv.next(st)
+		}
+	} else {
+		r.state = &atesor.State{
+			RunID: id, Request: req, RepoName: name, Platform: platform,
+			RepoDir: "/workspace/" + name, Status: atesor.StatusRunning,
+			SourceSHA256: src.sha256, StartedAt: r.start.UTC(),
+		}
+		if p.cfg.Provider != nil {
+			r.state.ProviderName = p.cfg.Provider.Name()
+		}
+	}
+	if err := os.MkdirAll(r.runDir, 0o755); err != nil {
+		return nil, fmt.Errorf("graph: %w", err)
+	}
+	out := req.OutputDir
+	var err error
+	if r.logFile, err = os.OpenFile(filepath.Join(out, "agent_"+name+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+		return nil, fmt.Errorf("graph: %w", err)
+	}
+	r.log = slog.New(slog.NewTextHandler(r.logFile, &slog.HandlerOptions{Level: slog.LevelDebug})).With("repo", name)
+	if r.audit, err = llm.OpenAuditLog(out, name); err != nil {
+		r.logFile.Close()
+		return nil, fmt.Errorf("graph: %w", err)
+	}
+	r.hostTree = src.hostDir
+	if r.sb = p.cfg.Sandbox; r.sb == nil {
+		r.emit(Event{Kind: EventInfo, Line: "opening the " + platform.SandboxKey() + " sandbox"})
+		if r.sb, err = p.cfg.OpenSandbox(ctx, platform); err != nil {
+			r.close()
+			return nil, fmt.Errorf("graph: open sandbox: %w", err)
+		}
+		r.ownsSB = true
+	}
+	return r, nil
+}
+
+func (r *run) close() {
+	if r.ownsSB && r.sb != nil {
+		if err := r.sb.Close(); err != nil {
+			r.log.Warn("close sandbox", "err", err)
+		}
+	}
+	if r.audit != nil {
+		r.audit.Close()
+	}
+	if r.logFile != nil {
+		r.logFile.Close()
+	}
+}
+
+// execute runs the graph to its end and writes the report.
+func (r *run) execute(ctx context.Context) (*atesor.Result, error) {
+	runnable, err := r.compile(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("graph: compile: %w", err)
+	}
+	_, err = runnable.Invoke(ctx, "")
+	s := r.state
+	if err != nil {
+		r.save(s)
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("graph: %s: %w", s.RepoName, errors.Join(ErrInterrupted, ctx.Err()))
+		}
+		return nil, fmt.Errorf("graph: %s: %w", s.RepoName, err)
+	}
+	return r.result(), nil
+}
+
+// node returns the node of that name: the embedder's replacement or the built-in one.
+func (r *run) node(name string) atesor.Node {
+	if n, ok := r.p.opts.replaced[name]; ok {
+		return n
+	}
+	return builtinNode{name: name, run: r}
+}
+
+// runNode runs one node under the state lock, times it, records a node error in the
+// state and saves the state.
+func (r *run) runNode(ctx context.Context, n atesor.Node, s *atesor.State) error {
+	name := n.Name()
+	r.emit(Event{Kind: EventNodeStarted, Node: name})
+	r.log.Info("node started", "node", name)
+	start := time.Now()
+	err := n.Run(ctx, s)
+	d := time.Since(start)
+	s.Timings = append(s.Timings, atesor.NodeTiming{Node: name, Duration: d})
+	if err != nil && ctx.Err() != nil {
+		r.save(s)
+		return ctx.Err()
+	}
+	s.LastNode = name
+	ev := Event{Kind: EventNodeFinished, Node: name}
+	if err != nil {
+		// A node error is a failure of the machinery (sandbox, source, disk), not of the
+		// package: the run ends with setup or infra.
+		ev.Err = err.Error()
+		r.log.Error("node failed", "node", name, "err", err)
+		s.Record(atesor.ErrorRecord{Node: name, Message: err.Error()})
+		if s.FailureClass == atesor.FailureNone {
+			s.FailureClass = atesor.FailureInfra
+			if name == NodeInit {
+				s.FailureClass = atesor.FailureSetup
+			}
+			s.EscalationReason = name + ": " + err.Error()
+		}
+	}
+	r.log.Info("node finished", "node", name, "duration", d)
+	r.save(s)
+	r.emit(ev)
+	return nil
+}
+
+// supervise routes after a node: on resume the first step goes to the saved next node.
+func (r *run) supervise(s *atesor.State, _ string) string {
+	next := r.resumeTo
+	r.resumeTo = ""
+	if next == "" {
+		if s.FailureClass != atesor.FailureNone && s.LastNode != NodeEscalate && s.LastNode != NodeFinish {
+			next = NodeEscalate
+		} else {
+			next = r.sv.next(s)
+		}
+	}
+	s.NextNode = next
+	r.log.Info("supervisor", "after", s.LastNode, "next", next, "attempts", s.Attempts)
+	r.save(s)
+	return next
+}
+
+// save writes the state as JSON to the run directory (for resume) and to the output
+// directory, each atomically.
+func (r *run) save(s *atesor.State) {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		r.log.Error("encode state", "err", err)
+		return
+	}
+	for _, p := range []string{filepath.Join(r.runDir, "state.json"), r.outPath("_state.json")} {
+		if err := writeAtomic(p, b); err != nil {
+			r.log.Error("save state", "path", p, "err", err)
+		}
+	}
+}
+
+func (r *run) outPath(suffix string) string {
+	return filepath.Join(r.state.Request.OutputDir, r.state.RepoName+suffix)
+}
+
+func (r *run) emit(e Event) {
+	if r.p.opts.events == nil {
+		return
+	}
+	e.Elapsed = time.Since(r.start)
+	r.p.opts.events(e)
+}
+
+func loadState(path string) (*atesor.State, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("no saved run (%w)", err)
+	}
+	var s atesor.State
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("saved state %s is not valid JSON: %w", path, err)
+	}
+	return &s, nil
+}
+
+// writeAtomic replaces path with data through a temporary file in the same directory.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// lineWriter turns command output into one event per line.
+type lineWriter struct {
+	r     *run
+	node  string
+	phase string
+	buf   []byte
+}
+
+func (w *lineWriter) Write(b []byte) (int, error) {
+	w.buf = append(w.buf, b...)
+	for {
+		i := strings.IndexByte(string(w.buf), '\n')
+		if i < 0 {
+			break
+		}
+		w.r.emit(Event{Kind: EventOutput, Node: w.node, Phase: w.phase, Line: strings.TrimRight(string(w.buf[:i]), "\r")})
+		w.buf = w.buf[i+1:]
+	}
+	return len(b), nil
+}
+
+// builtinNode adapts a method of run to atesor.Node.
+type builtinNode struct {
+	name string
+	run  *run
+}
+
+func (n builtinNode) Name() string { return n.name }
+
+func (n builtinNode) Run(ctx context.Context, s *atesor.State) error {
+	r := n.run
+	switch n.name {
+	case NodeInit:
+		return r.initNode(ctx, s)
+	case NodeAnalyst:
+		return r.analystNode(ctx, s)
+	case NodeTaskPlan:
+		return r.taskPlanNode(ctx, s)
+	case NodeHeuristicPlan:
+		return r.heuristicPlanNode(ctx, s)
+	case NodeScout:
+		return r.scoutNode(ctx, s)
+	case NodeBuild:
+		return r.buildNode(ctx, s)
+	case NodeVerify:
+		return r.verifyNode(ctx, s)
+	case NodeFix:
+		return r.fixNode(ctx, s)
+	case NodeFinish:
+		return r.finishNode(ctx, s)
+	case NodeEscalate:
+		return r.escalateNode(ctx, s)
+	}
+	return fmt.Errorf("no node %q", n.name)
+}

@@ -1,0 +1,106 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+)
+
+// source is a package source resolved on the host: for a directory the directory
+// itself, for a tarball (local or downloaded) its unpacked tree and SHA-256; a git source
+// is cloned inside the sandbox by the init node and has no host tree until then.
+type source struct {
+	raw     string
+	kind    SourceKind
+	hostDir string // the tree on the host, "" for git until init copies it out
+	sha256  string
+	tmp     string // a temporary directory to remove
+}
+
+func (s *source) cleanup() {
+	if s.tmp != "" {
+		os.RemoveAll(s.tmp)
+	}
+}
+
+// identifySource resolves a source string: it checks that a local source exists,
+// downloads a tarball URL, hashes and unpacks tarballs.
+func identifySource(ctx context.Context, raw string) (*source, error) {
+	s := &source{raw: raw, kind: KindOf(raw)}
+	switch s.kind {
+	case SourceGit:
+		return s, nil
+	case SourceDir:
+		abs, err := filepath.Abs(raw)
+		if err != nil {
+			return nil, err
+		}
+		fi, err := os.Stat(abs)
+		if err != nil {
+			return nil, fmt.Errorf("source %s: %w (give a directory, a source tarball or a git URL)", raw, err)
+		}
+		if !fi.IsDir() {
+			return nil, fmt.Errorf("source %s is a file but not a known archive (.tar.gz, .tar.xz, .tar.bz2, .zip)", raw)
+		}
+		s.hostDir = abs
+		return s, nil
+	}
+	tmp, err := os.MkdirTemp("", "atesor-src-")
+	if err != nil {
+		return nil, err
+	}
+	s.tmp = tmp
+	archive := raw
+	if s.kind == SourceURL {
+		archive = filepath.Join(tmp, path.Base(strings.SplitN(raw, "?", 2)[0]))
+		if err := download(ctx, raw, archive); err != nil {
+			s.cleanup()
+			return nil, err
+		}
+	}
+	if s.sha256, err = fileSHA256(archive); err != nil {
+		s.cleanup()
+		return nil, fmt.Errorf("source %s: %w", raw, err)
+	}
+	s.hostDir = filepath.Join(tmp, "tree")
+	if err := os.Mkdir(s.hostDir, 0o755); err != nil {
+		s.cleanup()
+		return nil, err
+	}
+	if err := sandbox.Extract(archive, s.hostDir); err != nil {
+		s.cleanup()
+		return nil, fmt.Errorf("source %s: %w", raw, err)
+	}
+	return s, nil
+}
+
+func download(ctx context.Context, url, dest string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return fmt.Errorf("download %s: %w", url, err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("download %s: %w", url, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("download %s: HTTP %s", url, resp.Status)
+	}
+	f, err := os.Create(dest)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		return fmt.Errorf("download %s: %w", url, err)
+	}
+	return f.Close()
+}

@@ -1,0 +1,230 @@
+package graph
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/eclipse-atesor/atesor-go"
+)
+
+// Node names. The supervisor routes between them by rules; it makes no model call.
+const (
+	NodeInit          = "init"
+	NodeAnalyst       = "analyst"
+	NodeTaskPlan      = "task_plan"
+	NodeHeuristicPlan = "heuristic_plan"
+	NodeScout         = "scout"
+	NodeSupervisor    = "supervisor"
+	NodeBuild         = "build"
+	NodeVerify        = "verify"
+	NodeFix           = "fix"
+	NodeFinish        = "finish"
+	NodeEscalate      = "escalate"
+	nodeEnd           = "end"
+)
+
+// workNodes are the nodes an embedder may replace, in pipeline order.
+var workNodes = []string{NodeInit, NodeAnalyst, NodeTaskPlan, NodeHeuristicPlan, NodeScout,
+	NodeBuild, NodeVerify, NodeFix, NodeFinish, NodeEscalate}
+
+// replanSignatures are build errors that mean the plan itself is wrong, not the package:
+// the scout is asked again, once per signature (case-insensitive, first match).
+var replanSignatures = []string{
+	"no required module provides",
+	"already exists and is a directory",
+	"does not appear to contain cmakelists.txt",
+	"unable to locate package",
+	"inconsistent vendoring",
+	"./configure: no such file or directory",
+}
+
+// errorLoopLength is how many errors of one category in a row end the run.
+const errorLoopLength = 3
+
+// supervisor holds the routing rules and limits of a run.
+type supervisor struct {
+	offline bool
+}
+
+// next decides where the run goes after s.LastNode finished, updating the attempt count,
+// re-plan bookkeeping and, when the run must end, the escalation reason and failure
+// class. It is a pure function of the state.
+func (sv supervisor) next(s *atesor.State) string {
+	req := s.Request.WithDefaults()
+	switch s.LastNode {
+	case "":
+		return NodeInit
+	case NodeInit:
+		if s.FailureClass != atesor.FailureNone {
+			return NodeEscalate
+		}
+		return NodeAnalyst
+	case NodeAnalyst:
+		return NodeTaskPlan
+	case NodeTaskPlan:
+		return NodeHeuristicPlan
+	case NodeHeuristicPlan:
+		if s.Plan != nil && len(s.Plan.Phases) > 0 {
+			return NodeBuild
+		}
+		return NodeScout
+	case NodeScout:
+		if s.Plan == nil || len(s.Plan.Phases) == 0 {
+			return sv.escalate(s, atesor.FailureBuild, "the scout produced no build plan")
+		}
+		return NodeBuild
+	case NodeBuild:
+		if s.BuildSucceeded {
+			return NodeVerify
+		}
+		return sv.afterFailure(s, req)
+	case NodeVerify:
+		if s.Verified {
+			return NodeFinish // a verified success always goes to finish
+		}
+		return sv.afterFailure(s, req)
+	case NodeFix:
+		if s.FixInvalid {
+			return sv.afterFailure(s, req)
+		}
+		if over := sv.overBudget(s, req); over != "" {
+			return over
+		}
+		return NodeBuild
+	default: // finish, escalate
+		return nodeEnd
+	}
+}
+
+// afterFailure routes a failed build, a failed verification or an invalid fix: it counts
+// the attempt, then applies the limits and re-plan rules in order.
+func (sv supervisor) afterFailure(s *atesor.State, req atesor.Request) string {
+	s.Attempts++
+	if over := sv.overBudget(s, req); over != "" {
+		return over
+	}
+	last := s.LastError
+	if last != nil && last.Category.Unrecoverable() {
+		return sv.escalate(s, atesor.FailureEscalated, fmt.Sprintf("unrecoverable %s error: %s", last.Category, firstLine(last.Message)))
+	}
+	if last != nil && last.Node == NodeBuild && strings.HasPrefix(last.Message, emulatorFaultPrefix) {
+		return sv.escalate(s, atesor.FailureInfra, firstLine(last.Message))
+	}
+	if cat, ok := errorLoop(s.Errors); ok {
+		return sv.escalate(s, atesor.FailureEscalated, fmt.Sprintf("error loop: %d %s errors in a row", errorLoopLength, cat))
+	}
+	if s.Attempts >= req.MaxAttempts {
+		return sv.escalate(s, atesor.FailureBudget, fmt.Sprintf("attempt limit reached (%d of %d)", s.Attempts, req.MaxAttempts))
+	}
+	if sv.offline {
+		class := atesor.FailureBuild
+		if s.BuildSucceeded {
+			class = atesor.FailureVerify
+		}
+		return sv.escalate(s, class, "no model is configured (offline), so there is no fixer to repair: "+lastMessage(s))
+	}
+	if last != nil && last.Node == NodeBuild {
+		if sig := replanSignature(last.Message); sig != "" && !contains(s.ReplanSignatures, sig) {
+			s.ReplanSignatures = append(s.ReplanSignatures, sig)
+			return NodeScout
+		}
+		if key := "two-failed-fixes:" + normalizeError(last.Message); failedFixes(s, last.Message) >= 2 && !contains(s.ReplanSignatures, key) {
+			s.ReplanSignatures = append(s.ReplanSignatures, key)
+			return NodeScout
+		}
+	}
+	return NodeFix
+}
+
+// overBudget escalates when the API cost passed the limit (strictly more than it).
+func (sv supervisor) overBudget(s *atesor.State, req atesor.Request) string {
+	if s.Usage.CostUSD > req.MaxCostUSD {
+		return sv.escalate(s, atesor.FailureBudget, fmt.Sprintf("API cost $%.4f exceeds the limit of $%.2f", s.Usage.CostUSD, req.MaxCostUSD))
+	}
+	return ""
+}
+
+func (sv supervisor) escalate(s *atesor.State, class atesor.FailureClass, reason string) string {
+	s.FailureClass = class
+	s.EscalationReason = reason
+	return NodeEscalate
+}
+
+// errorLoop reports whether the last errorLoopLength build or verify errors share one
+// category.
+func errorLoop(errs []atesor.ErrorRecord) (atesor.ErrorCategory, bool) {
+	var cats []atesor.ErrorCategory
+	for i := len(errs) - 1; i >= 0 && len(cats) < errorLoopLength; i-- {
+		if errs[i].Node == NodeBuild || errs[i].Node == NodeVerify {
+			cats = append(cats, errs[i].Category)
+		}
+	}
+	if len(cats) < errorLoopLength {
+		return "", false
+	}
+	for _, c := range cats[1:] {
+		if c != cats[0] {
+			return "", false
+		}
+	}
+	return cats[0], true
+}
+
+func replanSignature(msg string) string {
+	lower := strings.ToLower(msg)
+	for _, sig := range replanSignatures {
+		if strings.Contains(lower, sig) {
+			return sig
+		}
+	}
+	return ""
+}
+
+// failedFixes counts the fixes that answered this error and did not make the next build
+// succeed.
+func failedFixes(s *atesor.State, msg string) int {
+	key := normalizeError(msg)
+	n := 0
+	for _, f := range s.FixAttempts {
+		if !f.Success && normalizeError(f.Error) == key {
+			n++
+		}
+	}
+	return n
+}
+
+// normalizeError keys an error by its first line with digits removed, so the same
+// failure at another line number or in another temp file counts as the same error.
+func normalizeError(msg string) string {
+	line := strings.ToLower(firstLine(msg))
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return -1
+		}
+		return r
+	}, line)
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func lastMessage(s *atesor.State) string {
+	if s.LastError == nil {
+		return "no error recorded"
+	}
+	return firstLine(s.LastError.Message)
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

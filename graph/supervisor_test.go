@@ -1,0 +1,151 @@
+package graph
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/eclipse-atesor/atesor-go"
+)
+
+func failedBuild(msg string) atesor.ErrorRecord {
+	return atesor.ErrorRecord{Node: NodeBuild, Command: "make", Message: msg}
+}
+
+func TestSupervisorRouting(t *testing.T) {
+	plan := &atesor.BuildPlan{Phases: []atesor.Phase{{Name: "build", Commands: []string{"make"}}}}
+	tests := []struct {
+		name      string
+		offline   bool
+		state     func() *atesor.State
+		want      string
+		wantClass atesor.FailureClass
+		attempts  int
+	}{
+		{"fresh run starts at init", false, func() *atesor.State { return &atesor.State{} }, NodeInit, "", 0},
+		{"init failure escalates", false, func() *atesor.State {
+			return &atesor.State{LastNode: NodeInit, FailureClass: atesor.FailureSetup}
+		}, NodeEscalate, atesor.FailureSetup, 0},
+		{"init goes to analyst", false, func() *atesor.State { return &atesor.State{LastNode: NodeInit} }, NodeAnalyst, "", 0},
+		{"heuristic plan builds", false, func() *atesor.State { return &atesor.State{LastNode: NodeHeuristicPlan, Plan: plan} }, NodeBuild, "", 0},
+		{"no heuristic plan scouts", false, func() *atesor.State { return &atesor.State{LastNode: NodeHeuristicPlan} }, NodeScout, "", 0},
+		{"built goes to verify", false, func() *atesor.State { return &atesor.State{LastNode: NodeBuild, BuildSucceeded: true} }, NodeVerify, "", 0},
+		{"verified goes to finish even over budget", false, func() *atesor.State {
+			return &atesor.State{LastNode: NodeVerify, Verified: true, Usage: atesor.Usage{CostUSD: 5}}
+		}, NodeFinish, "", 0},
+		{"failed build goes to fix", false, func() *atesor.State {
+			s := &atesor.State{LastNode: NodeBuild}
+			s.Record(failedBuild("foo.c:1:1: error: expected ';'"))
+			return s
+		}, NodeFix, "", 1},
+		{"failed verify goes to fix", false, func() *atesor.State {
+			s := &atesor.State{LastNode: NodeVerify, BuildSucceeded: true}
+			s.Record(atesor.ErrorRecord{Node: NodeVerify, Message: "verification failed: x"})
+			return s
+		}, NodeFix, "", 1},
+		{"offline failed build escalates as build", true, func() *atesor.State {
+			s := &atesor.State{LastNode: NodeBuild}
+			s.Record(failedBuild("foo.c:1:1: error: expected ';'"))
+			return s
+		}, NodeEscalate, atesor.FailureBuild, 1},
+		{"offline failed verify escalates as verify", true, func() *atesor.State {
+			s := &atesor.State{LastNode: NodeVerify, BuildSucceeded: true}
+			s.Record(atesor.ErrorRecord{Node: NodeVerify, Message: "verification failed: x"})
+			return s
+		}, NodeEscalate, atesor.FailureVerify, 1},
+		{"attempt limit", false, func() *atesor.State {
+			s := &atesor.State{LastNode: NodeBuild, Attempts: 4}
+			s.Record(failedBuild("foo.c:1:1: error: expected ';'"))
+			return s
+		}, NodeEscalate, atesor.FailureBudget, 5},
+		{"cost just below the limit goes on", false, func() *atesor.State {
+			s := &atesor.State{LastNode: NodeBuild, Usage: atesor.Usage{CostUSD: 1.00}}
+			s.Record(failedBuild("foo.c:1:1: error: expected ';'"))
+			return s
+		}, NodeFix, "", 1},
+		{"cost just above the limit escalates", false, func() *atesor.State {
+			s := &atesor.State{LastNode: NodeBuild, Usage: atesor.Usage{CostUSD: 1.0001}}
+			s.Record(failedBuild("foo.c:1:1: error: expected ';'"))
+			return s
+		}, NodeEscalate, atesor.FailureBudget, 1},
+		{"cost over the limit after a fix escalates", false, func() *atesor.State {
+			return &atesor.State{LastNode: NodeFix, Usage: atesor.Usage{CostUSD: 1.5}}
+		}, NodeEscalate, atesor.FailureBudget, 0},
+		{"valid fix rebuilds", false, func() *atesor.State { return &atesor.State{LastNode: NodeFix} }, NodeBuild, "", 0},
+		{"invalid fix counts and retries the fixer", false, func() *atesor.State {
+			s := &atesor.State{LastNode: NodeFix, FixInvalid: true}
+			s.Record(failedBuild("foo.c:1:1: error: expected ';'"))
+			return s
+		}, NodeFix, "", 1},
+		{"error loop escalates", false, func() *atesor.State {
+			s := &atesor.State{LastNode: NodeBuild, Attempts: 2}
+			s.Record(failedBuild("a.c:1:1: error: x"))
+			s.Record(failedBuild("b.c:2:1: error: y"))
+			s.Record(failedBuild("c.c:3:1: error: z"))
+			return s
+		}, NodeEscalate, atesor.FailureEscalated, 3},
+		{"unrecoverable category escalates", false, func() *atesor.State {
+			s := &atesor.State{LastNode: NodeBuild}
+			s.Record(failedBuild("write error: No space left on device"))
+			return s
+		}, NodeEscalate, atesor.FailureEscalated, 1},
+		{"emulator fault is infra", false, func() *atesor.State {
+			s := &atesor.State{LastNode: NodeBuild}
+			s.Record(atesor.ErrorRecord{Node: NodeBuild, Message: emulatorFaultPrefix + "qemu crashed", Category: atesor.CategoryUnknown})
+			return s
+		}, NodeEscalate, atesor.FailureInfra, 1},
+		{"re-plan signature re-scouts", false, func() *atesor.State {
+			s := &atesor.State{LastNode: NodeBuild}
+			s.Record(failedBuild("E: Unable to locate package libfoo-dev"))
+			return s
+		}, NodeScout, "", 1},
+		{"re-plan signature only once", false, func() *atesor.State {
+			s := &atesor.State{LastNode: NodeBuild, ReplanSignatures: []string{"unable to locate package"}}
+			s.Record(failedBuild("E: Unable to locate package libfoo-dev"))
+			return s
+		}, NodeFix, "", 1},
+		{"two failed fixes of one error re-scout once", false, func() *atesor.State {
+			s := &atesor.State{LastNode: NodeBuild, FixAttempts: []atesor.FixAttempt{
+				{Error: "x.c:10:2: error: foo"}, {Error: "x.c:12:2: error: foo"}}}
+			s.Record(atesor.ErrorRecord{Node: NodeBuild, Message: "x.c:14:2: error: foo", Category: atesor.CategoryCompilation})
+			return s
+		}, NodeScout, "", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := tt.state()
+			got := supervisor{offline: tt.offline}.next(s)
+			if got != tt.want {
+				t.Fatalf("next = %s, want %s (reason %q)", got, tt.want, s.EscalationReason)
+			}
+			if s.FailureClass != tt.wantClass {
+				t.Errorf("failure class = %q, want %q (%s)", s.FailureClass, tt.wantClass, s.EscalationReason)
+			}
+			if s.Attempts != tt.attempts {
+				t.Errorf("attempts = %d, want %d", s.Attempts, tt.attempts)
+			}
+		})
+	}
+}
+
+func TestRecipeSections(t *testing.T) {
+	s := &atesor.State{RepoName: "zlib", RepoDir: "/workspace/zlib", Verified: true,
+		Platform:         atesor.Platform{Name: "debian", Profile: "debian", DisplayName: "Debian", FloatABI: "lp64d"},
+		ExecutedCommands: []string{"./configure", "make -j$(nproc)"}}
+	md := appendCommands(fallbackRecipe(s), s)
+	if !recipeHasSections(md) {
+		t.Fatalf("fallback recipe lacks a section:\n%s", md)
+	}
+	cmds, err := RecipeCommands(md)
+	if err != nil || len(cmds) != 2 || cmds[1] != "make -j$(nproc)" {
+		t.Fatalf("RecipeCommands = %q, %v", cmds, err)
+	}
+	swapped := "## Prerequisites\n## Executive Summary\n## Build Instructions\n## Architecture Notes\n## Verification\n## Known Issues & Recommendations\n"
+	if recipeHasSections(swapped) {
+		t.Error("sections out of order were accepted")
+	}
+	s.Verified = false
+	if md := fallbackRecipe(s); !strings.Contains(md, "NOT VERIFIED") {
+		t.Error("an unverified recipe is not marked NOT VERIFIED")
+	}
+}
+
