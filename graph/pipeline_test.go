@@ -76,7 +76,9 @@ func (h *harness) run(opts ...Option) *atesor.Result {
 // builds scripts "make" to leave riscv64 artifacts in the repository.
 func (h *harness) builds(times int, program string) {
 	h.sb.Add(sandboxtest.Rule{
-		Match: func(c atesor.Command) bool { return strings.HasPrefix(c.Line, "make") && !strings.Contains(c.Line, "check") },
+		Match: func(c atesor.Command) bool {
+			return strings.HasPrefix(c.Line, "make") && !strings.Contains(c.Line, "check")
+		},
 		Times: times,
 		Do: func(sb *sandboxtest.Sandbox, _ atesor.Command) {
 			copyFile(h.t, "../testdata/elf/"+program, filepath.Join(sb.Root(), "workspace/vecsum/vecsum"))
@@ -400,7 +402,7 @@ type nodeFunc struct {
 	fn   func(context.Context, *atesor.State) error
 }
 
-func (n nodeFunc) Name() string                                  { return n.name }
+func (n nodeFunc) Name() string                                   { return n.name }
 func (n nodeFunc) Run(ctx context.Context, s *atesor.State) error { return n.fn(ctx, s) }
 
 func countPrefix(lines []string, prefix string) int {

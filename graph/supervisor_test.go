@@ -148,4 +148,3 @@ func TestRecipeSections(t *testing.T) {
 		t.Error("an unverified recipe is not marked NOT VERIFIED")
 	}
 }
-
