@@ -1,0 +1,213 @@
+package knowledge
+
+import (
+	"cmp"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// goInfo is what the scripted analysis knows about a Go module.
+type goInfo struct {
+	hasMain  bool
+	mainPath string // main package directory relative to the module: "." or "cmd/tool"
+	mains    []string
+	hasCGO   bool
+	// cgoDeps are libraries named by #cgo pkg-config and LDFLAGS -l directives, with the
+	// file and line that name them.
+	cgoDeps []rawDep
+}
+
+// goLowDirs are directory names whose main packages are helpers, not the product.
+var goLowDirs = map[string]bool{
+	"example": true, "examples": true, "_examples": true, "test": true, "tests": true,
+	"testing": true, "tools": true, "tool": true, "scripts": true, "hack": true,
+	"bench": true, "benchmark": true, "benchmarks": true, "demo": true, "demos": true,
+	"sample": true, "samples": true, "e2e": true, "integration": true, "fuzz": true,
+	"mock": true, "mocks": true, "gen": true, "generate": true, "internal": true,
+	"contrib": true, "misc": true, "doc": true, "docs": true,
+}
+
+var (
+	reModule  = regexp.MustCompile(`(?m)^\s*module\s+("?)([^\s"]+)`)
+	reCgoLine = regexp.MustCompile(`^#cgo\s+(?:[!\w,\s]*?\s)?(pkg-config|LDFLAGS)\s*:\s*(.*)$`)
+	reLFlag   = regexp.MustCompile(`(?:^|[\s='"(])-l([A-Za-z0-9_+.-]+)`)
+)
+
+// analyseGo reads the Go files of the module in modDir ("" is the top level): main
+// packages ranked so that cmd/<name> beats examples and tests, cgo use and cgo libraries.
+func analyseGo(t *tree, modDir string) goInfo {
+	var g goInfo
+	prefix := ""
+	if modDir != "" {
+		prefix = modDir + "/"
+	}
+	modBase := ""
+	if m := reModule.FindStringSubmatch(t.readString(prefix + "go.mod")); m != nil {
+		modBase = goModuleBase(m[2])
+	}
+	// Nested modules are separate builds: their directories are skipped.
+	nested := map[string]bool{}
+	for _, e := range t.files {
+		if !e.dir && path.Base(e.rel) == "go.mod" && strings.HasPrefix(e.rel, prefix) {
+			if d := path.Dir(e.rel); d != strings.TrimSuffix(prefix, "/") && d != "." {
+				nested[d] = true
+			}
+		}
+	}
+	mainDirs := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, e := range t.files {
+		if e.dir || !strings.HasSuffix(e.rel, ".go") || strings.HasSuffix(e.rel, "_test.go") ||
+			!strings.HasPrefix(e.rel, prefix) {
+			continue
+		}
+		rel := strings.TrimPrefix(e.rel, prefix)
+		if skipGoPath(rel, prefix, nested) {
+			continue
+		}
+		src, err := t.read(e.rel, maxReadBytes)
+		if err != nil {
+			continue
+		}
+		f, err := parser.ParseFile(fset, e.rel, src, parser.ImportsOnly|parser.ParseComments)
+		if err != nil || f.Name == nil {
+			continue
+		}
+		if f.Name.Name == "main" {
+			mainDirs[path.Dir(rel)] = true
+		}
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.IMPORT {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				is, ok := spec.(*ast.ImportSpec)
+				if !ok {
+					continue
+				}
+				if p, _ := strconv.Unquote(is.Path.Value); p != "C" {
+					continue
+				}
+				g.hasCGO = true
+				doc := is.Doc
+				if doc == nil {
+					doc = gd.Doc
+				}
+				g.cgoDeps = append(g.cgoDeps, cgoDirectives(fset, e.rel, doc)...)
+			}
+		}
+	}
+	for d := range mainDirs {
+		g.mains = append(g.mains, d)
+	}
+	slices.SortFunc(g.mains, func(a, b string) int {
+		if c := cmp.Compare(mainRank(b, modBase), mainRank(a, modBase)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(len(a), len(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	if len(g.mains) > 0 {
+		g.hasMain, g.mainPath = true, g.mains[0]
+	}
+	return g
+}
+
+// cgoDirectives reads the libraries of #cgo pkg-config and #cgo LDFLAGS lines in the
+// comment above import "C".
+func cgoDirectives(fset *token.FileSet, file string, doc *ast.CommentGroup) []rawDep {
+	if doc == nil {
+		return nil
+	}
+	var out []rawDep
+	for _, c := range doc.List {
+		text := strings.TrimPrefix(strings.TrimPrefix(c.Text, "//"), "/*")
+		text = strings.TrimSuffix(text, "*/")
+		line := fset.Position(c.Slash).Line
+		for i, l := range strings.Split(text, "\n") {
+			m := reCgoLine.FindStringSubmatch(strings.TrimSpace(l))
+			if m == nil {
+				continue
+			}
+			ev := file + ":" + strconv.Itoa(line+i)
+			if m[1] == "pkg-config" {
+				for _, mod := range strings.Fields(m[2]) {
+					if !strings.HasPrefix(mod, "-") {
+						out = append(out, rawDep{mod, ev})
+					}
+				}
+				continue
+			}
+			for _, lm := range reLFlag.FindAllStringSubmatch(m[2], -1) {
+				out = append(out, rawDep{lm[1], ev})
+			}
+		}
+	}
+	return out
+}
+
+// skipGoPath reports whether a Go file path (relative to the module) is outside the
+// module's own packages: vendor, testdata, _ and . directories, nested modules.
+func skipGoPath(rel, prefix string, nested map[string]bool) bool {
+	dir := path.Dir(rel)
+	if dir == "." {
+		return false
+	}
+	parts := strings.Split(dir, "/")
+	for i, part := range parts {
+		if part == "vendor" || part == "testdata" || strings.HasPrefix(part, "_") || strings.HasPrefix(part, ".") {
+			return true
+		}
+		if nested[prefix+strings.Join(parts[:i+1], "/")] {
+			return true
+		}
+	}
+	return false
+}
+
+// mainRank scores a main package directory: cmd/<module name> first, then the module
+// root, then other cmd/ packages, then other directories, and helpers (examples, tests,
+// tools) last.
+func mainRank(dir, modBase string) int {
+	parts := strings.Split(dir, "/")
+	low := false
+	for i, p := range parts {
+		// cmd/<name> names a command even when the name is a helper word (cmd/tool).
+		if goLowDirs[strings.ToLower(p)] && !(i == 1 && parts[0] == "cmd") {
+			low = true
+		}
+	}
+	switch {
+	case low:
+		return 10
+	case len(parts) == 2 && parts[0] == "cmd" && parts[1] == modBase:
+		return 100
+	case dir == ".":
+		return 95
+	case len(parts) == 2 && parts[0] == "cmd":
+		return 90
+	case parts[0] == "cmd":
+		return 80
+	}
+	return 60 - len(parts)
+}
+
+// goModuleBase is the last element of a module path without a /vN suffix:
+// github.com/x/tool/v2 -> tool.
+func goModuleBase(mod string) string {
+	mod = strings.TrimSuffix(mod, "/")
+	base := path.Base(mod)
+	if strings.Contains(mod, "/") && len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {
+		base = path.Base(path.Dir(mod))
+	}
+	return base
+}

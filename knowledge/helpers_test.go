@@ -1,0 +1,5 @@
+package knowledge
+
+import "slices"
+
+func slicesSort(s []string) { slices.Sort(s) }

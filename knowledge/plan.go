@@ -1,0 +1,226 @@
+package knowledge
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+// Build directories of the default plans.
+const (
+	cmakeBuildDir = "build"
+	mesonBuildDir = "builddir"
+)
+
+// ErrNoDetection is returned by [DefaultPlan] when it is given no detection.
+var ErrNoDetection = errors.New("no scripted detection: run knowledge.Detect on the source tree first")
+
+// toolDeps are the canonical tools each build system needs in the sandbox.
+var toolDeps = map[atesor.BuildSystem][]string{
+	atesor.BuildCMake:     {"build-essential", "cmake", "pkg-config"},
+	atesor.BuildMeson:     {"build-essential", "meson", "ninja", "pkg-config"},
+	atesor.BuildAutotools: {"build-essential", "autoconf", "automake", "libtool", "pkg-config", "make"},
+	atesor.BuildMake:      {"build-essential"},
+	atesor.BuildGo:        {"go"},
+	atesor.BuildCargo:     {"build-essential", "cargo", "pkg-config"},
+}
+
+// DefaultPlan is the build plan for a standard build system made from the detection
+// alone, used when no model is available: a setup phase that installs the build tools and
+// the detected dependencies under the profile's package names, and a build phase with the
+// build system's usual commands (out-of-tree cmake and meson builds, make -j$(nproc),
+// go build -buildvcs=false, cargo build --release). It also returns the build system's
+// default test commands, which the finish step runs after verification.
+//
+// For an unknown build system it returns [DiscoveryPlan] and no test commands. The plans
+// never hide a failure (no "|| true") and never cross-compile.
+func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []string, error) {
+	if det == nil {
+		return atesor.BuildPlan{}, nil, ErrNoDetection
+	}
+	if p.InstallCommand == "" || p.UpdateCommand == "" {
+		return atesor.BuildPlan{}, nil, fmt.Errorf("platform %q has no install command: get it from knowledge.Profile", p.Name)
+	}
+	if strings.Contains(det.BuildDir, "..") || strings.HasPrefix(det.BuildDir, "/") ||
+		strings.Contains(det.ModuleDir, "..") || strings.HasPrefix(det.ModuleDir, "/") {
+		return atesor.BuildPlan{}, nil, fmt.Errorf("build directory %q is outside the repository", det.BuildDir)
+	}
+	bs := det.BuildSystem
+	if det.ShippedConfigure && bs != atesor.BuildGo && bs != atesor.BuildCargo {
+		bs = "configure"
+	}
+	dir := shellDir(det.BuildDir)
+	var build string
+	var tests []string
+	tools := toolDeps[det.BuildSystem]
+	switch bs {
+	case "configure":
+		tools = []string{"build-essential", "pkg-config"}
+		build = inDir(dir, "./configure && make -j$(nproc)")
+		tests = []string{inDir(dir, "make check")}
+	case atesor.BuildAutotools:
+		build = inDir(dir, "autoreconf -fi && ./configure && make -j$(nproc)")
+		tests = []string{inDir(dir, "make check")}
+	case atesor.BuildCMake:
+		src, out := ".", cmakeBuildDir
+		if dir != "" {
+			src = dir
+			if strings.HasPrefix(dir+"/", cmakeBuildDir+"/") {
+				out = "build-riscv64" // the repository's own build/ holds the sources
+			}
+		}
+		build = fmt.Sprintf("cmake -S %s -B %s -DCMAKE_BUILD_TYPE=Release && cmake --build %s -j$(nproc)", src, out, out)
+		tests = []string{"ctest --test-dir " + out}
+	case atesor.BuildMeson:
+		out := mesonBuildDir
+		if dir != "" {
+			build = fmt.Sprintf("meson setup %s %s && ninja -C %s", out, dir, out)
+		} else {
+			build = fmt.Sprintf("meson setup %s && ninja -C %s", out, out)
+		}
+		tests = []string{"meson test -C " + out}
+	case atesor.BuildMake:
+		build = makeCmd(dir, "-j$(nproc)")
+		// Run check when the Makefile has it, else test.
+		tests = []string{inDir(dir, "if make -n check >/dev/null 2>&1; then make check; else make test; fi")}
+	case atesor.BuildGo:
+		if det.HasCGO {
+			tools = append(slicesClone(tools), "build-essential", "pkg-config")
+		}
+		mod := shellDir(det.ModuleDir)
+		if mod == "" {
+			mod = dir
+		}
+		switch {
+		case det.HasMain && goPkgPath(det.MainPath) != ".":
+			bin := goBinaryName(det)
+			build = inDir(mod, fmt.Sprintf("go build -buildvcs=false -o %s %s", bin, goPkgPath(det.MainPath)))
+		case det.HasMain:
+			// go build names a root main package's binary after the module path.
+			build = inDir(mod, "go build -buildvcs=false .")
+		default:
+			build = inDir(mod, "go build -buildvcs=false ./...")
+		}
+		tests = []string{inDir(mod, "go test ./...")}
+	case atesor.BuildCargo:
+		build = inDir(dir, "cargo build --release")
+		tests = []string{inDir(dir, "cargo test --release")}
+	default:
+		return DiscoveryPlan(p), nil, nil
+	}
+
+	plan := atesor.BuildPlan{Reasoning: fmt.Sprintf("Default %s plan from scripted detection (evidence %s, confidence %.2f).",
+		bs, orNone(det.Evidence), det.Confidence)}
+	if setup := setupCommand(p, tools, det.Dependencies); setup != "" {
+		plan.Phases = append(plan.Phases, atesor.Phase{Name: "setup", Commands: []string{setup}})
+	}
+	plan.Phases = append(plan.Phases, atesor.Phase{Name: "build", Commands: []string{build}})
+	return plan, tests, nil
+}
+
+// DiscoveryPlan is the plan for a tree whose build system detection could not name: it
+// installs the common build tools, lists the tree, and builds with the first standard
+// build file it finds at the top level, failing with a clear message when there is none.
+func DiscoveryPlan(p atesor.Platform) atesor.BuildPlan {
+	tools := []string{"build-essential", "pkg-config", "cmake", "meson", "ninja", "autoconf", "automake", "libtool"}
+	build := "if [ -f configure ]; then ./configure && make -j$(nproc); " +
+		"elif [ -f CMakeLists.txt ]; then cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc); " +
+		"elif [ -f meson.build ]; then meson setup builddir && ninja -C builddir; " +
+		"elif [ -f GNUmakefile ] || [ -f Makefile ] || [ -f makefile ]; then make -j$(nproc); " +
+		"elif [ -f configure.ac ] || [ -f configure.in ]; then autoreconf -fi && ./configure && make -j$(nproc); " +
+		"else echo 'no standard build file (configure, CMakeLists.txt, meson.build, Makefile, configure.ac) at the top level' >&2; exit 1; fi"
+	plan := atesor.BuildPlan{Reasoning: "Discovery plan: the build system is unknown, so the first standard build file found decides."}
+	if setup := setupCommand(p, tools, nil); setup != "" {
+		plan.Phases = append(plan.Phases, atesor.Phase{Name: "setup", Commands: []string{setup}})
+	}
+	plan.Phases = append(plan.Phases,
+		atesor.Phase{Name: "discover", Commands: []string{"ls -la", "find . -maxdepth 2 -type f -name '*.txt' -o -maxdepth 2 -type f -name 'Makefile*' -o -maxdepth 2 -type f -name '*.build'"}},
+		atesor.Phase{Name: "build", Commands: []string{build}})
+	return plan
+}
+
+// setupCommand installs the build tools and the dependencies the profile knows, each
+// package once, in order: `apt-get update && apt-get install -y cmake zlib1g-dev`.
+// Dependencies the profile does not know (Go modules, unknown CMake packages) are left to
+// the build system or a fix.
+func setupCommand(p atesor.Platform, tools []string, deps []atesor.Dependency) string {
+	var pkgs []string
+	seen := map[string]bool{}
+	add := func(canonical string) {
+		name, ok := p.PackageFor(canonical)
+		if !ok || seen[name] {
+			return
+		}
+		seen[name] = true
+		pkgs = append(pkgs, name)
+	}
+	for _, t := range tools {
+		add(t)
+	}
+	for _, d := range deps {
+		add(d.Name)
+	}
+	if len(pkgs) == 0 {
+		return ""
+	}
+	return p.UpdateCommand + " && " + p.InstallCommand + " " + strings.Join(pkgs, " ")
+}
+
+// shellDir returns a repository-relative directory fit for a command line, "" for the
+// top level. Detection directories only hold safe path characters; anything else is
+// quoted.
+func shellDir(dir string) string {
+	dir = strings.TrimPrefix(path.Clean("/"+dir), "/")
+	if dir == "" || dir == "." {
+		return ""
+	}
+	return shellQuote(dir)
+}
+
+func inDir(dir, cmd string) string {
+	if dir == "" {
+		return cmd
+	}
+	return "cd " + dir + " && " + cmd
+}
+
+func makeCmd(dir, args string) string {
+	if dir == "" {
+		return "make " + args
+	}
+	return "make -C " + dir + " " + args
+}
+
+// goPkgPath turns a main path relative to the module into a package pattern: ./cmd/tool.
+func goPkgPath(mainPath string) string {
+	mp := strings.TrimPrefix(path.Clean("/"+mainPath), "/")
+	if mp == "" || mp == "." {
+		return "."
+	}
+	return "./" + shellQuote(mp)
+}
+
+// goBinaryName names the Go binary after its main package directory: cmd/tool -> tool.
+func goBinaryName(det *atesor.Detection) string {
+	return shellQuote(path.Base(path.Clean("/" + det.MainPath)))
+}
+
+func slicesClone(s []string) []string { return append([]string(nil), s...) }
+
+// shellQuote quotes a word unless it only holds safe characters.
+func shellQuote(s string) string {
+	safe := true
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("._/-+", c)) {
+			safe = false
+			break
+		}
+	}
+	if safe && s != "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

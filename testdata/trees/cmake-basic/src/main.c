@@ -1,0 +1,3 @@
+#include <stdio.h>
+#include <zlib.h>
+int main(void) { printf("%s\n", zlibVersion()); return 0; }

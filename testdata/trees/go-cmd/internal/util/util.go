@@ -1,0 +1,4 @@
+package util
+
+// Answer is a helper.
+func Answer() int { return 42 }

@@ -1,0 +1,1 @@
+int pack(void) { return 0; }

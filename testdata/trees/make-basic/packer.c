@@ -1,0 +1,2 @@
+#include "pack.h"
+int main(void) { return pack(); }
