@@ -13,7 +13,9 @@ type Detection struct {
 	ShippedConfigure bool `json:"shipped_configure,omitempty"`
 	// BuildDir is the directory (relative to the repository) the build runs in, when the
 	// build files are not at the top level (a Go module or Cargo crate in a subdirectory).
-	BuildDir     string           `json:"build_dir,omitempty"`
+	BuildDir string `json:"build_dir,omitempty"`
+	// TestTargets are the test targets (check, test) the top-level Makefile defines.
+	TestTargets  []string         `json:"test_targets,omitempty"`
 	Language     string           `json:"language,omitempty"`
 	Dependencies []Dependency     `json:"dependencies"`
 	HasMain      bool             `json:"has_main"`

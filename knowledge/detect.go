@@ -95,6 +95,7 @@ func Detect(ctx context.Context, root string) (*atesor.Detection, error) {
 		det.HasMain, det.MainPath, det.HasCGO = g.hasMain, g.mainPath, g.hasCGO
 	}
 	det.Dependencies = detectDependencies(t, det)
+	det.TestTargets = makeTestTargets(t, det.BuildDir)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -314,4 +315,29 @@ func language(t *tree, bs atesor.BuildSystem) string {
 		}
 	}
 	return best
+}
+
+var makeTestTarget = regexp.MustCompile(`(?m)^(check|test)\s*:`)
+
+// makeTestTargets lists the test targets (check, test) of the Makefile the make build
+// uses, in that order, so the default plan runs the one that exists.
+func makeTestTargets(t *tree, dir string) []string {
+	var found []string
+	for _, name := range []string{"GNUmakefile", "Makefile", "makefile"} {
+		rel := path.Join(dir, name)
+		if !t.isFile(rel) {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, m := range makeTestTarget.FindAllStringSubmatch(t.readString(rel), -1) {
+			seen[m[1]] = true
+		}
+		for _, target := range []string{"check", "test"} {
+			if seen[target] {
+				found = append(found, target)
+			}
+		}
+		break
+	}
+	return found
 }

@@ -84,8 +84,11 @@ func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []
 		tests = []string{"meson test -C " + out}
 	case atesor.BuildMake:
 		build = makeCmd(dir, "-j$(nproc)")
-		// Run check when the Makefile has it, else test.
-		tests = []string{inDir(dir, "if make -n check >/dev/null 2>&1; then make check; else make test; fi")}
+		// Run check when the Makefile has it, else test; a Makefile with neither has no
+		// tests to run.
+		if len(det.TestTargets) > 0 {
+			tests = []string{makeCmd(dir, det.TestTargets[0])}
+		}
 	case atesor.BuildGo:
 		if det.HasCGO {
 			tools = append(slicesClone(tools), "build-essential", "pkg-config")
