@@ -1,0 +1,265 @@
+package validate
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxNesting bounds how deep sh -c, eval and env -S strings are parsed.
+const maxNesting = 4
+
+// DenyRules applies the deny rules of [FixCommand] to every simple command of a shell
+// line, parsed with a real shell parser: commands chained with && || ; |, inside
+// subshells, blocks, command substitutions, sh -c / bash -c / eval / env -S strings, find
+// -exec, and behind wrappers (sudo, doas, env, nice, nohup, timeout, xargs, busybox, ...).
+// It rejects:
+//
+//   - rm (and cmake -E rm, find -delete) of /, of a top-level or system directory, of the
+//     home directory, of the whole repository, of anything outside the repository and
+//     /tmp, with --no-preserve-root, or of a target only known at run time;
+//   - git push, git reset --hard, git clean, git filter-branch, and git aliases set
+//     with -c;
+//   - touch of a source file (an empty source file is a stub);
+//   - writes to system files: redirections, cp, mv, install, ln, tee, sed -i, chmod,
+//     chown, truncate, dd, mkdir, patch, tar -C and unzip -d into /etc, /usr (except
+//     /usr/local), /bin, /lib, /boot, /dev, /var, ...;
+//   - package removal: apt-get/apt remove, purge, autoremove, "apt-get install pkg-",
+//     apk del, dpkg -r/-P, rpm -e, yum/dnf remove, pacman -R;
+//   - disk, power and process-killing tools, function definitions, and program names
+//     only known at run time.
+//
+// The sandbox runs every executed line (plan, fix and investigation) through it.
+func DenyRules(line string) error {
+	f, err := parseLine(line)
+	if err != nil {
+		return err
+	}
+	return denyNode(f, 0, false)
+}
+
+func denyNode(n syntax.Node, depth int, strict bool) error {
+	var err error
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if err != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.FuncDecl:
+			err = reject(ruleFuncDecl, printNode(n), "shell functions are not allowed in commands", "write the commands out")
+		case *syntax.Redirect:
+			err = denyRedirect(n, strict)
+		case *syntax.CallExpr:
+			// A line of bare assignments runs nothing itself; the command
+			// substitutions in its values are CallExprs the walk visits.
+			if len(n.Args) > 0 {
+				err = denyCall(evalCall(n), depth, strict)
+			}
+		}
+		return err == nil
+	})
+	return err
+}
+
+func denyRedirect(r *syntax.Redirect, strict bool) error {
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.DplOut:
+	default:
+		return nil
+	}
+	t := evalWord(r.Word)
+	for _, v := range t.alts {
+		if r.Op == syntax.DplOut && (v == "-" || isDigits(v)) {
+			continue
+		}
+		if isSystemPath(v, strict) {
+			return reject(ruleSystemWrite, printNode(r), "the redirection writes to a system file", "write only inside the repository or /tmp; install system files with the package manager")
+		}
+	}
+	return nil
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// sudoSpec and friends describe the options of wrapper programs.
+var (
+	sudoSpec    = optSpec{short: "ugCDhprtUT", long: []string{"--user", "--group", "--close-from", "--chdir", "--host", "--prompt", "--role", "--type", "--other-user", "--command-timeout"}}
+	envSpec     = optSpec{short: "uCS", long: []string{"--unset", "--chdir", "--split-string"}}
+	timeoutSpec = optSpec{short: "sk", long: []string{"--signal", "--kill-after"}}
+	niceSpec    = optSpec{short: "n", long: []string{"--adjustment"}}
+	stdbufSpec  = optSpec{short: "ioe", long: []string{"--input", "--output", "--error"}}
+	ioniceSpec  = optSpec{short: "cnp", long: []string{"--class", "--classdata", "--pid"}}
+	xargsSpec   = optSpec{short: "adEeIiLlnPs", long: []string{"--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}}
+	execSpec    = optSpec{short: "a"}
+	timeSpec    = optSpec{short: "fo", long: []string{"--format", "--output"}}
+	shellSpec   = optSpec{short: "oO", long: []string{"--rcfile", "--init-file"}}
+	suSpec      = optSpec{short: "cgGsw", long: []string{"--command", "--group", "--supp-group", "--shell", "--whitelist-environment", "--session-command"}}
+)
+
+// shells are the programs that run a -c string.
+var shells = map[string]bool{
+	"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "ash": true, "mksh": true,
+	"csh": true, "tcsh": true, "fish": true, "busybox-sh": true,
+}
+
+// unwrap strips wrapper programs (sudo, env, nice, ...) and returns the command they run.
+// nested holds shell strings (sh -c, eval, su -c, env -S) to parse as command lines.
+// done is true when the wrapper runs no command.
+func unwrap(c call) (inner call, nested []arg, done bool, err error) {
+	for guard := 0; guard < 32; guard++ {
+		if len(c.args) == 0 {
+			return c, nested, true, nil
+		}
+		p := c.args[0]
+		if !p.static() {
+			return c, nested, false, reject(ruleLiteralProgram, c.text(), "the program name is only known at run time", "write the program name literally")
+		}
+		name := base(p.val())
+		rest := c.args[1:]
+		next := func(args []arg) { c = fromStrings(args, c.src) }
+		switch name {
+		case "sudo", "doas":
+			pa := parseArgs(rest, sudoSpec, true)
+			next(pa.operands)
+		case "env":
+			pa := parseArgs(rest, envSpec, true)
+			nested = append(nested, pa.values("-S", "--split-string")...)
+			ops := pa.operands
+			for len(ops) > 0 && isAssignment(ops[0].val()) {
+				ops = ops[1:]
+			}
+			next(ops)
+		case "nohup", "builtin", "fakeroot", "unbuffer", "catchsegv", "setsid", "busybox", "nocache", "eatmydata":
+			next(rest)
+		case "command":
+			pa := parseArgs(rest, optSpec{}, true)
+			if pa.flags["v"] || pa.flags["V"] {
+				return c, nested, true, nil
+			}
+			next(pa.operands)
+		case "exec":
+			next(parseArgs(rest, execSpec, true).operands)
+		case "time":
+			next(parseArgs(rest, timeSpec, true).operands)
+		case "nice":
+			ops := rest
+			if len(ops) > 0 && strings.HasPrefix(ops[0].val(), "-") && isDigits(strings.TrimPrefix(ops[0].val(), "-")) {
+				ops = ops[1:]
+			}
+			next(parseArgs(ops, niceSpec, true).operands)
+		case "stdbuf":
+			next(parseArgs(rest, stdbufSpec, true).operands)
+		case "ionice":
+			next(parseArgs(rest, ioniceSpec, true).operands)
+		case "timeout":
+			ops := parseArgs(rest, timeoutSpec, true).operands
+			if len(ops) > 0 {
+				ops = ops[1:]
+			}
+			next(ops)
+		case "taskset", "chrt":
+			pa := parseArgs(rest, optSpec{}, true)
+			if pa.flags["p"] {
+				return c, nested, true, nil
+			}
+			ops := pa.operands
+			if len(ops) > 0 {
+				ops = ops[1:]
+			}
+			next(ops)
+		case "xargs":
+			ops := parseArgs(rest, xargsSpec, true).operands
+			if len(ops) == 0 {
+				ops = []arg{{alts: []string{"echo"}}}
+			}
+			ops = append(append([]arg(nil), ops...), arg{alts: []string{dyn}, dynamic: true})
+			next(ops)
+		case "eval":
+			if len(rest) == 0 {
+				return c, nested, true, nil
+			}
+			nested = append(nested, joinArgs(rest))
+			return c, nested, true, nil
+		case "su":
+			pa := parseArgs(rest, suSpec, false)
+			nested = append(nested, pa.values("-c", "--command", "--session-command")...)
+			return c, nested, true, nil
+		default:
+			if shells[name] {
+				pa := parseArgs(rest, shellSpec, true)
+				if pa.flags["c"] {
+					if len(pa.operands) == 0 {
+						return c, nested, true, nil
+					}
+					nested = append(nested, pa.operands[0])
+				}
+				return c, nested, true, nil
+			}
+			return c, nested, false, nil
+		}
+	}
+	return c, nested, false, reject(ruleSingle, c.text(), "too many wrapper programs", "run the program directly")
+}
+
+func joinArgs(args []arg) arg {
+	var parts []string
+	a := arg{}
+	for _, x := range args {
+		if !x.static() {
+			a.dynamic = true
+		}
+		parts = append(parts, x.val())
+	}
+	a.alts = []string{strings.Join(parts, " ")}
+	return a
+}
+
+func isAssignment(s string) bool {
+	name, _, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return false
+	}
+	for i, r := range name {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func denyCall(c call, depth int, strict bool) error {
+	inner, nested, done, err := unwrap(c)
+	if err != nil {
+		return err
+	}
+	for _, s := range nested {
+		if s.dynamic || len(s.alts) != 1 {
+			return reject(ruleLiteralProgram, c.text(), "the shell string is only known at run time", "run the command directly, not through a shell string")
+		}
+		if depth >= maxNesting {
+			return reject(ruleSingle, c.text(), "shell strings are nested too deeply", "run the command directly")
+		}
+		f, err := parseLine(s.val())
+		if err != nil {
+			return err
+		}
+		if err := denyNode(f, depth+1, strict); err != nil {
+			return err
+		}
+	}
+	if done {
+		return nil
+	}
+	return denyProgram(inner, depth, strict)
+}

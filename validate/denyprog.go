@@ -1,0 +1,419 @@
+package validate
+
+import (
+	"strings"
+)
+
+const (
+	insteadSystem = "write only inside the repository (or /tmp); get system files from the distro package manager"
+	insteadRm     = "remove only named paths inside the repository, such as rm -rf build"
+)
+
+var (
+	cpSpec      = optSpec{short: "tS", long: []string{"--target-directory", "--suffix"}}
+	installSpec = optSpec{short: "tSgmo", long: []string{"--target-directory", "--suffix", "--group", "--mode", "--owner"}}
+	touchSpec   = optSpec{short: "dtr", long: []string{"--date", "--reference"}}
+	truncSpec   = optSpec{short: "sr", long: []string{"--size", "--reference"}}
+	mkdirSpec   = optSpec{short: "m", long: []string{"--mode"}}
+	patchSpec   = optSpec{short: "dDoiBbFpVrYzg", long: []string{"--directory", "--output", "--input", "--strip", "--reject-file", "--prefix", "--suffix", "--fuzz", "--ifdef", "--version-control", "--basename-prefix", "--get"}}
+	tarSpec     = optSpec{short: "CfTXIbFgHLNVK", long: []string{"--directory", "--file", "--files-from", "--exclude-from", "--use-compress-program", "--to-command", "--info-script", "--new-volume-script", "--rsh-command", "--checkpoint-action", "--owner", "--group", "--mode", "--transform", "--strip-components"}}
+	unzipSpec   = optSpec{short: "dx"}
+	aptSpec     = optSpec{short: "octa", long: []string{"--option", "--config-file", "--target-release", "--host-architecture"}}
+	apkSpec     = optSpec{short: "Xp", long: []string{"--repository", "--root", "--arch", "--cache-dir", "--keys-dir", "--repositories-file", "--virtual"}}
+	gitSpec     = optSpec{short: "Cc", long: []string{"--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--exec-path"}}
+	chmodSpec   = optSpec{long: []string{"--reference"}}
+)
+
+// dangerousPrograms change disks, mounts, power or kill every process.
+var dangerousPrograms = map[string]string{
+	"fdisk": "it partitions disks", "sfdisk": "it partitions disks", "cfdisk": "it partitions disks",
+	"parted": "it partitions disks", "wipefs": "it wipes disks", "mkswap": "it formats disks",
+	"mount": "it changes mounts", "umount": "it changes mounts", "reboot": "it reboots the system",
+	"shutdown": "it stops the system", "halt": "it stops the system", "poweroff": "it stops the system",
+	"telinit": "it changes the run level", "killall": "it kills processes by name",
+	"killall5": "it kills every process", "pkill": "it kills processes by name",
+}
+
+func denyProgram(c call, depth int, strict bool) error {
+	name := base(c.prog())
+	args := c.args[1:]
+	if why, ok := dangerousPrograms[name]; ok {
+		return reject(ruleDenied, c.text(), "the command is not allowed: "+why, "build and fix the package without touching the system")
+	}
+	if strings.HasPrefix(name, "mkfs") {
+		return reject(ruleDenied, c.text(), "the command is not allowed: it formats disks", "build and fix the package without touching the system")
+	}
+	switch name {
+	case "rm", "unlink", "shred", "srm":
+		return denyRm(c, args)
+	case "git":
+		return denyGit(c, args)
+	case "apt-get", "apt", "aptitude":
+		return denyApt(c, args)
+	case "apk":
+		pa := parseArgs(args, apkSpec, false)
+		if len(pa.operands) > 0 && pa.operands[0].val() == "del" {
+			return rejectRemoval(c)
+		}
+	case "dpkg":
+		for _, a := range args {
+			v := a.val()
+			if v == "--remove" || v == "--purge" || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsAny(v, "rP") {
+				return rejectRemoval(c)
+			}
+		}
+	case "rpm":
+		for _, a := range args {
+			v := a.val()
+			if v == "--erase" || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "e") {
+				return rejectRemoval(c)
+			}
+		}
+	case "yum", "dnf", "microdnf", "zypper", "snap":
+		pa := parseArgs(args, optSpec{}, true)
+		if len(pa.operands) > 0 {
+			switch pa.operands[0].val() {
+			case "remove", "erase", "autoremove", "rm", "purge":
+				return rejectRemoval(c)
+			}
+		}
+	case "pacman":
+		for _, a := range args {
+			if v := a.val(); v == "--remove" || strings.HasPrefix(v, "-R") {
+				return rejectRemoval(c)
+			}
+		}
+	case "touch":
+		pa := parseArgs(args, touchSpec, false)
+		for _, t := range pa.operands {
+			for _, v := range t.alts {
+				if isSourceFile(v) {
+					return reject(ruleTouchSource, c.text(), "touching a source file creates an empty stub or fakes a timestamp", "fix the real source, or create it with content through a create_file action")
+				}
+			}
+		}
+		return checkWrites(c, pa.operands, strict)
+	case "cp", "install", "mv", "ln":
+		return denyCopy(c, name, args, strict)
+	case "tee":
+		return checkWrites(c, parseArgs(args, optSpec{}, false).operands, strict)
+	case "truncate":
+		return checkWrites(c, parseArgs(args, truncSpec, false).operands, strict)
+	case "chmod", "chown", "chgrp", "chattr", "setfacl":
+		return checkWrites(c, parseArgs(args, chmodSpec, false).operands, strict)
+	case "mkdir":
+		return checkWrites(c, parseArgs(args, mkdirSpec, false).operands, strict)
+	case "dd":
+		var outs []arg
+		for _, a := range args {
+			if strings.HasPrefix(a.val(), "of=") {
+				outs = append(outs, arg{alts: []string{strings.TrimPrefix(a.val(), "of=")}, dynamic: a.dynamic})
+			}
+		}
+		return checkWrites(c, outs, strict)
+	case "patch":
+		pa := parseArgs(args, patchSpec, false)
+		targets := pa.values("-d", "--directory", "-o", "--output", "-r", "--reject-file")
+		if len(pa.operands) > 0 {
+			targets = append(targets, pa.operands[0])
+		}
+		return checkWrites(c, targets, strict)
+	case "tar":
+		return denyTar(c, args, strict)
+	case "unzip":
+		return checkWrites(c, parseArgs(args, unzipSpec, false).values("-d"), strict)
+	case "sed":
+		return denySed(c, args, strict)
+	case "cmake":
+		return denyCMakeE(c, args, depth, strict)
+	case "find":
+		return denyFind(c, args, depth, strict)
+	case "kill":
+		if len(args) > 0 && args[len(args)-1].val() == "-1" {
+			return reject(ruleDenied, c.text(), "kill -1 kills every process", "let the build finish or fail by itself")
+		}
+	}
+	return nil
+}
+
+func rejectRemoval(c call) error {
+	return reject(rulePkgRemove, c.text(), "removing packages breaks the toolchain and other packages", "install what is missing instead; never remove packages")
+}
+
+func checkWrites(c call, targets []arg, strict bool) error {
+	for _, t := range targets {
+		for _, v := range t.alts {
+			if isSystemPath(v, strict) {
+				return reject(ruleSystemWrite, c.text(), "it writes to the system path "+shown(v), insteadSystem)
+			}
+		}
+	}
+	return nil
+}
+
+func denyRm(c call, args []arg) error {
+	pa := parseArgs(args, optSpec{}, false)
+	if pa.flags["--no-preserve-root"] {
+		return reject(ruleRmRoot, c.text(), "--no-preserve-root removes the root file system", insteadRm)
+	}
+	for _, t := range pa.operands {
+		for _, v := range t.alts {
+			if why := rmTargetProblem(v); why != "" {
+				return reject(ruleRmRoot, c.text(), "rm of "+shown(v)+" is destructive: "+why, insteadRm)
+			}
+		}
+	}
+	return nil
+}
+
+func denyGit(c call, args []arg) error {
+	pa := parseArgs(args, gitSpec, true)
+	for _, kv := range pa.values("-c", "--config-env") {
+		key := strings.ToLower(kv.val())
+		if kv.dynamic || strings.HasPrefix(key, "alias.") || strings.Contains(key, "command") ||
+			strings.HasPrefix(key, "core.sshcommand") || strings.HasPrefix(key, "core.pager") ||
+			strings.HasPrefix(key, "core.editor") || strings.HasPrefix(key, "core.hookspath") ||
+			strings.HasPrefix(key, "core.fsmonitor") || strings.HasPrefix(key, "core.gitproxy") ||
+			strings.HasPrefix(key, "diff.external") || strings.HasPrefix(key, "uploadpack.packobjectshook") {
+			return reject(ruleArgs, c.text(), "git -c "+shown(kv.val())+" can run arbitrary commands", "run plain git subcommands without -c")
+		}
+	}
+	if len(pa.operands) == 0 {
+		return nil
+	}
+	sub := pa.operands[0]
+	if !sub.static() {
+		return reject(ruleLiteralProgram, c.text(), "the git subcommand is only known at run time", "write the git subcommand literally")
+	}
+	rest := pa.operands[1:]
+	switch sub.val() {
+	case "push":
+		return reject(ruleGitHistory, c.text(), "git push publishes changes to a remote", "keep changes local; Atesor records patches itself")
+	case "clean":
+		return reject(ruleGitHistory, c.text(), "git clean deletes untracked files, including build inputs and earlier fixes", "remove named build directories, such as rm -rf build")
+	case "filter-branch", "filter-repo":
+		return reject(ruleGitHistory, c.text(), "it rewrites the history", "change files with patches instead")
+	case "reset":
+		for _, a := range rest {
+			if a.val() == "--hard" || a.val() == "--merge" || a.val() == "--keep" {
+				return reject(ruleGitHistory, c.text(), "git reset "+a.val()+" throws away the work tree and earlier fixes", "undo one file with git checkout -- <file>")
+			}
+		}
+	case "reflog":
+		if len(rest) > 0 && (rest[0].val() == "expire" || rest[0].val() == "delete") {
+			return reject(ruleGitHistory, c.text(), "it rewrites the history", "leave the reflog alone")
+		}
+	}
+	return nil
+}
+
+func denyApt(c call, args []arg) error {
+	pa := parseArgs(args, aptSpec, false)
+	if len(pa.operands) == 0 {
+		return nil
+	}
+	sub := pa.operands[0]
+	if !sub.static() {
+		return reject(ruleLiteralProgram, c.text(), "the package manager subcommand is only known at run time", "write the subcommand literally")
+	}
+	switch sub.val() {
+	case "remove", "purge", "autoremove", "autopurge":
+		return rejectRemoval(c)
+	case "install":
+		for _, p := range pa.operands[1:] {
+			if v := p.val(); strings.HasSuffix(v, "-") && !strings.HasPrefix(v, "-") {
+				return reject(rulePkgRemove, c.text(), "a package name ending in - ("+v+") removes that package", "install packages by their plain names")
+			}
+		}
+	}
+	return nil
+}
+
+func denyCopy(c call, name string, args []arg, strict bool) error {
+	spec := cpSpec
+	if name == "install" {
+		spec = installSpec
+	}
+	pa := parseArgs(args, spec, false)
+	var dests []arg
+	switch {
+	case pa.has("-t", "--target-directory"):
+		dests = pa.values("-t", "--target-directory")
+	case name == "install" && pa.has("d", "--directory"):
+		dests = pa.operands
+	case len(pa.operands) >= 2:
+		dests = pa.operands[len(pa.operands)-1:]
+	}
+	if err := checkWrites(c, dests, strict); err != nil {
+		return err
+	}
+	if name == "mv" {
+		srcs := pa.operands
+		if !pa.has("-t", "--target-directory") && len(srcs) > 0 {
+			srcs = srcs[:len(srcs)-1]
+		}
+		for _, s := range srcs {
+			for _, v := range s.alts {
+				if isSystemPath(v, strict) {
+					return reject(ruleSystemWrite, c.text(), "it moves the system path "+shown(v)+" away", insteadSystem)
+				}
+				if why := rmTargetProblem(v); why != "" && !strings.Contains(v, dyn) && !strings.HasPrefix(v, "/") {
+					return reject(ruleRmRoot, c.text(), "mv of "+shown(v)+" is destructive: "+why, "move single named files inside the repository")
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func denyTar(c call, args []arg, strict bool) error {
+	pa := parseArgs(args, tarSpec, false)
+	if pa.has("--to-command", "--info-script", "--new-volume-script", "--rsh-command", "-F") {
+		return reject(ruleDenied, c.text(), "this tar option runs another command", "extract with plain tar -xf <archive>")
+	}
+	for _, a := range pa.values("--checkpoint-action") {
+		if strings.Contains(a.val(), "exec") {
+			return reject(ruleDenied, c.text(), "--checkpoint-action=exec runs another command", "extract with plain tar -xf <archive>")
+		}
+	}
+	for _, a := range pa.values("-I", "--use-compress-program") {
+		if !a.static() || strings.ContainsAny(a.val(), " /;|&$`") {
+			return reject(ruleDenied, c.text(), "the compress program must be a plain program name", "use -z, -J or --zstd")
+		}
+	}
+	extract := pa.has("x", "--extract", "--get")
+	if !extract && len(args) > 0 && !strings.HasPrefix(args[0].val(), "-") && strings.Contains(args[0].val(), "x") {
+		extract = true
+	}
+	if !extract {
+		return nil
+	}
+	if pa.has("P", "--absolute-names") {
+		return reject(ruleSystemWrite, c.text(), "extracting with absolute names can overwrite system files", "extract without -P into the repository or /tmp")
+	}
+	return checkWrites(c, pa.values("-C", "--directory"), strict)
+}
+
+func denyCMakeE(c call, args []arg, depth int, strict bool) error {
+	if len(args) < 2 || args[0].val() != "-E" {
+		return nil
+	}
+	tool := args[1].val()
+	rest := args[2:]
+	ops := parseArgs(rest, optSpec{}, false).operands
+	switch tool {
+	case "rm", "remove", "remove_directory":
+		for _, t := range ops {
+			for _, v := range t.alts {
+				if why := rmTargetProblem(v); why != "" {
+					return reject(ruleRmRoot, c.text(), "cmake -E "+tool+" of "+shown(v)+" is destructive: "+why, insteadRm)
+				}
+			}
+		}
+	case "copy", "copy_if_different", "copy_directory", "copy_directory_if_different", "create_symlink", "create_hardlink":
+		if len(ops) > 0 {
+			return checkWrites(c, ops[len(ops)-1:], strict)
+		}
+	case "rename":
+		return checkWrites(c, ops, strict)
+	case "make_directory":
+		return checkWrites(c, ops, strict)
+	case "touch", "touch_nocreate":
+		for _, t := range ops {
+			if isSourceFile(t.val()) {
+				return reject(ruleTouchSource, c.text(), "touching a source file creates an empty stub or fakes a timestamp", "fix the real source")
+			}
+		}
+		return checkWrites(c, ops, strict)
+	case "env", "chdir", "time":
+		inner := rest
+		if tool == "chdir" && len(inner) > 0 {
+			inner = inner[1:]
+		}
+		for len(inner) > 0 && (isAssignment(inner[0].val()) || strings.HasPrefix(inner[0].val(), "--")) {
+			inner = inner[1:]
+		}
+		if len(inner) == 0 {
+			return nil
+		}
+		return denyCall(fromStrings(inner, c.src), depth, strict)
+	}
+	return nil
+}
+
+// findActions are the find primaries that run a command.
+var findActions = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true}
+
+// findFilters are the find primaries that narrow what -delete removes.
+var findFilters = map[string]bool{
+	"-name": true, "-iname": true, "-path": true, "-ipath": true, "-wholename": true,
+	"-iwholename": true, "-regex": true, "-iregex": true, "-newer": true, "-lname": true, "-ilname": true,
+}
+
+func denyFind(c call, args []arg, depth int, strict bool) error {
+	var starts []arg
+	i := 0
+	for i < len(args) {
+		v := args[i].val()
+		if strings.HasPrefix(v, "-") || v == "(" || v == "!" {
+			if v == "-H" || v == "-L" || v == "-P" {
+				i++
+				continue
+			}
+			break
+		}
+		starts = append(starts, args[i])
+		i++
+	}
+	if len(starts) == 0 {
+		starts = []arg{{alts: []string{"."}}}
+	}
+	inRepo := true
+	for _, s := range starts {
+		for _, v := range s.alts {
+			if why := rmTargetProblem(v + "/x"); why != "" {
+				inRepo = false
+			}
+		}
+	}
+	filtered := false
+	for ; i < len(args); i++ {
+		v := args[i].val()
+		switch {
+		case findFilters[v]:
+			filtered = true
+		case v == "-delete":
+			if !inRepo {
+				return reject(ruleRmRoot, c.text(), "find -delete outside the repository is destructive", "find and delete only inside the repository, such as find . -name '*.o' -delete")
+			}
+			if !filtered {
+				return reject(ruleRmRoot, c.text(), "find -delete without a -name filter removes the whole tree", "add a filter, such as -name '*.o', before -delete")
+			}
+		case findActions[v]:
+			var cmd []arg
+			j := i + 1
+			for ; j < len(args); j++ {
+				w := args[j].val()
+				if w == ";" || w == "+" {
+					break
+				}
+				a := args[j]
+				if strings.Contains(w, "{}") {
+					rep := dyn
+					if inRepo {
+						rep = "./found"
+					}
+					a = arg{alts: []string{strings.ReplaceAll(w, "{}", rep)}, dynamic: !inRepo}
+				}
+				cmd = append(cmd, a)
+			}
+			i = j
+			if len(cmd) > 0 {
+				if err := denyCall(fromStrings(cmd, c.src), depth, strict); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
