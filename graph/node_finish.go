@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
 // finishNode ends a verified port: the package tests, the artifact curator, the recipe,
@@ -86,6 +87,11 @@ func (r *run) runTests(ctx context.Context, s *atesor.State) *atesor.TestResult 
 		left := time.Until(deadline)
 		if left <= 0 {
 			res.TimedOut, res.Passed = true, false
+			break
+		}
+		if err := validate.DenyRules(c); err != nil {
+			res.Passed = false
+			out.WriteString("$ " + c + "\nrefused by the command safety rules: " + err.Error() + "\n")
 			break
 		}
 		r.emit(Event{Kind: EventCommand, Node: NodeFinish, Phase: "tests", Line: c})
