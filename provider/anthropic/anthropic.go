@@ -1,0 +1,72 @@
+package anthropic
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sdk "github.com/anthropics/anthropic-sdk-go"
+	"github.com/cloudwego/eino-ext/components/model/claude"
+	"github.com/cloudwego/eino/components/model"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/provider"
+)
+
+// DefaultBaseURL is the Anthropic API endpoint used when Config.BaseURL is empty. It is
+// set explicitly, so ANTHROPIC_BASE_URL in the environment does not redirect requests.
+const DefaultBaseURL = "https://api.anthropic.com"
+
+func init() {
+	provider.Register(provider.Anthropic, func(ctx context.Context, cfg provider.Config) (atesor.Provider, error) {
+		return New(cfg)
+	})
+}
+
+// Provider makes Claude chat models, one client per model and effort.
+type Provider struct {
+	provider.Base
+}
+
+var _ atesor.Provider = (*Provider)(nil)
+
+// New builds the provider; cfg.APIKey is required.
+func New(cfg provider.Config) (*Provider, error) {
+	b, err := provider.NewBase(provider.Anthropic, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Provider{Base: b}, nil
+}
+
+// ChatModel returns a model for spec: no temperature (spec.Temperature is ignored),
+// max_tokens = spec.MaxTokens, adaptive thinking and output_config.effort = spec.Effort.
+func (p *Provider) ChatModel(ctx context.Context, spec atesor.ModelSpec) (model.BaseChatModel, error) {
+	cfg := p.Config()
+	base := strings.TrimRight(cfg.BaseURL, "/")
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	maxTokens := spec.MaxTokens
+	if maxTokens <= 0 {
+		maxTokens = cfg.MaxOutputTokens
+	}
+	mc := &claude.Config{
+		APIKey:         cfg.APIKey,
+		BaseURL:        &base,
+		HTTPClient:     p.HTTPClient(),
+		Model:          spec.Model,
+		MaxTokens:      maxTokens,
+		ThinkingConfig: &sdk.ThinkingConfigParamUnion{OfAdaptive: &sdk.ThinkingConfigAdaptiveParam{}},
+	}
+	if spec.Effort != "" {
+		mc.AdditionalRequestFields = map[string]any{"output_config.effort": spec.Effort}
+	}
+	m, err := claude.NewChatModel(ctx, mc)
+	if err != nil {
+		return nil, fmt.Errorf("create anthropic model %s: %w", spec.Model, err)
+	}
+	spec.Provider = provider.Anthropic
+	spec.Temperature = nil
+	return provider.Wrap(m, spec, cfg.APIKey), nil
+}

@@ -1,0 +1,107 @@
+package provider
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go"
+)
+
+// Config builds a provider without the environment: embedders and tests fill it in and
+// pass it to the New function of a provider package.
+type Config struct {
+	// APIKey is required by the real providers.
+	APIKey string
+	// BaseURL overrides the provider's API endpoint (an httptest server in tests).
+	// Empty means the provider's public endpoint.
+	BaseURL string
+	// HTTPClient is the client requests go through. Optional: nil makes one. The provider
+	// works on a copy whose transport is wrapped in the [Tap]; the caller's client is
+	// not changed.
+	HTTPClient *http.Client
+	// Timeout is the HTTP timeout, set on the client (default 120 s). A given HTTPClient
+	// keeps its own Timeout when it has one.
+	Timeout time.Duration
+	// MaxOutputTokens is the output token cap of every model (default 8192).
+	MaxOutputTokens int
+	// FallbackModels replaces the 6 default OpenRouter fallbacks (OpenRouter only).
+	FallbackModels []string
+	// Logger receives debug records of failed requests (never keys). Optional.
+	Logger *slog.Logger
+	// Now is the clock used to read HTTP-date Retry-After headers. Optional.
+	Now func() time.Time
+}
+
+// ErrNoAPIKey is returned by the New function of a real provider given no API key.
+var ErrNoAPIKey = errors.New("no API key given")
+
+// WithDefaults returns c with the defaults filled in.
+func (c Config) WithDefaults() Config {
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.MaxOutputTokens <= 0 {
+		c.MaxOutputTokens = DefaultMaxOutputTokens
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	c.FallbackModels = slices.Clone(c.FallbackModels)
+	return c
+}
+
+// Client returns the HTTP client a provider uses: a copy of c.HTTPClient (or a new
+// client) whose transport is wrapped in a [Tap] and whose Timeout is c.Timeout unless the
+// given client has its own.
+func (c Config) Client(providerName string) *http.Client {
+	c = c.WithDefaults()
+	var hc http.Client
+	if c.HTTPClient != nil {
+		hc = *c.HTTPClient // a shallow copy: the caller's client is never changed
+	}
+	if hc.Timeout <= 0 {
+		hc.Timeout = c.Timeout
+	}
+	hc.Transport = &Tap{Base: hc.Transport, Provider: providerName, Now: c.Now, Logger: c.Logger}
+	return &hc
+}
+
+// Base holds what every provider has in common: its name and configuration. Provider
+// packages embed it and add ChatModel.
+type Base struct {
+	name string
+	cfg  Config
+	hc   *http.Client
+}
+
+// NewBase checks cfg (a real provider needs an API key) and prepares the shared HTTP
+// client.
+func NewBase(name string, cfg Config) (Base, error) {
+	if cfg.APIKey == "" {
+		v := KeyVariable(name)
+		return Base{}, fmt.Errorf("%s provider: %w (set %s or Config.APIKey)", name, ErrNoAPIKey, v)
+	}
+	cfg = cfg.WithDefaults()
+	return Base{name: name, cfg: cfg, hc: cfg.Client(name)}, nil
+}
+
+// Name returns the provider name.
+func (b Base) Name() string { return b.name }
+
+// Config returns the provider configuration with defaults filled in.
+func (b Base) Config() Config { return b.cfg }
+
+// HTTPClient returns the tapped HTTP client shared by the provider's models.
+func (b Base) HTTPClient() *http.Client { return b.hc }
+
+// Pool returns the role's model pool (see [BuildPool]).
+func (b Base) Pool(role atesor.Role) []atesor.ModelSpec {
+	return BuildPool(b.name, role, b.cfg.MaxOutputTokens, b.cfg.FallbackModels)
+}

@@ -1,0 +1,21 @@
+// Package provider configures the model providers of Atesor: the role x provider model
+// table ([DefaultModels]), the environment ([LoadSettings]: LLM_PROVIDER, the API key
+// variables, ATESOR_MAX_OUTPUT_TOKENS, ATESOR_LLM_TIMEOUT, OPENROUTER_FALLBACK_MODELS),
+// the model pools ([BuildPool]), and a registry that the provider packages join when
+// they are imported:
+//
+//	import _ "github.com/eclipse-atesor/atesor-go/provider/all" // gemini, openai, openrouter, anthropic
+//
+//	p, err := provider.FromEnv(ctx) // nil, nil for LLM_PROVIDER=none
+//
+// An embedder that wants one provider imports only its package, so only that client is
+// linked, and may build it from an explicit [Config] with the package's New function.
+//
+// # Errors
+//
+// Every provider's HTTP client goes through a [Tap], an http.RoundTripper that turns an
+// HTTP error response into an *atesor.ProviderError (status, Retry-After, body without
+// credentials), and [Wrap] attaches that error to the error the model returns, so callers
+// use errors.As whatever client is underneath. The tap also turns off the Anthropic SDK's
+// own retries and reads OpenRouter's reported cost.
+package provider

@@ -1,0 +1,290 @@
+package fake
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/provider"
+)
+
+// Name is the default provider name of a fake.
+const Name = "fake"
+
+// ErrNoReply is wrapped by the error a model returns when no reply is queued for it.
+var ErrNoReply = errors.New("fake provider: no reply queued")
+
+// Reply is one scripted answer.
+type Reply struct {
+	// Text is the answer's content.
+	Text string
+	// Thinking is put in ReasoningContent, as providers return thinking parts.
+	Thinking string
+	// InputTokens and OutputTokens are reported as the answer's token usage.
+	InputTokens, OutputTokens int
+	// Err, when set, is returned instead of an answer (after Delay).
+	Err error
+	// Delay is waited (through the sleeper, see [WithSleeper]) before answering.
+	Delay time.Duration
+	// Hang blocks until the call's context ends, like a server that never answers.
+	Hang bool
+	// Model, when set, is reported in the answer's Extra as the model that answered.
+	Model string
+}
+
+// Call is one recorded model call.
+type Call struct {
+	Role        atesor.Role
+	Model       string
+	MaxTokens   int
+	Temperature *float32
+	Messages    []*schema.Message
+}
+
+// Option configures a fake provider.
+type Option func(*Provider)
+
+// WithName sets the provider name (default "fake"); llm names the key variable of
+// real provider names in authentication errors.
+func WithName(name string) Option { return func(p *Provider) { p.name = name } }
+
+// WithPool sets the models of a role's pool (default: one model "fake-<role>").
+func WithPool(role atesor.Role, models ...string) Option {
+	return func(p *Provider) { p.pools[role] = slices.Clone(models) }
+}
+
+// WithMaxTokens sets the output cap of every pool model (default 8192).
+func WithMaxTokens(n int) Option { return func(p *Provider) { p.maxTokens = n } }
+
+// WithSleeper replaces the wait used for Reply.Delay (default: a timer that also ends
+// with the context). Tests pass a fake clock's Sleep, so they never wait for real.
+func WithSleeper(sleep func(ctx context.Context, d time.Duration) error) Option {
+	return func(p *Provider) { p.sleep = sleep }
+}
+
+// Provider is the scripted provider. It is safe for concurrent use.
+type Provider struct {
+	name      string
+	maxTokens int
+	sleep     func(ctx context.Context, d time.Duration) error
+
+	mu      sync.Mutex
+	pools   map[atesor.Role][]string
+	byRole  map[atesor.Role][]Reply
+	byModel map[string][]Reply
+	calls   []Call
+}
+
+var _ atesor.Provider = (*Provider)(nil)
+
+// New returns an empty fake provider.
+func New(opts ...Option) *Provider {
+	p := &Provider{
+		name:      Name,
+		maxTokens: provider.DefaultMaxOutputTokens,
+		sleep:     sleepCtx,
+		pools:     map[atesor.Role][]string{},
+		byRole:    map[atesor.Role][]Reply{},
+		byModel:   map[string][]Reply{},
+	}
+	for _, o := range opts {
+		o(p)
+	}
+	return p
+}
+
+// Name implements atesor.Provider.
+func (p *Provider) Name() string { return p.name }
+
+// Pool implements atesor.Provider: the role's models with temperature 0 and the cap.
+func (p *Provider) Pool(role atesor.Role) []atesor.ModelSpec {
+	p.mu.Lock()
+	models, ok := p.pools[role]
+	p.mu.Unlock()
+	if !ok {
+		models = []string{"fake-" + string(role)}
+	}
+	out := make([]atesor.ModelSpec, 0, len(models))
+	for _, m := range models {
+		var t float32
+		out = append(out, atesor.ModelSpec{Provider: p.name, Role: role, Model: m, Temperature: &t, MaxTokens: p.maxTokens})
+	}
+	return out
+}
+
+// Queue adds text replies for a role.
+func (p *Provider) Queue(role atesor.Role, texts ...string) {
+	for _, t := range texts {
+		p.QueueReply(role, Reply{Text: t})
+	}
+}
+
+// QueueReply adds replies for a role.
+func (p *Provider) QueueReply(role atesor.Role, replies ...Reply) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.byRole[role] = append(p.byRole[role], replies...)
+}
+
+// QueueModel adds replies for one model id. A model's own queue is used before its
+// role's queue.
+func (p *Provider) QueueModel(modelID string, replies ...Reply) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.byModel[modelID] = append(p.byModel[modelID], replies...)
+}
+
+// QueueError adds a reply that fails with err.
+func (p *Provider) QueueError(role atesor.Role, err error) {
+	p.QueueReply(role, Reply{Err: err})
+}
+
+// QueueHTTPError adds a reply that fails like an HTTP error response: an
+// *atesor.ProviderError with the status, the Retry-After of header (seconds, HTTP date,
+// or Gemini's retryDelay in the body) and the body.
+func (p *Provider) QueueHTTPError(role atesor.Role, status int, header http.Header, body string) {
+	p.QueueError(role, HTTPError(status, header, body))
+}
+
+// HTTPError builds the *atesor.ProviderError a real provider returns for an HTTP error
+// response (model and provider are filled in when it is returned by a fake model).
+func HTTPError(status int, header http.Header, body string) *atesor.ProviderError {
+	if header == nil {
+		header = http.Header{}
+	}
+	return &atesor.ProviderError{
+		Status:     status,
+		RetryAfter: provider.RetryAfter(header, []byte(body), time.Now()),
+		Body:       body,
+	}
+}
+
+// Pending returns how many replies are still queued for a role (not counting model
+// queues).
+func (p *Provider) Pending(role atesor.Role) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.byRole[role])
+}
+
+// Calls returns every recorded call, in order.
+func (p *Provider) Calls() []Call {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.calls)
+}
+
+// Prompts returns the messages of every call made for a role, in order.
+func (p *Provider) Prompts(role atesor.Role) [][]*schema.Message {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out [][]*schema.Message
+	for _, c := range p.calls {
+		if c.Role == role {
+			out = append(out, c.Messages)
+		}
+	}
+	return out
+}
+
+// ChatModel implements atesor.Provider.
+func (p *Provider) ChatModel(_ context.Context, spec atesor.ModelSpec) (model.BaseChatModel, error) {
+	return &chatModel{p: p, spec: spec}, nil
+}
+
+// next records the call and pops its reply.
+func (p *Provider) next(spec atesor.ModelSpec, in []*schema.Message) (Reply, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	msgs := make([]*schema.Message, len(in))
+	for i, m := range in {
+		c := *m
+		msgs[i] = &c
+	}
+	p.calls = append(p.calls, Call{Role: spec.Role, Model: spec.Model, MaxTokens: spec.MaxTokens, Temperature: spec.Temperature, Messages: msgs})
+	if q := p.byModel[spec.Model]; len(q) > 0 {
+		p.byModel[spec.Model] = q[1:]
+		return q[0], true
+	}
+	if q := p.byRole[spec.Role]; len(q) > 0 {
+		p.byRole[spec.Role] = q[1:]
+		return q[0], true
+	}
+	return Reply{}, false
+}
+
+type chatModel struct {
+	p    *Provider
+	spec atesor.ModelSpec
+}
+
+// Generate implements model.BaseChatModel.
+func (m *chatModel) Generate(ctx context.Context, in []*schema.Message, _ ...model.Option) (*schema.Message, error) {
+	r, ok := m.p.next(m.spec, in)
+	if !ok {
+		return nil, fmt.Errorf("%w for role %s (model %s): queue one with Queue, QueueReply or QueueModel", ErrNoReply, m.spec.Role, m.spec.Model)
+	}
+	if r.Delay > 0 {
+		if err := m.p.sleep(ctx, r.Delay); err != nil {
+			return nil, err
+		}
+	}
+	if r.Hang {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if r.Err != nil {
+		var pe *atesor.ProviderError
+		if errors.As(r.Err, &pe) {
+			c := *pe
+			if c.Provider == "" {
+				c.Provider = m.p.name
+			}
+			if c.Model == "" {
+				c.Model = m.spec.Model
+			}
+			return nil, &c
+		}
+		return nil, r.Err
+	}
+	msg := schema.AssistantMessage(r.Text, nil)
+	msg.ReasoningContent = r.Thinking
+	msg.ResponseMeta = &schema.ResponseMeta{FinishReason: "stop", Usage: &schema.TokenUsage{
+		PromptTokens: r.InputTokens, CompletionTokens: r.OutputTokens, TotalTokens: r.InputTokens + r.OutputTokens,
+	}}
+	if r.Model != "" {
+		msg.Extra = map[string]any{provider.ExtraModel: r.Model}
+	}
+	return msg, nil
+}
+
+// Stream implements model.BaseChatModel with a one-chunk stream of Generate's answer.
+func (m *chatModel) Stream(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
+	msg, err := m.Generate(ctx, in, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return schema.StreamReaderFromArray([]*schema.Message{msg}), nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,65 @@
+package openai
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	einoopenai "github.com/cloudwego/eino-ext/components/model/openai"
+	"github.com/cloudwego/eino/components/model"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/provider"
+)
+
+// DefaultBaseURL is the OpenAI API endpoint used when Config.BaseURL is empty.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+func init() {
+	provider.Register(provider.OpenAI, func(ctx context.Context, cfg provider.Config) (atesor.Provider, error) {
+		return New(cfg)
+	})
+}
+
+// Provider makes OpenAI chat models. Each role's pool holds one model.
+type Provider struct {
+	provider.Base
+}
+
+var _ atesor.Provider = (*Provider)(nil)
+
+// New builds the provider; cfg.APIKey is required.
+func New(cfg provider.Config) (*Provider, error) {
+	b, err := provider.NewBase(provider.OpenAI, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Provider{Base: b}, nil
+}
+
+// ChatModel returns a model that sends spec's model, temperature and output cap (as
+// max_completion_tokens). Errors wrap *atesor.ProviderError for HTTP error responses.
+func (p *Provider) ChatModel(ctx context.Context, spec atesor.ModelSpec) (model.BaseChatModel, error) {
+	cfg := p.Config()
+	base := strings.TrimRight(cfg.BaseURL, "/")
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	mc := &einoopenai.ChatModelConfig{
+		APIKey:      cfg.APIKey,
+		BaseURL:     base,
+		HTTPClient:  p.HTTPClient(),
+		Model:       spec.Model,
+		Temperature: spec.Temperature,
+	}
+	if spec.MaxTokens > 0 {
+		n := spec.MaxTokens
+		mc.MaxCompletionTokens = &n
+	}
+	m, err := einoopenai.NewChatModel(ctx, mc)
+	if err != nil {
+		return nil, fmt.Errorf("create openai model %s: %w", spec.Model, err)
+	}
+	spec.Provider = provider.OpenAI
+	return provider.Wrap(m, spec, cfg.APIKey), nil
+}
