@@ -191,10 +191,13 @@ func (r *run) save(s *atesor.State) {
 		r.log.Error("encode state", "err", err)
 		return
 	}
-	for _, p := range []string{filepath.Join(r.runDir, "state.json"), r.outPath("_state.json")} {
-		if err := writeAtomic(p, b); err != nil {
-			r.log.Error("save state", "path", p, "err", err)
-		}
+	// The run directory's copy is what resume reads: it is synced to disk. The output
+	// directory's copy is for people and only needs the atomic rename.
+	if err := writeFile(filepath.Join(r.runDir, "state.json"), b, true); err != nil {
+		r.log.Error("save state", "err", err)
+	}
+	if err := writeFile(r.outPath("_state.json"), b, false); err != nil {
+		r.log.Error("save state", "err", err)
 	}
 }
 
@@ -222,8 +225,13 @@ func loadState(path string) (*atesor.State, error) {
 	return &s, nil
 }
 
-// writeAtomic replaces path with data through a temporary file in the same directory.
-func writeAtomic(path string, data []byte) error {
+// writeAtomic replaces path with data through a temporary file in the same directory,
+// synced to disk before the rename.
+func writeAtomic(path string, data []byte) error { return writeFile(path, data, true) }
+
+// writeFile replaces path with data through a temporary file in the same directory, so
+// a reader never sees half a file; sync also flushes it to disk before the rename.
+func writeFile(path string, data []byte, sync bool) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
 	if err != nil {
 		return err
@@ -233,7 +241,7 @@ func writeAtomic(path string, data []byte) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	if err := tmp.Sync(); err != nil {
+	if err := syncFile(tmp, sync); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return err
@@ -299,4 +307,11 @@ func (n builtinNode) Run(ctx context.Context, s *atesor.State) error {
 		return r.escalateNode(ctx, s)
 	}
 	return fmt.Errorf("no node %q", n.name)
+}
+
+func syncFile(f *os.File, sync bool) error {
+	if !sync {
+		return nil
+	}
+	return f.Sync()
 }
