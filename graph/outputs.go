@@ -37,12 +37,13 @@ type Report struct {
 	Provider         string              `json:"provider,omitempty"`
 	Offline          bool                `json:"offline"`
 	NodeSeconds      map[string]float64  `json:"node_seconds,omitempty"`
-	// SandboxSeconds is the wall time spent inside sandbox commands of the build, verify
-	// and finish nodes; the rest is the pipeline's own overhead.
-	Duration   float64           `json:"duration_seconds"`
-	StartedAt  time.Time         `json:"started_at"`
-	FinishedAt time.Time         `json:"finished_at"`
-	Files      map[string]string `json:"files"`
+	// SandboxSeconds is the wall time spent in sandbox operations; the rest of Duration
+	// is the pipeline's own overhead (and model calls).
+	SandboxSeconds float64           `json:"sandbox_seconds"`
+	Duration       float64           `json:"duration_seconds"`
+	StartedAt      time.Time         `json:"started_at"`
+	FinishedAt     time.Time         `json:"finished_at"`
+	Files          map[string]string `json:"files"`
 }
 
 // recipeSections are the six H2 sections a recipe has, in this order.
@@ -254,7 +255,8 @@ func (r *run) report(s *atesor.State, files map[string]string) Report {
 		Artifacts: s.Artifacts, MissingArtifacts: s.MissingArtifacts, VerifyProblems: s.VerifyProblems,
 		Tests: s.Tests, Attempts: s.Attempts, Fixes: s.FixAttempts, LLM: s.Usage, Provider: s.ProviderName,
 		Offline: r.provider == nil, NodeSeconds: map[string]float64{}, Duration: s.Duration.Seconds(),
-		StartedAt: s.StartedAt, FinishedAt: s.FinishedAt, Files: map[string]string{},
+		SandboxSeconds: s.SandboxTime.Seconds(),
+		StartedAt:      s.StartedAt, FinishedAt: s.FinishedAt, Files: map[string]string{},
 	}
 	if rep.Artifacts == nil {
 		rep.Artifacts = []atesor.Artifact{}

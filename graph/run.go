@@ -79,6 +79,11 @@ func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, 
 		return nil, fmt.Errorf("graph: %w", err)
 	}
 	r.hostTree = src.hostDir
+	defer func() {
+		if r.sb != nil {
+			r.sb = timed(r.sb, &r.state.SandboxTime)
+		}
+	}()
 	if r.sb = p.cfg.Sandbox; r.sb == nil {
 		r.emit(Event{Kind: EventInfo, Line: "opening the " + platform.SandboxKey() + " sandbox"})
 		if r.sb, err = p.cfg.OpenSandbox(ctx, platform); err != nil {
@@ -91,6 +96,7 @@ func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, 
 }
 
 func (r *run) close() {
+	r.sb = untimed(r.sb)
 	if r.ownsSB && r.sb != nil {
 		if err := r.sb.Close(); err != nil {
 			r.log.Warn("close sandbox", "err", err)

@@ -1,0 +1,31 @@
+// Command atesor ports open-source packages to RISC-V from the shell.
+//
+// Usage:
+//
+//	atesor port SOURCE [flags]          port a directory, tarball (path or URL) or git URL
+//	atesor sandbox create|status|remove [PLATFORM]
+//	atesor doctor                       check host tools, binfmt, sandboxes and the provider
+//	atesor examples list|lint|merge     work with few-shot example files
+//	atesor recipe show PACKAGE          print a cached recipe
+//	atesor version                      print the version
+//
+// Every command takes --help. Flags follow the command and may come before or after its
+// arguments.
+//
+// Before a command runs, variables from .env files are loaded: first ./.env, then
+// $ATESOR_HOME/.env, then ~/.config/atesor-ai/.env. A variable that is already set is
+// never overridden, so the environment wins over every file and earlier files win over
+// later ones.
+//
+// Exit codes of port: 0 verified or cached, 1 not verified or escalated, 2 usage or setup
+// error, 130 interrupted (the run state is saved; continue with --resume). Other commands
+// exit 0 on success, 1 when they found problems, 2 on usage or setup errors.
+//
+// The quick start, as root on a fresh Debian or Ubuntu machine, from a source checkout:
+//
+//	go run ./cmd/atesor port --offline ./testdata/packages/hello
+//
+// installs the missing host tools with apt (qemu-user-static, mmdebstrap, bubblewrap,
+// debian-archive-keyring), provisions the riscv64 sandbox on first use, ports the bundled
+// sample package and prints the verdict.
+package main

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/provider"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+)
+
+// report collects the findings of doctor and the commands that fix them.
+type report struct {
+	w        io.Writer
+	problems int
+	fixes    []string
+}
+
+func (r *report) section(name string) { fmt.Fprintf(r.w, "\n%s\n", name) }
+func (r *report) ok(format string, args ...any) {
+	fmt.Fprintf(r.w, "  ok       %s\n", fmt.Sprintf(format, args...))
+}
+func (r *report) info(format string, args ...any) {
+	fmt.Fprintf(r.w, "  note     %s\n", fmt.Sprintf(format, args...))
+}
+func (r *report) problem(fix, format string, args ...any) {
+	r.problems++
+	fmt.Fprintf(r.w, "  PROBLEM  %s\n", fmt.Sprintf(format, args...))
+	if fix != "" {
+		r.fixes = append(r.fixes, fix)
+	}
+}
+
+func runDoctor(_ context.Context, a *app, args []string) int {
+	fs := flagSet("doctor")
+	platform := fs.String("platform", envOr("ATESOR_PLATFORM", "debian"), "platform whose prerequisites to check: alpine, debian or ubuntu")
+	u := usage{synopsis: "atesor doctor [--platform PLATFORM]",
+		description: "Check what a port needs: the host tools of the rootfs sandbox, qemu-riscv64 in\n" +
+			"binfmt_misc, the cached sandboxes, and the model provider and whether its API key is\n" +
+			"set (the key itself is never printed). Doctor changes nothing: it prints the exact\n" +
+			"commands that fix what is missing (as root, atesor port installs the host tools\n" +
+			"itself). Exit status 1 when a problem is found."}
+	pos, code, done := parseOrExit(a, fs, u, args)
+	if done {
+		return code
+	}
+	if len(pos) > 0 {
+		return usageError(a, "doctor", "unexpected argument %q", pos[0])
+	}
+	p, err := knowledge.Profile(*platform)
+	if err != nil {
+		return usageError(a, "doctor", "--platform: %v", err)
+	}
+	r := &report{w: a.stdout}
+	fmt.Fprintf(a.stdout, "atesor %s, platform %s (sandbox %s), state home %s, running as %s\n",
+		versionString(), p.Name, p.SandboxKey(), sandbox.StateHome(), map[bool]string{true: "root", false: "a normal user"}[a.root])
+	doctorHostTools(r, p)
+	doctorBinfmt(r)
+	doctorSandboxes(r)
+	doctorProvider(r)
+
+	if len(r.fixes) > 0 {
+		if a.root {
+			fmt.Fprint(a.stdout, "\nTo fix, run:\n")
+		} else {
+			fmt.Fprint(a.stdout, "\nTo fix, run as root (for example with sudo):\n")
+		}
+		for _, f := range r.fixes {
+			fmt.Fprintf(a.stdout, "  %s\n", f)
+		}
+	}
+	if r.problems > 0 {
+		fmt.Fprintf(a.stdout, "\n%d problem(s) found.\n", r.problems)
+		return exitFailed
+	}
+	fmt.Fprint(a.stdout, "\nNo problems found.\n")
+	return exitOK
+}
+
+func doctorHostTools(r *report, p atesor.Platform) {
+	r.section("Host tools (rootfs sandbox)")
+	err := sandbox.CheckHost(p)
+	missing := missingTools(err)
+	switch {
+	case err == nil:
+		r.ok("qemu-riscv64-static, bwrap%s are installed", map[bool]string{true: ", mmdebstrap, debian-archive-keyring", false: ""}[p.Profile == "debian"])
+	case len(missing) == 0:
+		r.problem("", "%v", err)
+	default:
+		for _, m := range missing {
+			r.problem("", "%s is missing (%s); apt package %s", m.Tool, m.Purpose, m.Package)
+		}
+		r.fixes = append(r.fixes, installCommand(aptPackages(missing)))
+	}
+	if _, err := exec.LookPath("docker"); err == nil {
+		r.info("docker is installed (for --sandbox docker)")
+	}
+}
+
+func doctorBinfmt(r *report) {
+	r.section("binfmt_misc (runs riscv64 programs through qemu)")
+	s := sandbox.ReadBinfmt()
+	const mount = "mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc"
+	switch {
+	case !s.Mounted:
+		r.problem(mount, "binfmt_misc is not mounted")
+		r.fixes = append(r.fixes, "update-binfmts --enable qemu-riscv64   # or: atesor sandbox create (registers it with flag F)")
+	case !s.Registered:
+		r.problem("update-binfmts --enable qemu-riscv64   # or: atesor sandbox create (registers it with flag F)",
+			"qemu-riscv64 is not registered")
+	case !s.Enabled:
+		r.problem("echo 1 > /proc/sys/fs/binfmt_misc/qemu-riscv64", "qemu-riscv64 is registered but disabled")
+	case !s.Fixed():
+		r.problem("echo -1 > /proc/sys/fs/binfmt_misc/qemu-riscv64 && atesor sandbox create   # re-registers with flag F",
+			"qemu-riscv64 is registered without the F flag (flags %q): the sandbox cannot find the interpreter", s.Flags)
+	default:
+		r.ok("qemu-riscv64 is registered with flags %s (%s)", s.Flags, s.Interpreter)
+	}
+}
+
+func doctorSandboxes(r *report) {
+	r.section("Sandboxes (" + sandbox.StateHome() + "/sandboxes)")
+	for _, k := range sandboxKeys() {
+		s := readSandboxState(sandbox.StateHome(), k)
+		switch s.State {
+		case "ready":
+			created, _ := s.Meta["created"].(string)
+			r.ok("%s is ready (made %s)", k, created)
+		case "incomplete":
+			r.info("%s is incomplete (an interrupted provisioning); the next port rebuilds it, or run: atesor sandbox create %s", k, profileName(k))
+		default:
+			r.info("%s is not made yet; the first port makes it (about 3.5 minutes), or run: atesor sandbox create %s", k, profileName(k))
+		}
+	}
+}
+
+func doctorProvider(r *report) {
+	r.section("Model provider")
+	s, err := provider.LoadSettings()
+	var mk *provider.MissingKeyError
+	switch {
+	case s.Provider == provider.None && err == nil:
+		r.ok("%s=none: no model; every LLM step uses its scripted fallback", provider.EnvProvider)
+		return
+	case errors.As(err, &mk):
+		r.problem("", "%s=%s: %s is not set (or holds the placeholder); set it in the environment or a .env file, or port with --offline",
+			provider.EnvProvider, s.Provider, mk.Variable)
+	case err != nil:
+		r.problem("", "%v", err)
+		return
+	default:
+		r.ok("%s=%s, %s is set", provider.EnvProvider, s.Provider, s.KeyVariable)
+	}
+	if err := provider.Linked(s.Provider); err != nil {
+		r.problem("", "%v", err)
+	}
+	r.info("model timeout %s, output cap %d tokens", s.Timeout, s.MaxOutputTokens)
+	if strings.TrimSpace(envOr(provider.EnvProvider, "")) == "" {
+		r.info("%s is unset, so the default %s is used", provider.EnvProvider, provider.DefaultProvider)
+	}
+}

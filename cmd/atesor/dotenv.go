@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// envFuncs are the environment operations .env loading needs (the process environment
+// in main, a map in tests).
+type envFuncs struct {
+	lookup func(string) (string, bool)
+	set    func(key, value string) error
+}
+
+// loadDotEnv loads the .env files in order: ./.env, then $ATESOR_HOME/.env, then
+// ~/.config/atesor-ai/.env (home from $HOME). ATESOR_HOME is looked up after the first
+// file, so ./.env may set it. A variable that is already set is never overridden.
+// Missing files are skipped; a malformed file is an error naming the file and line.
+func loadDotEnv(cwd string, env envFuncs) error {
+	if err := loadDotEnvFile(filepath.Join(cwd, ".env"), env); err != nil {
+		return err
+	}
+	if h, ok := env.lookup("ATESOR_HOME"); ok && h != "" {
+		if err := loadDotEnvFile(filepath.Join(h, ".env"), env); err != nil {
+			return err
+		}
+	}
+	if home, ok := env.lookup("HOME"); ok && home != "" {
+		if err := loadDotEnvFile(filepath.Join(home, ".config", "atesor-ai", ".env"), env); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func loadDotEnvFile(path string, env envFuncs) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	vars, err := parseDotEnv(string(data))
+	if err != nil {
+		return fmt.Errorf("%s: %w (fix or remove the file)", path, err)
+	}
+	for _, kv := range vars {
+		if _, set := env.lookup(kv[0]); set {
+			continue
+		}
+		if err := env.set(kv[0], kv[1]); err != nil {
+			return fmt.Errorf("%s: set %s: %w", path, kv[0], err)
+		}
+	}
+	return nil
+}
+
+// parseDotEnv parses .env text: KEY=value lines, an optional "export " prefix, blank
+// lines and # comments; values may be single-quoted (literal), double-quoted (with \n,
+// \t, \" and \\ escapes) or bare (a " #" starts a comment; surrounding spaces are
+// trimmed). It returns the pairs in file order.
+func parseDotEnv(text string) ([][2]string, error) {
+	var out [][2]string
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(make([]byte, 0, 64*1024), 1024*1024)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(strings.TrimSuffix(sc.Text(), "\r"))
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		line = strings.TrimSpace(strings.TrimPrefix(line, "export "))
+		key, value, ok := strings.Cut(line, "=")
+		key = strings.TrimSpace(key)
+		if !ok || !validEnvName(key) {
+			return nil, fmt.Errorf("line %d: want KEY=value with a name of letters, digits and _", n)
+		}
+		v, err := dotEnvValue(strings.TrimSpace(value))
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %s: %w", n, key, err)
+		}
+		out = append(out, [2]string{key, v})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("line %d: %w", n+1, err)
+	}
+	return out, nil
+}
+
+func validEnvName(s string) bool {
+	if s == "" || (s[0] >= '0' && s[0] <= '9') {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func dotEnvValue(v string) (string, error) {
+	if v == "" {
+		return "", nil
+	}
+	switch v[0] {
+	case '\'':
+		end := strings.IndexByte(v[1:], '\'')
+		if end < 0 {
+			return "", errors.New("unterminated single quote")
+		}
+		if rest := strings.TrimSpace(v[end+2:]); rest != "" && !strings.HasPrefix(rest, "#") {
+			return "", errors.New("text after the closing quote")
+		}
+		return v[1 : end+1], nil
+	case '"':
+		var b strings.Builder
+		for i := 1; i < len(v); i++ {
+			c := v[i]
+			switch {
+			case c == '\\' && i+1 < len(v):
+				i++
+				switch v[i] {
+				case 'n':
+					b.WriteByte('\n')
+				case 't':
+					b.WriteByte('\t')
+				case 'r':
+					b.WriteByte('\r')
+				default:
+					b.WriteByte(v[i])
+				}
+			case c == '"':
+				if rest := strings.TrimSpace(v[i+1:]); rest != "" && !strings.HasPrefix(rest, "#") {
+					return "", errors.New("text after the closing quote")
+				}
+				return b.String(), nil
+			default:
+				b.WriteByte(c)
+			}
+		}
+		return "", errors.New("unterminated double quote")
+	}
+	if i := strings.Index(v, " #"); i >= 0 {
+		v = v[:i]
+	}
+	if i := strings.Index(v, "\t#"); i >= 0 {
+		v = v[:i]
+	}
+	return strings.TrimSpace(v), nil
+}

@@ -1,0 +1,309 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/graph"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/memory"
+	"github.com/eclipse-atesor/atesor-go/provider"
+	_ "github.com/eclipse-atesor/atesor-go/provider/all" // link the four providers
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+)
+
+// defaultOutDir is where port writes its outputs unless --out says otherwise.
+const defaultOutDir = "atesor-out"
+
+var portUsage = usage{
+	synopsis: "atesor port SOURCE [flags]",
+	description: `Port a package to riscv64: build it natively in a riscv64 sandbox, repair what
+breaks with LLM agents, verify the artifacts and write the recipe and report.
+
+SOURCE is a local directory, a source tarball path or URL, or a git URL.
+
+A verified recipe in the cache is reused (no sandbox, no model, no key) unless --force.
+Without an API key for LLM_PROVIDER (default gemini) and without --offline, port stops
+before any work and names the variable to set. As root, missing host tools are installed
+with apt and the sandbox is provisioned on first use.
+
+Exit status: 0 verified or cached, 1 not verified or escalated, 2 usage or setup error,
+130 interrupted (the state is saved; continue with --resume).`,
+}
+
+// portFlags are the flags of port.
+type portFlags struct {
+	platform, sandbox, name, out string
+	offline, unsafeHost          bool
+	maxAttempts                  int
+	maxCost                      float64
+	testTimeout                  time.Duration
+	force, resume, keepSandbox   bool
+	pkg, asJSON, verbose         bool
+}
+
+func runPort(ctx context.Context, a *app, args []string) int {
+	var f portFlags
+	fs := flagSet("port")
+	fs.StringVar(&f.platform, "platform", envOr("ATESOR_PLATFORM", "debian"), "target distro: alpine, debian or ubuntu ($ATESOR_PLATFORM)")
+	fs.StringVar(&f.sandbox, "sandbox", "rootfs", "sandbox backend: rootfs, docker or host (host needs --unsafe-host)")
+	fs.BoolVar(&f.unsafeHost, "unsafe-host", false, "allow --sandbox host, which runs model-chosen commands on this machine")
+	fs.BoolVar(&f.offline, "offline", false, "make no model calls (same as LLM_PROVIDER=none)")
+	fs.StringVar(&f.name, "name", "", "package name (default: derived from SOURCE)")
+	fs.IntVar(&f.maxAttempts, "max-attempts", atesor.DefaultMaxAttempts, "failed builds, verifications and invalid fixes allowed")
+	fs.Float64Var(&f.maxCost, "max-cost", atesor.DefaultMaxCostUSD, "escalate when the API cost exceeds this many US dollars")
+	fs.DurationVar(&f.testTimeout, "test-timeout", atesor.DefaultTestTimeout, "time bound of the package's own tests")
+	fs.BoolVar(&f.force, "force", false, "skip the recipe cache")
+	fs.BoolVar(&f.resume, "resume", false, "continue the saved run of this package")
+	fs.BoolVar(&f.keepSandbox, "keep-sandbox", false, "keep the run's sandbox changes (overlay upper directory)")
+	fs.BoolVar(&f.pkg, "package", false, "also write <out>/<name>_package.zip with recipe, report, artifacts and logs")
+	fs.StringVar(&f.out, "out", defaultOutDir, "output directory")
+	fs.BoolVar(&f.asJSON, "json", false, "print the report as JSON on stdout")
+	fs.BoolVar(&f.verbose, "v", false, "verbose: every command and output line, debug logs")
+	pos, code, done := parseOrExit(a, fs, portUsage, args)
+	if done {
+		return code
+	}
+	if len(pos) != 1 {
+		return usageError(a, "port", "want exactly one SOURCE (a directory, a tarball path or URL, or a git URL)")
+	}
+	source := pos[0]
+	var err error
+	switch {
+	case f.sandbox != "rootfs" && f.sandbox != "docker" && f.sandbox != "host":
+		return usageError(a, "port", "--sandbox %q: choose rootfs, docker or host", f.sandbox)
+	case f.sandbox == "host" && !f.unsafeHost:
+		return usageError(a, "port", "--sandbox host runs model-chosen commands on this machine without isolation; "+
+			"add --unsafe-host if that is what you want (it is right on a native riscv64 machine)")
+	case f.maxAttempts <= 0:
+		return usageError(a, "port", "--max-attempts must be at least 1")
+	case f.maxCost <= 0:
+		return usageError(a, "port", "--max-cost must be more than 0")
+	case f.testTimeout <= 0:
+		return usageError(a, "port", "--test-timeout must be more than 0")
+	case f.force && f.resume:
+		return usageError(a, "port", "--force and --resume do not go together")
+	}
+	if f.out, err = filepath.Abs(f.out); err != nil {
+		return setupError(a, "--out: %v", err)
+	}
+	platform, err := knowledge.Profile(f.platform)
+	if err != nil {
+		return usageError(a, "port", "--platform: %v", err)
+	}
+	if !isRemote(source) {
+		if _, err := os.Stat(source); err != nil {
+			return setupError(a, "source %s: %v", source, err)
+		}
+	}
+	name := f.name
+	if name == "" {
+		name = graph.PackageName(source)
+	}
+
+	home, err := memory.Home()
+	if err != nil {
+		return setupError(a, "%v", err)
+	}
+	store, err := memory.Open(memory.ExamplesDir(home), memory.WithSandbox(platform.SandboxKey()))
+	if err != nil {
+		return setupError(a, "%v", err)
+	}
+
+	req := atesor.Request{
+		Source: source, Name: f.name, Platform: f.platform,
+		MaxAttempts: f.maxAttempts, MaxCostUSD: f.maxCost, TestTimeout: f.testTimeout,
+		Force: f.force, Resume: f.resume, OutputDir: f.out,
+	}
+	noSandbox := func(context.Context, atesor.Platform) (atesor.Sandbox, error) {
+		return nil, errors.New("the cache check opens no sandbox")
+	}
+
+	// The recipe-cache check comes before the key check: a cached port needs no key.
+	cached := false
+	if !f.resume {
+		probe, err := graph.New(graph.Config{Memory: store, OpenSandbox: noSandbox})
+		if err != nil {
+			return setupError(a, "%v", err)
+		}
+		entry, err := probe.Cached(ctx, req)
+		if err != nil {
+			return setupError(a, "%v", err)
+		}
+		cached = entry != nil
+	}
+	var prov atesor.Provider
+	var keyErr error // set when a cache hit is expected without a usable provider
+	if !f.offline {
+		prov, err = provider.FromEnv(ctx)
+		if err != nil {
+			if !cached {
+				return keyError(a, err)
+			}
+			keyErr = err
+		}
+	}
+
+	prog := newProgress(a.stderr, a.terminal && !f.verbose, f.verbose)
+	defer prog.Done()
+	var logger *slog.Logger
+	if f.verbose {
+		logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	open := func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error) {
+		if keyErr != nil {
+			// The cache entry went away since the check: a real run needs a model.
+			return nil, &needKeyError{err: keyErr}
+		}
+		return openSandbox(ctx, a, f, name, p, prog, logger)
+	}
+	g, err := graph.New(graph.Config{
+		Provider:    prov,
+		OpenSandbox: open,
+		Memory:      store,
+		OutputDir:   f.out,
+		Logger:      logger,
+	}, graph.WithEvents(prog.Event))
+	if err != nil {
+		return setupError(a, "%v", err)
+	}
+	res, err := g.Run(ctx, req)
+	prog.Done()
+	if err != nil {
+		var nk *needKeyError
+		switch {
+		case errors.As(err, &nk):
+			return keyError(a, nk.err)
+		case errors.Is(err, graph.ErrInterrupted) || ctx.Err() != nil:
+			fmt.Fprintf(a.stderr, "atesor port: interrupted; the run state is saved. Continue with: atesor port %s --resume\n", source)
+			return exitInterrupted
+		}
+		return setupError(a, "%v", err)
+	}
+	if f.pkg {
+		zipPath := filepath.Join(f.out, res.Package+"_package.zip")
+		if err := writePackageZip(zipPath, res); err != nil {
+			return setupError(a, "--package: %v", err)
+		}
+		if res.Files == nil {
+			res.Files = map[string]string{}
+		}
+		res.Files["package"] = zipPath
+	}
+	if f.asJSON {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return setupError(a, "write the report: %v", err)
+		}
+	} else {
+		printVerdict(a.stdout, res)
+	}
+	if res.Status.Succeeded() {
+		return exitOK
+	}
+	return exitFailed
+}
+
+// needKeyError stops a run whose assumed cache hit turned out to be a miss.
+type needKeyError struct{ err error }
+
+func (e *needKeyError) Error() string { return e.err.Error() }
+
+// keyError prints why no provider could be made (naming the key variable) and the
+// --offline choice, and returns the setup exit code.
+func keyError(a *app, err error) int {
+	fmt.Fprintf(a.stderr, "atesor port: %v\n", err)
+	var mk *provider.MissingKeyError
+	if errors.As(err, &mk) {
+		fmt.Fprintf(a.stderr, "Set %s (in the environment or a .env file), or run with --offline to port without a model\n"+
+			"(the scripted fallbacks port packages whose build system is standard).\n", mk.Variable)
+	} else {
+		fmt.Fprint(a.stderr, "Fix the provider settings, or run with --offline to port without a model.\n")
+	}
+	return exitUsage
+}
+
+// setupError prints a setup error and returns exitUsage.
+func setupError(a *app, format string, args ...any) int {
+	fmt.Fprintf(a.stderr, "atesor port: %s\n", fmt.Sprintf(format, args...))
+	return exitUsage
+}
+
+// isRemote reports whether a source is fetched (URL or git remote) rather than a local
+// path.
+func isRemote(source string) bool {
+	switch graph.KindOf(source) {
+	case graph.SourceURL:
+		return true
+	case graph.SourceGit:
+		_, err := os.Stat(source)
+		return err != nil // a local git repository is checked like a path
+	}
+	return strings.Contains(source, "://")
+}
+
+// openSandbox opens the chosen backend; for rootfs it first makes sure the host tools
+// are there (installing them with apt as root).
+func openSandbox(ctx context.Context, a *app, f portFlags, name string, p atesor.Platform, prog *progress, logger *slog.Logger) (atesor.Sandbox, error) {
+	opts := []sandbox.Option{sandbox.WithProgress(prog.Provision), sandbox.WithKeep(f.keepSandbox), sandbox.WithRepo(name)}
+	if logger != nil {
+		opts = append(opts, sandbox.WithLogger(logger))
+	}
+	switch f.sandbox {
+	case "docker":
+		return sandbox.NewDocker(ctx, p, opts...)
+	case "host":
+		return sandbox.NewHost(p, opts...)
+	}
+	if err := ensureHostTools(ctx, a, p, prog.Provision); err != nil {
+		return nil, err
+	}
+	return sandbox.NewRootfs(ctx, p, opts...)
+}
+
+// printVerdict prints the human summary of a result; its last line is the verdict.
+func printVerdict(w io.Writer, res *atesor.Result) {
+	label := strings.ToUpper(strings.ReplaceAll(string(res.Status), "_", " "))
+	fmt.Fprintf(w, "%s: %s on %s\n", res.Package, label, res.Sandbox)
+	if res.FailureClass != atesor.FailureNone {
+		fmt.Fprintf(w, "  failure:   %s", res.FailureClass)
+		if res.Reason != "" {
+			fmt.Fprintf(w, ": %s", res.Reason)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, art := range res.Artifacts {
+		if art.Role == atesor.RolePrimary || art.Role == "" {
+			fmt.Fprintf(w, "  artifact:  %s (%s, %s", art.Path, art.Kind, art.Machine)
+			if art.Problem != "" {
+				fmt.Fprintf(w, ", %s", art.Problem)
+			}
+			fmt.Fprintln(w, ")")
+		}
+	}
+	if res.Tests != nil {
+		t := "passed"
+		if !res.Tests.Passed {
+			t = fmt.Sprintf("failed (exit %d)", res.Tests.ExitCode)
+		}
+		fmt.Fprintf(w, "  tests:     %s: %s\n", strings.Join(res.Tests.Commands, "; "), t)
+	}
+	fmt.Fprintf(w, "  attempts:  %d, model calls %d, cost $%.4f, %s\n", res.Attempts, res.Usage.Calls,
+		res.Usage.CostUSD, res.Duration.Round(time.Second))
+	for _, k := range []string{"recipe", "report", "artifacts", "package"} {
+		if p, ok := res.Files[k]; ok {
+			fmt.Fprintf(w, "  %-10s %s\n", k+":", p)
+		}
+	}
+	fmt.Fprintf(w, "verdict: %s\n", res.Status)
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go/graph"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+)
+
+// tailLines is how many lines of build output the progress display keeps.
+const tailLines = 6
+
+// maxLineWidth cuts long output lines on the live display.
+const maxLineWidth = 110
+
+// progress shows a run's progress on stderr. On a terminal it keeps a live block (node,
+// phase, elapsed time, the last lines of output) that is redrawn in place, with notable
+// events printed above it; otherwise it prints plain lines, and output lines only when
+// verbose (the last ones are printed when a node fails).
+type progress struct {
+	mu      sync.Mutex
+	w       io.Writer
+	live    bool
+	verbose bool
+
+	node, phase, command string
+	elapsed              time.Duration
+	tail                 []string
+	drawn                int // lines of the live block on screen
+}
+
+func newProgress(w io.Writer, live, verbose bool) *progress {
+	return &progress{w: w, live: live, verbose: verbose}
+}
+
+// Event handles a pipeline event.
+func (p *progress) Event(e graph.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e.Elapsed > p.elapsed {
+		p.elapsed = e.Elapsed
+	}
+	switch e.Kind {
+	case graph.EventNodeStarted:
+		p.node, p.phase, p.command = e.Node, "", ""
+		p.tail = p.tail[:0]
+		if !p.live {
+			p.printf("%s %s", stamp(e.Elapsed), e.Node)
+		}
+	case graph.EventNodeFinished:
+		if e.Err != "" {
+			p.printf("%s %s failed: %s", stamp(e.Elapsed), e.Node, e.Err)
+			if !p.verbose || p.live {
+				for _, l := range p.tail {
+					p.printf("    | %s", l)
+				}
+			}
+		}
+	case graph.EventPhase:
+		p.phase = e.Phase
+		p.printf("%s %s: %s", stamp(e.Elapsed), orDash(e.Node, p.node), e.Phase)
+	case graph.EventCommand:
+		p.command = e.Line
+		if !p.live || p.verbose {
+			p.printf("%s   $ %s", stamp(e.Elapsed), e.Line)
+		}
+	case graph.EventOutput:
+		p.addTail(e.Line)
+		if !p.live && p.verbose {
+			p.printf("    %s", e.Line)
+		}
+	case graph.EventInfo:
+		p.printf("%s %s", stamp(e.Elapsed), e.Line)
+	}
+	p.redraw()
+}
+
+// Provision handles a sandbox provisioning step.
+func (p *progress) Provision(pr sandbox.Progress) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.node, p.phase = "sandbox", pr.Stage
+	p.elapsed = pr.Elapsed
+	switch {
+	case p.live && pr.Stage == "bootstrap":
+		p.addTail(pr.Message) // mmdebstrap output scrolls in the live block
+	case !p.live && pr.Stage == "bootstrap" && !p.verbose:
+		// mmdebstrap prints hundreds of lines; plain output keeps only the steps.
+		p.addTail(pr.Message)
+	default:
+		p.printf("%s sandbox %s: %s", stamp(pr.Elapsed), pr.Stage, pr.Message)
+	}
+	p.redraw()
+}
+
+// Done clears the live block.
+func (p *progress) Done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clear()
+}
+
+func (p *progress) addTail(line string) {
+	line = strings.TrimRight(line, "\r\n")
+	if strings.TrimSpace(line) == "" {
+		return
+	}
+	if len(p.tail) == tailLines {
+		copy(p.tail, p.tail[1:])
+		p.tail = p.tail[:tailLines-1]
+	}
+	p.tail = append(p.tail, line)
+}
+
+// printf prints a permanent line (above the live block on a terminal).
+func (p *progress) printf(format string, args ...any) {
+	p.clear()
+	fmt.Fprintf(p.w, format+"\n", args...)
+}
+
+// clear removes the live block from the screen.
+func (p *progress) clear() {
+	if !p.live || p.drawn == 0 {
+		return
+	}
+	fmt.Fprintf(p.w, "\x1b[%dA\x1b[J", p.drawn)
+	p.drawn = 0
+}
+
+// redraw draws the live block: a status line and the output tail.
+func (p *progress) redraw() {
+	if !p.live {
+		return
+	}
+	p.clear()
+	var b strings.Builder
+	status := fmt.Sprintf("%s %s", stamp(p.elapsed), orDash(p.node, "starting"))
+	if p.phase != "" {
+		status += " · " + p.phase
+	}
+	if p.command != "" {
+		status += " · $ " + p.command
+	}
+	lines := append([]string{status}, p.tail...)
+	for i, l := range lines {
+		l = cut(l, maxLineWidth)
+		if i > 0 {
+			l = "  " + l
+		}
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	fmt.Fprint(p.w, b.String())
+	p.drawn = len(lines)
+}
+
+// stamp formats an elapsed time as [mm:ss].
+func stamp(d time.Duration) string {
+	s := int(d.Round(time.Second) / time.Second)
+	return fmt.Sprintf("[%02d:%02d]", s/60, s%60)
+}
+
+func orDash(s, alt string) string {
+	if s != "" {
+		return s
+	}
+	return alt
+}
+
+// cut shortens s to n runes, replacing control characters so the block keeps its shape.
+func cut(s string, n int) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go/graph"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+)
+
+func feed(p *progress) {
+	p.Event(graph.Event{Kind: graph.EventNodeStarted, Node: "build", Elapsed: 61 * time.Second})
+	p.Event(graph.Event{Kind: graph.EventPhase, Node: "build", Phase: "configure", Elapsed: 62 * time.Second})
+	p.Event(graph.Event{Kind: graph.EventCommand, Node: "build", Line: "./configure", Elapsed: 62 * time.Second})
+	for i := 0; i < 10; i++ {
+		p.Event(graph.Event{Kind: graph.EventOutput, Node: "build", Line: "checking line " + string(rune('a'+i)), Elapsed: 63 * time.Second})
+	}
+	p.Event(graph.Event{Kind: graph.EventNodeFinished, Node: "build", Err: "exit status 2", Elapsed: 70 * time.Second})
+	p.Provision(sandbox.Progress{Stage: "apt-update", Message: "fetching apt lists", Elapsed: 3 * time.Second})
+	p.Done()
+}
+
+func TestProgressPlain(t *testing.T) {
+	var b bytes.Buffer
+	feed(newProgress(&b, false, false))
+	out := b.String()
+	for _, w := range []string{"[01:01] build\n", "[01:02] build: configure\n", "$ ./configure", "[01:10] build failed: exit status 2",
+		"| checking line j", "sandbox apt-update: fetching apt lists"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("plain output does not contain %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "checking line d") || strings.Contains(out, "\x1b[") {
+		t.Errorf("plain output keeps more than the last %d lines or has escapes:\n%s", tailLines, out)
+	}
+}
+
+func TestProgressVerbose(t *testing.T) {
+	var b bytes.Buffer
+	feed(newProgress(&b, false, true))
+	if !strings.Contains(b.String(), "    checking line a") {
+		t.Errorf("verbose output lacks output lines:\n%s", b.String())
+	}
+}
+
+func TestProgressLive(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgress(&b, true, false)
+	feed(p)
+	out := b.String()
+	if !strings.Contains(out, "\x1b[") || !strings.Contains(out, "build · configure · $ ./configure") {
+		t.Errorf("live output lacks the redrawn status block:\n%q", out)
+	}
+	// After Done the block is cleared: the output ends with a clear sequence, not a status.
+	if !strings.HasSuffix(out, "\x1b[J") {
+		t.Errorf("live output does not end with the block cleared: %q", out[len(out)-40:])
+	}
+}
+
+func TestCut(t *testing.T) {
+	if got := cut("a\tb\x1b[2Jc", 100); got != "a b [2Jc" {
+		t.Errorf("cut kept control characters: %q", got)
+	}
+	if got := cut(strings.Repeat("é", 20), 5); got != "éééé…" {
+		t.Errorf("cut = %q", got)
+	}
+}

@@ -1,0 +1,75 @@
+package graph
+
+import (
+	"context"
+	"io/fs"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+)
+
+// timedSandbox adds the wall time of every sandbox operation to the run state, so the
+// report can tell the pipeline's own overhead from the time spent building.
+type timedSandbox struct {
+	atesor.Sandbox
+	total *time.Duration
+}
+
+var _ atesor.Sandbox = timedSandbox{}
+
+func (t timedSandbox) add(start time.Time) { *t.total += time.Since(start) }
+
+func (t timedSandbox) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandResult, error) {
+	defer t.add(time.Now())
+	return t.Sandbox.Exec(ctx, cmd)
+}
+
+func (t timedSandbox) CopyIn(ctx context.Context, host, sb string) error {
+	defer t.add(time.Now())
+	return t.Sandbox.CopyIn(ctx, host, sb)
+}
+
+func (t timedSandbox) CopyOut(ctx context.Context, sb, host string) error {
+	defer t.add(time.Now())
+	return t.Sandbox.CopyOut(ctx, sb, host)
+}
+
+func (t timedSandbox) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	defer t.add(time.Now())
+	return t.Sandbox.ReadFile(ctx, p)
+}
+
+func (t timedSandbox) WriteFile(ctx context.Context, p string, data []byte, perm fs.FileMode) error {
+	defer t.add(time.Now())
+	return t.Sandbox.WriteFile(ctx, p, data, perm)
+}
+
+// timedHostSandbox is a timedSandbox over a sandbox with host paths, keeping the fast
+// paths (artifact scan, excerpts) that HostPath gives.
+type timedHostSandbox struct {
+	timedSandbox
+	hp sandbox.HostPather
+}
+
+func (t timedHostSandbox) HostPath(p string) (string, error) { return t.hp.HostPath(p) }
+
+// timed wraps sb so its operations are timed into total.
+func timed(sb atesor.Sandbox, total *time.Duration) atesor.Sandbox {
+	t := timedSandbox{Sandbox: sb, total: total}
+	if hp, ok := sb.(sandbox.HostPather); ok {
+		return timedHostSandbox{timedSandbox: t, hp: hp}
+	}
+	return t
+}
+
+// untimed returns the sandbox a timed wrapper wraps.
+func untimed(sb atesor.Sandbox) atesor.Sandbox {
+	switch t := sb.(type) {
+	case timedHostSandbox:
+		return t.Sandbox
+	case timedSandbox:
+		return t.Sandbox
+	}
+	return sb
+}
