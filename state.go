@@ -107,8 +107,11 @@ type State struct {
 	NextNode string       `json:"next_node,omitempty"`
 	Timings  []NodeTiming `json:"timings,omitempty"`
 
-	Attempts         int           `json:"attempts"`
-	FixAttempts      []FixAttempt  `json:"fix_attempts,omitempty"`
+	Attempts    int          `json:"attempts"`
+	FixAttempts []FixAttempt `json:"fix_attempts,omitempty"`
+	// BuiltFixes counts the fix attempts that a build run has already followed; the fixes
+	// after them are the ones the next successful build proves.
+	BuiltFixes       int           `json:"built_fixes,omitempty"`
 	Errors           []ErrorRecord `json:"errors,omitempty"`
 	LastError        *ErrorRecord  `json:"last_error,omitempty"`
 	ReplanSignatures []string      `json:"replan_signatures,omitempty"`

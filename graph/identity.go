@@ -39,7 +39,7 @@ func KindOf(source string) SourceKind {
 		return SourceGit
 	case strings.HasSuffix(s, ".git"):
 		if fi, err := os.Stat(s); err == nil && fi.IsDir() {
-			return SourceGit // a local bare repository
+			return SourceDir // a local checkout whose directory ends in .git
 		}
 		return SourceGit
 	case archiveExt.MatchString(s):

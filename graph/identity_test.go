@@ -30,7 +30,7 @@ func TestKindOf(t *testing.T) {
 		{"https://example.org/x-1.0.tar.xz", SourceURL},
 		{"https://git.example.org/a/b", SourceGit},
 		{"git@host:a/b.git", SourceGit},
-		{"/srv/repo.git", SourceGit},
+		{"/srv/no-such-repo.git", SourceGit},
 		{"./dir", SourceDir},
 	}
 	for _, tt := range tests {

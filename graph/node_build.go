@@ -49,9 +49,10 @@ func (r *run) buildNode(ctx context.Context, s *atesor.State) error {
 	}
 	s.BuildSucceeded = true
 	s.Status = atesor.StatusBuilt
-	for i := range s.FixAttempts {
-		s.FixAttempts[i].Success = true // the fixes since the last failure made it build
+	for i := s.BuiltFixes; i < len(s.FixAttempts); i++ {
+		s.FixAttempts[i].Success = true // the fixes since the last build run made it build
 	}
+	s.BuiltFixes = len(s.FixAttempts)
 	return nil
 }
 
@@ -94,6 +95,7 @@ func (r *run) failBuild(s *atesor.State, phase, line string, res atesor.CommandR
 		rec.Category = atesor.CategoryUnknown
 	}
 	s.Record(rec)
+	s.BuiltFixes = len(s.FixAttempts) // those fixes were followed by a failed build
 	s.Status = atesor.StatusBuildFailed
 	r.emit(Event{Kind: EventInfo, Node: NodeBuild, Phase: phase, Line: "failed: " + line, Err: firstLine(msg)})
 }

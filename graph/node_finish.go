@@ -179,6 +179,9 @@ func (r *run) learn(ctx context.Context, s *atesor.State) {
 		for _, c := range f.Commands {
 			actions = append(actions, atesor.Action{Type: atesor.ActionCommand, Command: c})
 		}
+		if len(actions) == 0 {
+			actions = f.Actions // a fix by patch or new file: keep what it did
+		}
 		pattern := f.Error
 		if len([]rune(pattern)) > 80 {
 			pattern = string([]rune(pattern)[:80])

@@ -38,14 +38,12 @@ func (r *run) fixNode(ctx context.Context, s *atesor.State) error {
 		return r.rejectFix(s, "no model is configured (offline)")
 	}
 	evidence := r.fixEvidence(ctx, s, last)
-	proposal, investigated := r.askFixer(ctx, s, evidence, true, "")
+	proposal := r.askFixer(ctx, s, evidence, true, "")
 	if proposal != nil && proposal.Investigate != nil && len(proposal.Strategies) == 0 {
 		out := r.investigate(ctx, s, proposal.Investigate.Commands)
 		s.InvestigationUsed = true
-		proposal, _ = r.askFixer(ctx, s, evidence, false, out)
-		investigated = true
+		proposal = r.askFixer(ctx, s, evidence, false, out)
 	}
-	_ = investigated
 	if proposal == nil || proposal.Recommended() == nil {
 		return r.rejectFix(s, "no valid answer from the fixer")
 	}
@@ -120,7 +118,8 @@ func (r *run) fixEvidence(ctx context.Context, s *atesor.State, last *atesor.Err
 	}
 }
 
-func (r *run) askFixer(ctx context.Context, s *atesor.State, evidence map[string]any, mayInvestigate bool, investigation string) (*atesor.FixProposal, bool) {
+// askFixer asks for a fix, or in the first round (mayInvestigate) for an investigation.
+func (r *run) askFixer(ctx context.Context, s *atesor.State, evidence map[string]any, mayInvestigate bool, investigation string) *atesor.FixProposal {
 	data := make(map[string]any, len(evidence)+2)
 	for k, v := range evidence {
 		data[k] = v
@@ -130,7 +129,7 @@ func (r *run) askFixer(ctx context.Context, s *atesor.State, evidence map[string
 	prompt, err := render("fixer", data)
 	if err != nil {
 		r.log.Error("fixer prompt", "err", err)
-		return nil, false
+		return nil
 	}
 	p := askJSON(ctx, r, s, atesor.RoleFixer, "fixer", prompt, func(p *atesor.FixProposal) error {
 		if p.Investigate != nil && len(p.Strategies) == 0 {
@@ -149,7 +148,7 @@ func (r *run) askFixer(ctx context.Context, s *atesor.State, evidence map[string
 		}
 		return validate.FixProposal(p, s.RepoDir)
 	})
-	return p, p != nil && p.Investigate != nil
+	return p
 }
 
 // investigate runs the read-only commands without network and keeps the first 1500

@@ -18,9 +18,12 @@ const DebianMirrorEnv = "ATESOR_DEBIAN_MIRROR"
 var ErrNoDebianMirror = errors.New("no Debian archive mirror: set " + DebianMirrorEnv + " to the archive's base URL (the directory holding dists/ and pool/)")
 
 // DebianMirror returns the base URL of the Debian archive to download from, without a
-// trailing slash: $ATESOR_DEBIAN_MIRROR when set, else the first main archive (not a
-// security or updates-only archive) of the host's apt configuration, read from
-// /etc/apt/sources.list.d/*.sources (deb822) and /etc/apt/sources.list.
+// trailing slash: $ATESOR_DEBIAN_MIRROR when set, else the first main archive of the
+// host's apt configuration, read from the deb822 files /etc/apt/sources.list.d/*.sources
+// and then the one-line files /etc/apt/sources.list and /etc/apt/sources.list.d/*.list.
+// Only enabled "deb" entries over http or https count; security, ports and debug
+// archives are skipped. It returns an error wrapping [ErrNoDebianMirror] when nothing
+// qualifies.
 func DebianMirror() (string, error) {
 	if m := strings.TrimSpace(os.Getenv(DebianMirrorEnv)); m != "" {
 		return strings.TrimRight(m, "/"), nil
@@ -34,71 +37,82 @@ func debianMirrorFrom(dir string) (string, error) {
 	files, _ := filepath.Glob(filepath.Join(dir, "sources.list.d", "*.sources"))
 	slices.Sort(files)
 	for _, f := range files {
-		uris = append(uris, deb822URIs(f)...)
+		if data, err := os.ReadFile(f); err == nil {
+			uris = append(uris, deb822URIs(string(data))...)
+		}
 	}
 	lists, _ := filepath.Glob(filepath.Join(dir, "sources.list.d", "*.list"))
 	slices.Sort(lists)
 	for _, f := range append([]string{filepath.Join(dir, "sources.list")}, lists...) {
-		uris = append(uris, oneLineURIs(f)...)
+		if data, err := os.ReadFile(f); err == nil {
+			uris = append(uris, oneLineURIs(string(data))...)
+		}
 	}
 	for _, u := range uris {
-		if (strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")) && !strings.Contains(u, "security") {
+		if usableMirror(u) {
 			return strings.TrimRight(u, "/"), nil
 		}
 	}
 	return "", fmt.Errorf("read %s: %w", dir, ErrNoDebianMirror)
 }
 
-// deb822URIs returns the URIs of the enabled deb stanzas of a .sources file.
-func deb822URIs(file string) []string {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil
+// usableMirror reports whether u is an http(s) URL of a main Debian archive, not a
+// security, ports or debug archive.
+func usableMirror(u string) bool {
+	u = strings.TrimRight(u, "/")
+	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		return false
 	}
+	return !strings.Contains(u, "security") && !strings.HasSuffix(u, "-ports") && !strings.HasSuffix(u, "-debug")
+}
+
+// deb822URIs returns the URIs of the enabled deb stanzas of a deb822 .sources file.
+// Stanzas whose suites are all -security or -debug suites are skipped.
+func deb822URIs(data string) []string {
 	var out []string
-	for _, stanza := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n\n") {
-		fields := map[string]string{}
-		for _, line := range strings.Split(stanza, "\n") {
-			if strings.HasPrefix(strings.TrimSpace(line), "#") {
-				continue
-			}
-			k, v, ok := strings.Cut(line, ":")
-			if ok && !strings.HasPrefix(line, " ") && !strings.HasPrefix(line, "\t") {
+	fields := map[string]string{}
+	flush := func() {
+		if !strings.EqualFold(fields["enabled"], "no") && slices.Contains(strings.Fields(fields["types"]), "deb") &&
+			!onlySuites(strings.Fields(fields["suites"]), "-security", "-debug") {
+			out = append(out, strings.Fields(fields["uris"])...)
+		}
+		clear(fields)
+	}
+	for _, line := range strings.Split(data, "\n") {
+		line = strings.TrimRight(line, "\r")
+		switch {
+		case strings.TrimSpace(line) == "":
+			flush()
+		case strings.HasPrefix(strings.TrimSpace(line), "#"), strings.HasPrefix(line, " "), strings.HasPrefix(line, "\t"):
+			// A comment, or a continuation line of a multi-line field.
+		default:
+			if k, v, ok := strings.Cut(line, ":"); ok {
 				fields[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(v)
 			}
 		}
-		if strings.EqualFold(fields["enabled"], "no") || !slices.Contains(strings.Fields(fields["types"]), "deb") {
-			continue
-		}
-		if onlySecurity(strings.Fields(fields["suites"])) {
-			continue
-		}
-		out = append(out, strings.Fields(fields["uris"])...)
 	}
+	flush()
 	return out
 }
 
-func onlySecurity(suites []string) bool {
+// onlySuites reports whether every suite ends with one of suffixes (false for none).
+func onlySuites(suites []string, suffixes ...string) bool {
 	if len(suites) == 0 {
 		return false
 	}
 	for _, s := range suites {
-		if !strings.HasSuffix(s, "-security") {
+		if !slices.ContainsFunc(suffixes, func(x string) bool { return strings.HasSuffix(s, x) }) {
 			return false
 		}
 	}
 	return true
 }
 
-// oneLineURIs returns the URIs of the deb lines of a sources.list file.
-func oneLineURIs(file string) []string {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
+// oneLineURIs returns the URIs of the deb lines of a one-line sources.list file, skipping
+// lines of a -security or -debug suite.
+func oneLineURIs(data string) []string {
 	var out []string
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(strings.NewReader(data))
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
 		if len(fields) < 3 || fields[0] != "deb" {
@@ -113,7 +127,7 @@ func oneLineURIs(file string) []string {
 				rest = rest[1:]
 			}
 		}
-		if len(rest) >= 2 && !strings.HasSuffix(rest[1], "-security") {
+		if len(rest) >= 2 && !onlySuites(rest[1:2], "-security", "-debug") {
 			out = append(out, rest[0])
 		}
 	}

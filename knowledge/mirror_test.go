@@ -2,7 +2,10 @@ package knowledge
 
 import (
 	"errors"
+	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestDebianMirrorFrom(t *testing.T) {
@@ -14,6 +17,18 @@ func TestDebianMirrorFrom(t *testing.T) {
 		{"deb822", map[string]string{"sources.list.d/debian.sources": "Types: deb\n# comment\nURIs: http://mirror.invalid/debian/\nSuites: trixie trixie-updates\nComponents: main\n\nTypes: deb\nURIs: http://mirror.invalid/debian-security\nSuites: trixie-security\n"}, "http://mirror.invalid/debian"},
 		{"security first", map[string]string{"sources.list.d/a.sources": "Types: deb\nURIs: http://sec.invalid/x\nSuites: trixie-security\n\nTypes: deb-src\nURIs: http://src.invalid/debian\nSuites: trixie\n\nTypes: deb\nEnabled: no\nURIs: http://off.invalid/debian\nSuites: trixie\n\nTypes: deb\nURIs: https://on.invalid/debian\nSuites: trixie\n"}, "https://on.invalid/debian"},
 		{"one-line", map[string]string{"sources.list": "# deb http://old.invalid/debian bookworm main\ndeb http://sec.invalid/debian-security bookworm-security main\ndeb [arch=amd64 signed-by=/k.gpg] http://one.invalid/debian bookworm main\n"}, "http://one.invalid/debian"},
+		{"deb822 before one-line", map[string]string{
+			"sources.list":                  "deb http://one.invalid/debian trixie main\n",
+			"sources.list.d/debian.sources": "Types: deb\nURIs: http://deb822.invalid/debian\nSuites: trixie\n",
+		}, "http://deb822.invalid/debian"},
+		{"ports debug and security hosts skipped", map[string]string{"sources.list.d/a.sources": "Types: deb\nURIs: http://m.invalid/debian-ports/ http://m.invalid/debian-debug https://security.invalid/debian\nSuites: sid\n\nTypes: deb\nURIs: http://m.invalid/debian/\nSuites: trixie\n"}, "http://m.invalid/debian"},
+		{"debug suite skipped", map[string]string{"sources.list.d/a.sources": "Types: deb\nURIs: http://dbg.invalid/x\nSuites: trixie-debug\n  \nTypes: deb\nURIs: http://main.invalid/debian\nSuites: trixie\n"}, "http://main.invalid/debian"},
+		{"continuation and CRLF", map[string]string{"sources.list.d/a.sources": "Types: deb\r\nURIs: http://crlf.invalid/debian\r\nSigned-By:\r\n -----BEGIN PGP PUBLIC KEY BLOCK-----\r\n URIs: http://key.invalid/x\r\nSuites: trixie\r\n"}, "http://crlf.invalid/debian"},
+		{"one-line ports and bracket options", map[string]string{"sources.list.d/b.list": "deb [ arch=riscv64 ] http://m.invalid/debian-ports sid main\ndeb [ arch=amd64 ] ftp://ftp.invalid/debian trixie main\ndeb-src http://src.invalid/debian trixie main\ndeb [ arch=amd64 ] http://l.invalid/debian trixie main\n"}, "http://l.invalid/debian"},
+		{"sources.list before sources.list.d lists", map[string]string{
+			"sources.list.d/a.list": "deb http://d.invalid/debian trixie main\n",
+			"sources.list":          "deb http://main.invalid/debian trixie main\n",
+		}, "http://main.invalid/debian"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -24,15 +39,42 @@ func TestDebianMirrorFrom(t *testing.T) {
 			}
 		})
 	}
-	if _, err := debianMirrorFrom(t.TempDir()); !errors.Is(err, ErrNoDebianMirror) {
-		t.Errorf("empty apt dir: %v", err)
+	for name, files := range map[string]map[string]string{
+		"empty":         nil,
+		"only excluded": {"sources.list": "deb http://m.invalid/debian-security trixie-security main\ndeb http://m.invalid/debian-ports sid main\n"},
+	} {
+		if got, err := debianMirrorFrom(writeTree(t, files)); !errors.Is(err, ErrNoDebianMirror) {
+			t.Errorf("%s apt dir: got %q, %v; want ErrNoDebianMirror", name, got, err)
+		}
+	}
+}
+
+func TestDeb822URIs(t *testing.T) {
+	in := "# header\nTypes: deb deb-src\nURIs: http://a.invalid/debian http://b.invalid/debian\nSuites: trixie trixie-security\n\n\n\t\nTypes: deb\nEnabled: No\nURIs: http://off.invalid/debian\nSuites: trixie\n"
+	if d := cmp.Diff([]string{"http://a.invalid/debian", "http://b.invalid/debian"}, deb822URIs(in)); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
 	}
 }
 
 func TestDebianMirrorEnv(t *testing.T) {
-	t.Setenv(DebianMirrorEnv, "http://env.invalid/debian/")
+	t.Setenv(DebianMirrorEnv, " http://env.invalid/debian/ ")
 	got, err := DebianMirror()
 	if err != nil || got != "http://env.invalid/debian" {
 		t.Errorf("got %q, %v", got, err)
 	}
+}
+
+// FuzzAptSources checks that any apt configuration text parses without a panic and that
+// only whitespace-free URIs come out.
+func FuzzAptSources(f *testing.F) {
+	f.Add("Types: deb\nURIs: http://m.invalid/debian\nSuites: trixie\n")
+	f.Add("deb [arch=amd64 signed-by=/k.gpg] http://one.invalid/debian bookworm main\n")
+	f.Add("deb [ \ndeb [a b\n")
+	f.Fuzz(func(t *testing.T, data string) {
+		for _, u := range append(deb822URIs(data), oneLineURIs(data)...) {
+			if u == "" || strings.ContainsAny(u, " \t\r\n") {
+				t.Errorf("URI %q from %q", u, data)
+			}
+		}
+	})
 }

@@ -1,23 +1,16 @@
 package sandbox_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/ulikunitz/xz"
-
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -55,99 +48,13 @@ func newE2ERootfs(t testing.TB, ctx context.Context, opts ...sandbox.Option) *sa
 	return r
 }
 
-func httpGet(ctx context.Context, url string, w io.Writer) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: %s", url, resp.Status)
-	}
-	_, err = io.Copy(w, resp.Body)
-	return err
-}
-
-// sourceSHA256 finds the SHA-256 of file in a Sources index.
-func sourceSHA256(r io.Reader, pkg, file string) (string, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	inPkg, inSums := false, false
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case line == "":
-			inPkg, inSums = false, false
-		case strings.HasPrefix(line, "Package: "):
-			inPkg = strings.TrimPrefix(line, "Package: ") == pkg
-		case strings.HasPrefix(line, "Checksums-Sha256:"):
-			inSums = inPkg
-		case strings.HasPrefix(line, " ") && inSums:
-			f := strings.Fields(line)
-			if len(f) == 3 && f[2] == file {
-				return f[0], nil
-			}
-		default:
-			if !strings.HasPrefix(line, " ") {
-				inSums = false
-			}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return "", err
-	}
-	return "", fmt.Errorf("%s not found in the Sources index", file)
-}
-
-// fetchZlib downloads zlib's Debian source tarball and checks it against Sources.xz.
-func fetchZlib(t *testing.T, ctx context.Context) string {
-	t.Helper()
-	mirror := sandbox.DebianMirror()
-	if mirror == "" {
-		t.Fatal("no Debian mirror: set ATESOR_DEBIAN_MIRROR or configure apt")
-	}
-	const file = "zlib_1.3.dfsg+really1.3.1.orig.tar.gz"
-	var idx bytes.Buffer
-	if err := httpGet(ctx, mirror+"/dists/trixie/main/source/Sources.xz", &idx); err != nil {
-		t.Fatal(err)
-	}
-	xr, err := xz.NewReader(&idx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := sourceSHA256(xr, "zlib", file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dest := filepath.Join(t.TempDir(), file)
-	f, err := os.Create(dest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := sha256.New()
-	if err := httpGet(ctx, mirror+"/pool/main/z/zlib/"+file, io.MultiWriter(f, h)); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != want {
-		t.Fatalf("%s: SHA-256 %s, Sources.xz says %s", file, got, want)
-	}
-	return dest
-}
-
 func TestE2ERootfsZlib(t *testing.T) {
 	needE2E(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Minute)
 	defer cancel()
 	t.Setenv("OPENAI_API_KEY", "sk-must-not-leak")
 
-	tarball := fetchZlib(t, ctx)
+	tarball := debiantest.SourceTarball(t, "zlib", "zlib_1.3.dfsg+really1.3.1.orig.tar.gz")
 	sb := newE2ERootfs(t, ctx)
 	defer sb.Close()
 

@@ -1,30 +1,27 @@
-// Package debiantest fetches files from Debian's archive for end-to-end tests: upstream
-// source tarballs checked against the SHA-256 of trixie's Sources index, and the package
-// index of an architecture. The mirror comes from the host's apt configuration (or
-// ATESOR_DEBIAN_MIRROR); downloads are cached under the user cache directory so repeated
-// runs fetch nothing.
 package debiantest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
 )
+
+// indexMaxAge is how long a downloaded index is reused; pool files never change.
+const indexMaxAge = 12 * time.Hour
+
+// minPackages is fewer packages than any real trixie architecture index lists.
+const minPackages = 1000
 
 var fetchMu sync.Mutex
 
@@ -36,27 +33,27 @@ func CacheDir() string {
 	return filepath.Join(os.TempDir(), "atesor-tests", "debian")
 }
 
-// Mirror returns the Debian mirror or skips the test when none is configured.
+// Mirror returns the Debian mirror from [knowledge.DebianMirror], failing the test with
+// an error that says how to set one when none is configured.
 func Mirror(t testing.TB) string {
 	t.Helper()
-	m := sandbox.DebianMirror()
-	if m == "" {
-		t.Skip("no Debian mirror in the host's apt configuration; set ATESOR_DEBIAN_MIRROR")
+	m, err := knowledge.DebianMirror()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return m
 }
 
-// SourceTarball downloads pool/main/<dir>/<pkg>/<file> for a source package of trixie
-// and checks it against the SHA-256 in dists/trixie/main/source/Sources.xz. It returns
-// the path of the cached, checked file.
+// SourceTarball downloads the pool file of a source package of trixie and checks it
+// against the SHA-256 in dists/trixie/main/source/Sources.xz. It returns the path of the
+// cached, checked file.
 func SourceTarball(t testing.TB, pkg, file string) string {
 	t.Helper()
 	fetchMu.Lock()
 	defer fetchMu.Unlock()
 	mirror := Mirror(t)
-	sources := cached(t, mirror+"/dists/trixie/main/source/Sources.xz", "trixie-Sources.xz", 12*time.Hour)
-	text := unxz(t, sources)
-	want, dir, err := SourceEntry(bytes.NewReader(text), pkg, file)
+	sources := cached(t, mirror+"/dists/trixie/main/source/Sources.xz", "trixie-Sources.xz", indexMaxAge)
+	want, dir, err := SourceEntry(bytes.NewReader(unxz(t, sources)), pkg, file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,43 +71,23 @@ func PackageIndex(t testing.TB, arch string) []byte {
 	fetchMu.Lock()
 	defer fetchMu.Unlock()
 	mirror := Mirror(t)
-	p := cached(t, mirror+"/dists/trixie/main/binary-"+arch+"/Packages.xz", "trixie-Packages-"+arch+".xz", 12*time.Hour)
+	p := cached(t, mirror+"/dists/trixie/main/binary-"+arch+"/Packages.xz", "trixie-Packages-"+arch+".xz", indexMaxAge)
 	return unxz(t, p)
 }
 
-// SourceEntry finds the SHA-256 and pool directory of file in a Sources index.
-func SourceEntry(r io.Reader, pkg, file string) (sha, dir string, err error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	var cur, curDir string
-	inSHA := false
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case line == "":
-			cur, curDir, inSHA = "", "", false
-		case strings.HasPrefix(line, "Package: "):
-			cur = strings.TrimPrefix(line, "Package: ")
-		case strings.HasPrefix(line, "Directory: "):
-			curDir = strings.TrimPrefix(line, "Directory: ")
-		case strings.HasPrefix(line, "Checksums-Sha256:"):
-			inSHA = true
-		case inSHA && strings.HasPrefix(line, " "):
-			f := strings.Fields(line)
-			if cur == pkg && len(f) == 3 && f[2] == file {
-				sha = f[0]
-			}
-		default:
-			inSHA = false
-		}
-		if sha != "" && curDir != "" && cur == pkg {
-			return sha, curDir, nil
-		}
+// Packages returns the names of the real packages in the trixie Packages index of arch
+// and the virtual names they provide. It fails the test when the index lists fewer
+// packages than any real one does.
+func Packages(t testing.TB, arch string) (names, provided map[string]bool) {
+	t.Helper()
+	names, provided, err := PackageNames(bytes.NewReader(PackageIndex(t, arch)))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if sha != "" {
-		return sha, path.Join("pool/main", pkg[:1], pkg), nil
+	if len(names) < minPackages {
+		t.Fatalf("the trixie %s index lists only %d packages", arch, len(names))
 	}
-	return "", "", fmt.Errorf("%s of source package %s is not in the Sources index", file, pkg)
+	return names, provided
 }
 
 func cached(t testing.TB, url, name string, maxAge time.Duration) string {
@@ -146,7 +123,10 @@ func cached(t testing.TB, url, name string, maxAge time.Duration) string {
 		os.Remove(tmp.Name())
 		t.Fatalf("download %s: %v", url, err)
 	}
-	tmp.Close()
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		t.Fatal(err)
+	}
 	if err := os.Rename(tmp.Name(), p); err != nil {
 		t.Fatal(err)
 	}
@@ -164,10 +144,14 @@ func unxz(t testing.TB, p string) []byte {
 
 func fileSHA256(t testing.TB, p string) string {
 	t.Helper()
-	b, err := os.ReadFile(p)
+	f, err := os.Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
