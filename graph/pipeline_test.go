@@ -446,3 +446,51 @@ func copyDir(t testing.TB, src, dst string) {
 		t.Fatal(err)
 	}
 }
+
+func TestPatchActionIsAppliedAndKept(t *testing.T) {
+	h := newHarness(t, true)
+	h.failsOnce(m64Error)
+	h.builds(0, "riscv64-glibc-hello")
+	diff := "--- a/Makefile\n+++ b/Makefile\n@@ -4 +4 @@\n-CFLAGS = -O2 -m64 -Wall\n+CFLAGS = -O2 -Wall\n"
+	ans, _ := json.Marshal(map[string]any{"strategies": []map[string]any{{"id": "a", "description": "drop -m64",
+		"actions": []map[string]any{{"type": "patch", "file": "Makefile", "diff": diff}}}}, "recommended_strategy_id": "a"})
+	h.prov.Queue(atesor.RoleFixer, string(ans))
+	res := h.run()
+	if !res.Verified {
+		t.Fatalf("status %s (%s)", res.Status, res.Reason)
+	}
+	if !contains(h.sb.Lines(), "patch --batch --forward -p1 -i "+patchFile) {
+		t.Errorf("patch not applied: %q", h.sb.Lines())
+	}
+	got, err := os.ReadFile(filepath.Join(h.out, "vecsum_patches", "001-Makefile.patch"))
+	if err != nil || string(got) != diff {
+		t.Errorf("patch file = %q, %v", got, err)
+	}
+	recipe, _ := os.ReadFile(filepath.Join(h.out, "vecsum_recipe.md"))
+	if !strings.Contains(string(recipe), "# patch -p1 < vecsum_patches/001-Makefile.patch") {
+		t.Errorf("the recipe does not list the patch:\n%s", recipe)
+	}
+	st := h.state()
+	if len(st.FixAttempts) != 1 || !st.FixAttempts[0].Success || st.FixAttempts[0].Files[0] != "Makefile" {
+		t.Errorf("fix attempts = %+v", st.FixAttempts)
+	}
+}
+
+func TestOnlyTheFixBeforeASuccessfulBuildSucceeds(t *testing.T) {
+	h := newHarness(t, true)
+	h.failsOnce(m64Error)
+	h.failsOnce("main.c:3:10: fatal error: zlib.h: No such file or directory")
+	h.builds(0, "riscv64-glibc-hello")
+	h.prov.Queue(atesor.RoleFixer, fixAnswer(`sed -i 's/ -m64//' Makefile`), fixAnswer("apt-get install -y zlib1g-dev"))
+	res := h.run()
+	if !res.Verified {
+		t.Fatalf("status %s (%s)", res.Status, res.Reason)
+	}
+	st := h.state()
+	if len(st.FixAttempts) != 2 || st.FixAttempts[0].Success || !st.FixAttempts[1].Success {
+		t.Fatalf("fix attempts = %+v", st.FixAttempts)
+	}
+	if st.Attempts != 2 {
+		t.Errorf("attempts = %d, want 2", st.Attempts)
+	}
+}
