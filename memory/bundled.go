@@ -75,7 +75,33 @@ func createNew(path string, data []byte) error {
 		if errors.Is(err, fs.ErrExist) {
 			return nil
 		}
-		return fmt.Errorf("install %s: %w", path, err)
+		// A file system without hard links: create the file exclusively instead.
+		if err := writeExclusive(path, data); err != nil {
+			return err
+		}
 	}
 	return syncDir(filepath.Dir(path))
+}
+
+// writeExclusive creates path with data, doing nothing when path exists.
+func writeExclusive(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("install %s: %w", path, err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("install %s: %w", path, err)
+	}
+	return nil
 }

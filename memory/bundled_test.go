@@ -187,7 +187,7 @@ func TestBundledScoutCoverage(t *testing.T) {
 					}
 				}
 			}
-			if e.BuildSystem == atesor.BuildGo && e.Trigger.ModuleDir != "" {
+			if e.BuildSystem == atesor.BuildGo && e.Trigger.ModuleDir != "" && e.Trigger.ModuleDir != "." {
 				kind = "go/subdirectory"
 			}
 			have[kind] = true
@@ -229,6 +229,25 @@ var fixerSamples = map[string]string{
 	"fixer-023": "src/fs.c:7:10: fatal error: linux/limits.h: No such file or directory",
 }
 
+// moreFixerSamples are further forms of the same errors: GCC's typographic quotes in a
+// UTF-8 locale, the spelling of older compilers, and the config.sub message.
+var moreFixerSamples = map[string][]string{
+	"fixer-000": {
+		"configure: error: cannot guess build type; you must specify one",
+		"Invalid configuration `riscv64-unknown-linux-gnu': machine `riscv64-unknown' not recognized",
+	},
+	"fixer-001": {"/usr/bin/ld: libfoo.so: undefined reference to `__atomic_exchange_1'"},
+	"fixer-004": {
+		"src/cpu.c:40:5: error: unknown register name ‘%ebx’ in ‘asm’",
+		"src/cpu.c:41:5: error: invalid ‘asm’: operand number out of range",
+		"src/cpu.c:41:5: error: impossible constraint in 'asm'",
+	},
+	"fixer-005": {"gcc: error: unrecognized command line option '-m64'"},
+	"fixer-011": {"Invalid configuration `riscv64-alpine-linux-musl': machine `riscv64-alpine' not recognized"},
+	"fixer-014": {"{standard input}:12: Error: unrecognized opcode `pause', extension `zihintpause' required"},
+	"fixer-015": {"cc: error: unrecognized command-line option ‘-mavx2’"},
+}
+
 func TestBundledFixerPatternsMatchRealErrors(t *testing.T) {
 	f := bundledFile(t, atesor.AgentFixer)
 	for _, e := range f.Examples {
@@ -237,13 +256,83 @@ func TestBundledFixerPatternsMatchRealErrors(t *testing.T) {
 			t.Errorf("%s: no sample error in fixerSamples", e.ID)
 			continue
 		}
-		if !regexp.MustCompile("(?i)" + e.ErrorPattern).MatchString(sample) {
-			t.Errorf("%s: error_pattern %q does not match %q", e.ID, e.ErrorPattern, sample)
+		for _, sample := range append([]string{sample}, moreFixerSamples[e.ID]...) {
+			if !regexp.MustCompile("(?i)" + e.ErrorPattern).MatchString(sample) {
+				t.Errorf("%s: error_pattern %q does not match %q", e.ID, e.ErrorPattern, sample)
+			}
+			got := memory.Rank(f.Examples, atesor.Query{Sandbox: e.Sandbox, BuildSystem: e.BuildSystem, ErrorMessage: sample}, 2)
+			if !slices.Contains(ids(got), e.ID) {
+				t.Errorf("%s: not among the 2 examples for %q; got %v", e.ID, sample, ids(got))
+			}
 		}
-		got := memory.Rank(f.Examples, atesor.Query{Sandbox: e.Sandbox, BuildSystem: e.BuildSystem, ErrorMessage: sample}, 2)
-		if !slices.Contains(ids(got), e.ID) {
-			t.Errorf("%s: not among the 2 examples for its own error; got %v", e.ID, ids(got))
+	}
+	for id := range moreFixerSamples {
+		if _, ok := fixerSamples[id]; !ok {
+			t.Errorf("moreFixerSamples names %s, which has no example", id)
 		}
+	}
+}
+
+// TestBundledGoScoutRanking checks the Go scout examples against the queries the scout
+// node builds from the detector, which reports a module at the root as module_dir ".":
+// a root module gets the root example first, a module in a subdirectory the
+// subdirectory example.
+func TestBundledGoScoutRanking(t *testing.T) {
+	f := bundledFile(t, atesor.AgentScout)
+	tests := []struct {
+		sandbox   string
+		moduleDir string
+		hasMain   bool
+		want      string
+	}{
+		{debian, ".", true, "scout-005"},
+		{debian, ".", false, "scout-005"},
+		{debian, "api", false, "scout-006"},
+		{debian, "sdk", false, "scout-006"},
+		{alpine, ".", true, "scout-013"},
+		{alpine, ".", false, "scout-013"},
+		{alpine, "api", false, "scout-014"},
+		{alpine, "client", false, "scout-014"},
+	}
+	for _, tc := range tests {
+		q := atesor.Query{Sandbox: tc.sandbox, BuildSystem: atesor.BuildGo, HasMain: ptr(tc.hasMain), ModuleDir: tc.moduleDir}
+		got := ids(memory.Rank(f.Examples, q, 2))
+		if len(got) == 0 || got[0] != tc.want {
+			t.Errorf("%s, module_dir %q, has_main %t: got %v, want %s first", tc.sandbox, tc.moduleDir, tc.hasMain, got, tc.want)
+		}
+	}
+}
+
+// alpinePackages are the Alpine (aports) package names the bundled alpine-riscv64
+// examples may install. No Alpine index is reachable from the tests, so each name here
+// was checked by hand against aports; a new name must be checked and added, and Debian
+// names (build-essential, zlib1g-dev, libssl-dev, ...) fail.
+var alpinePackages = map[string]bool{
+	"argp-standalone": true, "autoconf": true, "automake": true, "bsd-compat-headers": true,
+	"build-base": true, "cargo": true, "cmake": true, "git": true, "go": true, "libpsl-dev": true,
+	"libtool": true, "linux-headers": true, "meson": true, "musl-fts-dev": true, "openssl-dev": true,
+	"pkgconf": true, "samurai": true, "zlib-dev": true,
+}
+
+func TestBundledAlpinePackageNames(t *testing.T) {
+	n := 0
+	for _, agent := range atesor.Agents() {
+		for _, e := range bundledFile(t, agent).Examples {
+			if e.Sandbox != alpine {
+				continue
+			}
+			for _, c := range exampleCommands(e) {
+				for _, p := range installedPackages(c, "apk") {
+					n++
+					if !alpinePackages[p] {
+						t.Errorf("%s: apk package %q is not a checked Alpine package name", e.ID, p)
+					}
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no apk packages found in the bundled Alpine examples")
 	}
 }
 

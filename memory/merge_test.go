@@ -82,6 +82,16 @@ func TestMergeRefusesInvalidFiles(t *testing.T) {
 	if after, _ := os.ReadFile(dst); string(after) != string(before) {
 		t.Error("dst changed")
 	}
+	// An invalid dst is never overwritten, however valid the sources are.
+	badDst := filepath.Join(dir, "shard", "scout_examples.json")
+	os.MkdirAll(filepath.Dir(badDst), 0o755)
+	os.WriteFile(badDst, []byte(`{"examples": [`), 0o644)
+	if err := memory.Merge(badDst, dst); err == nil || !strings.Contains(err.Error(), badDst) {
+		t.Fatalf("Merge into an invalid file: %v, want an error naming it", err)
+	}
+	if b, _ := os.ReadFile(badDst); string(b) != `{"examples": [` {
+		t.Error("the invalid dst was changed")
+	}
 	if err := memory.Merge(filepath.Join(dir, "whatever.json"), dst); err == nil {
 		t.Error("Merge into a file whose agent is unknown: want an error")
 	}

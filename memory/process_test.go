@@ -202,7 +202,7 @@ func TestConcurrentProcessesSaveRecipes(t *testing.T) {
 		t.Skip("starts 8 processes")
 	}
 	const workers, count = 8, 25
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "examples") // the cache is <home>/recipe_cache.json
 	runAll(t, startChildren(t, "save-recipes", dir, workers, count))
 	b, err := os.ReadFile(filepath.Join(filepath.Dir(dir), RecipeCacheFile))
 	if err != nil {
@@ -289,5 +289,18 @@ func TestWriterKilledBeforeRenameLeavesOldFile(t *testing.T) {
 				t.Errorf("file invalid after the next write: %v", err)
 			}
 		})
+	}
+}
+
+func TestWriteExclusiveNeverReplaces(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "scout_examples.json")
+	if err := writeExclusive(path, []byte("first")); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeExclusive(path, []byte("second")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "first" {
+		t.Fatalf("file holds %q (%v), want the first content", b, err)
 	}
 }
