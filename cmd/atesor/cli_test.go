@@ -1,11 +1,14 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,6 +129,11 @@ func TestHelp(t *testing.T) {
 		{[]string{"recipe", "--help"}, []string{"show"}},
 		{[]string{"recipe", "show", "--help"}, []string{"--platform"}},
 		{[]string{"version", "--help"}, []string{"atesor version"}},
+		{[]string{"help", "examples", "lint"}, []string{"atesor examples lint", "auto form"}},
+		{[]string{"examples", "list", "--help"}, []string{"--agent", "--dir"}},
+		{[]string{"examples", "merge", "-h"}, []string{"atesor examples merge DST SRC"}},
+		{[]string{"sandbox", "remove", "--help"}, []string{"atesor sandbox remove"}},
+		{[]string{"recipe", "help"}, []string{"show"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -139,6 +147,33 @@ func TestHelp(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPortDefaults checks the documented defaults of port, and that ATESOR_PLATFORM
+// (also from a .env file) sets the default platform.
+func TestPortDefaults(t *testing.T) {
+	c := newCLI(t)
+	o := c.run("port", "--help")
+	if o.code != exitOK {
+		t.Fatalf("port --help: %s", o)
+	}
+	for _, w := range []string{`--platform string`, `(default "debian")`, `--sandbox string`, `(default "rootfs")`,
+		"--max-attempts int", "(default 5)", "--max-cost float", "(default 1)", "--test-timeout duration",
+		"(default 15m0s)", "--out string", `(default "atesor-out")`} {
+		if !strings.Contains(o.stdout, w) {
+			t.Errorf("port --help does not show %q; %s", w, o)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(c.dir, ".env"), []byte("ATESOR_PLATFORM=alpine\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if o := c.run("port", "--help"); !strings.Contains(o.stdout, `(default "alpine")`) {
+		t.Errorf("ATESOR_PLATFORM from ./.env does not set the default; %s", o)
+	}
+	c.env["ATESOR_PLATFORM"] = "ubuntu" // the environment wins over .env
+	if o := c.run("port", "--help"); !strings.Contains(o.stdout, `(default "ubuntu")`) {
+		t.Errorf("ATESOR_PLATFORM from the environment does not set the default; %s", o)
 	}
 }
 
@@ -281,8 +316,41 @@ func TestPortCachedNeedsNoKey(t *testing.T) {
 	if o.code != exitOK || !strings.Contains(o.stdout, "verdict: cached") {
 		t.Fatalf("want exit 0 and a cached verdict; %s", o)
 	}
-	if fi, err := os.Stat(filepath.Join(c.dir, "pkgout", "hello_package.zip")); err != nil || fi.Size() == 0 {
-		t.Errorf("package zip: %v, %v", fi, err)
+	checkZip(t, filepath.Join(c.dir, "pkgout", "hello_package.zip"), "hello/hello_recipe.md", "hello/hello_report.json")
+
+	// recipe show after the cached run.
+	o = c.run("recipe", "show", "hello")
+	if o.code != exitOK || !strings.Contains(o.stdout, "hello (debian-riscv64): VERIFIED") {
+		t.Errorf("recipe show after a cached run; %s", o)
+	}
+
+	// ATESOR_PLATFORM picks the sandbox of the cache lookup: ubuntu shares Debian's,
+	// alpine has no entry and needs a key; --platform overrides it.
+	c.env["ATESOR_PLATFORM"] = "ubuntu"
+	if o := c.run("port", "--json", src); o.code != exitOK || !strings.Contains(o.stdout, `"status": "cached"`) {
+		t.Errorf("ATESOR_PLATFORM=ubuntu: want the Debian cache entry; %s", o)
+	}
+	c.env["ATESOR_PLATFORM"] = "alpine"
+	if o := c.run("port", src); o.code != exitUsage || !strings.Contains(o.stderr, "GOOGLE_API_KEY") {
+		t.Errorf("ATESOR_PLATFORM=alpine: want a cache miss and the missing-key stop; %s", o)
+	}
+	if o := c.run("port", "--platform", "debian", src); o.code != exitOK {
+		t.Errorf("--platform debian over ATESOR_PLATFORM=alpine: want the cache hit; %s", o)
+	}
+	delete(c.env, "ATESOR_PLATFORM")
+
+	// With -v, stdout stays the JSON report; progress goes to stderr.
+	o = c.run("port", "-v", "--json", src)
+	if err := json.Unmarshal([]byte(o.stdout), &res); o.code != exitOK || err != nil || res.Status != atesor.StatusCached {
+		t.Errorf("-v --json: stdout is not the report (%v); %s", err, o)
+	}
+	if !strings.Contains(o.stderr, "recipe cache hit") {
+		t.Errorf("-v: no progress on stderr; %s", o)
+	}
+
+	// --name names the package: a cache entry under another name misses.
+	if o := c.run("port", "--name", "greeter", src); o.code != exitUsage || !strings.Contains(o.stderr, "GOOGLE_API_KEY") {
+		t.Errorf("--name greeter: want a cache miss; %s", o)
 	}
 
 	// --force skips the cache, so the key is needed again.
@@ -298,6 +366,27 @@ func TestPortCachedNeedsNoKey(t *testing.T) {
 	o = c.run("port", other)
 	if o.code != exitUsage || !strings.Contains(o.stderr, "GOOGLE_API_KEY") {
 		t.Errorf("other source: want the missing-key stop; %s", o)
+	}
+}
+
+// checkZip checks that the zip at p holds the named entries.
+func checkZip(t *testing.T, p string, want ...string) {
+	t.Helper()
+	zr, err := zip.OpenReader(p)
+	if err != nil {
+		t.Fatalf("package zip: %v", err)
+	}
+	defer zr.Close()
+	have := map[string]bool{}
+	var names []string
+	for _, f := range zr.File {
+		have[f.Name] = true
+		names = append(names, f.Name)
+	}
+	for _, w := range want {
+		if !have[w] {
+			t.Errorf("package zip lacks %s; it holds %v", w, names)
+		}
 	}
 }
 
@@ -513,5 +602,57 @@ func TestSandboxStatusAndRemove(t *testing.T) {
 	}
 	if o := c.run("sandbox", "remove", "debian"); o.code != exitOK || !strings.Contains(o.stdout, "nothing to remove") {
 		t.Errorf("second remove: %s", o)
+	}
+}
+
+// TestPortInterruptedDuringDownload interrupts port while the recipe-cache check
+// downloads a tarball source: exit 130, and no run state (the run had not started).
+func TestPortInterruptedDuringDownload(t *testing.T) {
+	c := newCLI(t)
+	requested := make(chan struct{}, 1)
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case requested <- struct{}{}:
+		default:
+		}
+		select { // stall until the client goes away or the test ends
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "port", "--offline", srv.URL+"/pkg-1.0.tar.gz")
+	cmd.Dir = c.dir
+	for k, v := range c.env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var se bytes.Buffer
+	cmd.Stderr = &se
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-requested:
+	case <-ctx.Done():
+		t.Fatal("port never requested the tarball")
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("want exit %d, got %v; stderr:\n%s", exitInterrupted, err, se.String())
+	}
+	if !strings.Contains(se.String(), "interrupted") {
+		t.Errorf("stderr does not say it was interrupted:\n%s", se.String())
+	}
+	if _, err := os.Stat(filepath.Join(c.home, "runs")); err == nil {
+		t.Error("an interrupt before the run started left run state")
 	}
 }

@@ -77,6 +77,20 @@ func TestPortHostNotVerified(t *testing.T) {
 	if !strings.Contains(o.stderr, "verify") {
 		t.Errorf("no progress on stderr; %s", o)
 	}
+	if strings.Contains(o.stderr, "    ar rcs libhello.a") {
+		t.Errorf("build output lines on stderr without -v; %s", o)
+	}
+	checkZip(t, res.Files["package"], "hello/hello_recipe.md", "hello/hello_report.json", "hello/hello_state.json",
+		"hello/hello_build.log")
+
+	// -v: every build output line on stderr; the human summary on stdout ends with the verdict.
+	o = c.run("port", "--sandbox", "host", "--unsafe-host", "--offline", "-v", helloSource(t))
+	if o.code != exitFailed || !strings.Contains(o.stderr, "    ar rcs libhello.a") {
+		t.Errorf("-v: want exit 1 and the build output on stderr; %s", o)
+	}
+	if !strings.HasSuffix(o.stdout, "verdict: not_verified\n") || !strings.Contains(o.stdout, "failure:   verify") {
+		t.Errorf("summary on stdout; %s", o)
+	}
 }
 
 // TestPortInterrupted interrupts a run during its build: exit 130 with the state saved,

@@ -83,7 +83,8 @@ func run(ctx context.Context, a *app, args []string) int {
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
 		if len(args) > 1 && args[0] == "help" {
-			return run(ctx, a, []string{args[1], "--help"})
+			// help examples lint = examples lint --help
+			return run(ctx, a, append(append([]string{}, args[1:]...), "--help"))
 		}
 		topUsage(a.stdout)
 		return exitOK

@@ -136,6 +136,10 @@ func runPort(ctx context.Context, a *app, args []string) int {
 			return setupError(a, "%v", err)
 		}
 		entry, err := probe.Cached(ctx, req)
+		if err != nil && ctx.Err() != nil {
+			fmt.Fprintln(a.stderr, "atesor port: interrupted before the run started; nothing to resume")
+			return exitInterrupted
+		}
 		if err != nil {
 			return setupError(a, "%v", err)
 		}

@@ -31,18 +31,72 @@ type progress struct {
 	elapsed              time.Duration
 	tail                 []string
 	drawn                int // lines of the live block on screen
+
+	// now is the clock; elapsedAt is when elapsed was last reported by an event, so the
+	// live block's clock keeps running while a command prints nothing.
+	now       func() time.Time
+	elapsedAt time.Time
+	stopOnce  sync.Once
+	stop      chan struct{} // closed by Done; stops the ticker of the live block
+	stopped   chan struct{} // closed when the ticker has returned
 }
 
+// tickInterval is how often the live block redraws its clock.
+const tickInterval = time.Second
+
 func newProgress(w io.Writer, live, verbose bool) *progress {
-	return &progress{w: w, live: live, verbose: verbose}
+	p := &progress{w: w, live: live, verbose: verbose, now: time.Now,
+		stop: make(chan struct{}), stopped: make(chan struct{})}
+	if !live {
+		close(p.stopped)
+		return p
+	}
+	go func() {
+		defer close(p.stopped)
+		t := time.NewTicker(tickInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.stop:
+				return
+			case <-t.C:
+				p.tick()
+			}
+		}
+	}()
+	return p
+}
+
+// setElapsed records an elapsed time reported by the pipeline or the provisioning.
+func (p *progress) setElapsed(d time.Duration) {
+	p.elapsed, p.elapsedAt = d, p.now()
+}
+
+// tick redraws the live block with the clock advanced to now.
+func (p *progress) tick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn == 0 {
+		return // nothing on screen (not started, or done)
+	}
+	p.redraw()
+}
+
+// shownElapsed is the elapsed time of the live block: the last reported time plus the
+// time since it was reported.
+func (p *progress) shownElapsed() time.Duration {
+	if p.elapsedAt.IsZero() {
+		return p.elapsed
+	}
+	return p.elapsed + p.now().Sub(p.elapsedAt)
 }
 
 // Event handles a pipeline event.
 func (p *progress) Event(e graph.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if e.Elapsed > p.elapsed {
-		p.elapsed = e.Elapsed
+	if e.Elapsed > 0 && e.Elapsed >= p.elapsed {
+		p.setElapsed(e.Elapsed)
 	}
 	switch e.Kind {
 	case graph.EventNodeStarted:
@@ -84,7 +138,7 @@ func (p *progress) Provision(pr sandbox.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.node, p.phase = "sandbox", pr.Stage
-	p.elapsed = pr.Elapsed
+	p.setElapsed(pr.Elapsed)
 	switch {
 	case p.live && pr.Stage == "bootstrap":
 		p.addTail(pr.Message) // mmdebstrap output scrolls in the live block
@@ -97,8 +151,10 @@ func (p *progress) Provision(pr sandbox.Progress) {
 	p.redraw()
 }
 
-// Done clears the live block.
+// Done stops the clock and clears the live block. It may be called more than once.
 func (p *progress) Done() {
+	p.stopOnce.Do(func() { close(p.stop) })
+	<-p.stopped
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
@@ -138,7 +194,7 @@ func (p *progress) redraw() {
 	}
 	p.clear()
 	var b strings.Builder
-	status := fmt.Sprintf("%s %s", stamp(p.elapsed), orDash(p.node, "starting"))
+	status := fmt.Sprintf("%s %s", stamp(p.shownElapsed()), orDash(p.node, "starting"))
 	if p.phase != "" {
 		status += " · " + p.phase
 	}

@@ -67,3 +67,37 @@ func TestCut(t *testing.T) {
 		t.Errorf("cut = %q", got)
 	}
 }
+
+// TestProgressLiveClock checks that the live block's clock keeps running while a
+// command prints nothing.
+func TestProgressLiveClock(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgress(&b, true, false)
+	defer p.Done()
+	clock := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	p.mu.Lock()
+	p.now = func() time.Time { return clock }
+	p.mu.Unlock()
+	p.Event(graph.Event{Kind: graph.EventNodeStarted, Node: "build", Elapsed: 61 * time.Second})
+	if !strings.Contains(b.String(), "[01:01] build") {
+		t.Fatalf("live block lacks the status line: %q", b.String())
+	}
+	p.mu.Lock()
+	clock = clock.Add(65 * time.Second)
+	p.mu.Unlock()
+	p.tick()
+	if !strings.Contains(b.String(), "[02:06] build") {
+		t.Errorf("the clock did not advance on a tick: %q", b.String())
+	}
+	// An event resets the clock to the pipeline's elapsed time.
+	p.Event(graph.Event{Kind: graph.EventOutput, Node: "build", Line: "cc -c big.c", Elapsed: 130 * time.Second})
+	if !strings.HasSuffix(b.String(), "[02:10] build\n  cc -c big.c\n") {
+		t.Errorf("after an event: %q", b.String())
+	}
+	p.Done()
+	n := b.Len()
+	p.tick() // after Done nothing is drawn
+	if b.Len() != n {
+		t.Errorf("a tick after Done drew: %q", b.String()[n:])
+	}
+}
