@@ -1,6 +1,16 @@
 package graph
 
-import "testing"
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 func TestPackageName(t *testing.T) {
 	tests := []struct{ source, want string }{
@@ -37,5 +47,40 @@ func TestKindOf(t *testing.T) {
 		if got := KindOf(tt.source); got != tt.want {
 			t.Errorf("KindOf(%q) = %s, want %s", tt.source, got, tt.want)
 		}
+	}
+}
+
+func TestTarballURLIsDownloadedOnce(t *testing.T) {
+	t.Setenv("ATESOR_HOME", t.TempDir())
+	var tarball bytes.Buffer
+	gz := gzip.NewWriter(&tarball)
+	tw := tar.NewWriter(gz)
+	body := []byte("all:\n\ttrue\n")
+	_ = tw.WriteHeader(&tar.Header{Name: "pkg-1.0/Makefile", Mode: 0o644, Size: int64(len(body))})
+	_, _ = tw.Write(body)
+	tw.Close()
+	gz.Close()
+	hits := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		hits++
+		w.Write(tarball.Bytes())
+	}))
+	defer srv.Close()
+	url := srv.URL + "/pkg-1.0.tar.gz"
+	for i := 0; i < 2; i++ {
+		src, err := identifySource(context.Background(), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(src.hostDir, "Makefile")); err != nil {
+			t.Errorf("tarball not unpacked: %v", err)
+		}
+		if src.sha256 == "" {
+			t.Error("no SHA-256")
+		}
+		src.cleanup()
+	}
+	if hits != 1 {
+		t.Errorf("the URL was fetched %d times, want 1", hits)
 	}
 }

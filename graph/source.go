@@ -2,14 +2,18 @@ package graph
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
+	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -59,8 +63,7 @@ func identifySource(ctx context.Context, raw string) (*source, error) {
 	s.tmp = tmp
 	archive := raw
 	if s.kind == SourceURL {
-		archive = filepath.Join(tmp, path.Base(strings.SplitN(raw, "?", 2)[0]))
-		if err := download(ctx, raw, archive); err != nil {
+		if archive, err = fetchCached(ctx, raw); err != nil {
 			s.cleanup()
 			return nil, err
 		}
@@ -79,6 +82,39 @@ func identifySource(ctx context.Context, raw string) (*source, error) {
 		return nil, fmt.Errorf("source %s: %w", raw, err)
 	}
 	return s, nil
+}
+
+// downloadsDir keeps downloaded tarballs, so the recipe-cache check and the run that
+// follows it (and a resumed run) fetch a URL once.
+func downloadsDir() string {
+	if home, err := memory.Home(); err == nil {
+		return filepath.Join(home, "downloads")
+	}
+	return filepath.Join(os.TempDir(), "atesor-downloads")
+}
+
+// fetchCached downloads url once into the downloads directory and returns the file. The
+// file is named after a hash of the URL and written through a temporary file, so a
+// partial download never looks complete.
+func fetchCached(ctx context.Context, url string) (string, error) {
+	dir := downloadsDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("download %s: %w", url, err)
+	}
+	sum := sha256.Sum256([]byte(url))
+	dest := filepath.Join(dir, hex.EncodeToString(sum[:8])+"-"+path.Base(strings.SplitN(url, "?", 2)[0]))
+	if _, err := os.Stat(dest); err == nil {
+		return dest, nil
+	}
+	tmp := dest + ".part-" + strconv.Itoa(os.Getpid())
+	if err := download(ctx, url, tmp); err != nil {
+		os.Remove(tmp)
+		return "", err
+	}
+	if err := os.Rename(tmp, dest); err != nil {
+		return "", fmt.Errorf("download %s: %w", url, err)
+	}
+	return dest, nil
 }
 
 func download(ctx context.Context, url, dest string) error {

@@ -41,7 +41,7 @@ var aliases = map[string]string{
 	"mbedcrypto": "mbedtls", "mbedx509": "mbedtls", "mbedtls": "mbedtls",
 	"libnghttp2": "nghttp2", "libssh2": "ssh2", "libssh": "ssh",
 	"libarchive": "archive", "libmagic": "magic",
-	"libedit": "edit", "opengl": "gl", "libgl": "gl", "libx11": "x11",
+	"libedit": "edit", "editline": "edit", "libeditline": "edit", "opengl": "gl", "libgl": "gl", "libx11": "x11",
 	"eigen3": "eigen", "nlohmann_json": "nlohmann-json", "onetbb": "tbb",
 	"lua5.4": "lua", "lua54": "lua", "lua-5.4": "lua", "lua5.3": "lua", "lua-5.3": "lua",
 	"icu-uc": "icu", "icu-i18n": "icu", "icuuc": "icu", "icui18n": "icu", "icudata": "icu",
@@ -72,6 +72,8 @@ var aliases = map[string]string{
 	"pcre2-sys": "pcre2", "onig_sys": "onig", "libsodium-sys": "sodium",
 	"pq-sys": "postgresql", "mysqlclient-sys": "mysql", "sdl2-sys": "sdl2",
 	"lz4-sys": "lz4", "git2": "git2", "ssh2": "ssh2",
+	// The openssl and native-tls crates link the system OpenSSL on Linux.
+	"openssl": "openssl", "native-tls": "openssl",
 }
 
 // ignoredDeps are libraries every toolchain provides (libc, libm, threads, libatomic,

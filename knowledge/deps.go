@@ -142,10 +142,15 @@ func detectDependencies(t *tree, det *atesor.Detection) []atesor.Dependency {
 		seen[name] = true
 		out = append(out, atesor.Dependency{Name: name, Evidence: ev})
 	}
+	// The package's own library (libyaml's tests linking yaml, xxHash's -lxxhash) is
+	// built, not installed.
 	self := projectName(t.base)
+	if c, ok := Canonical(self); ok {
+		self = c
+	}
 	for _, d := range explicit {
 		c, _ := Canonical(d.name)
-		if c == self && t.providesLibrary(d.name) {
+		if c == self && (t.providesLibrary(d.name) || t.providesLibrary(c)) {
 			continue
 		}
 		addDep(c, d.evidence)

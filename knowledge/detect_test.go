@@ -71,6 +71,28 @@ func TestDetectTrees(t *testing.T) {
 			Deps: []atesor.Dependency{dep("openssl", "Cargo.toml:7"), dep("zlib", "Cargo.toml:10"), dep("pkg-config", "Cargo.toml:18")}}},
 		{"cargo-subdir", detected{BuildSystem: atesor.BuildCargo, Confidence: 0.85, Evidence: "rust/Cargo.toml", BuildDir: "rust", Language: "Rust", Deps: none}},
 		{"unknown", detected{BuildSystem: atesor.BuildUnknown, Language: "C", Deps: none}},
+		// Layouts of real upstream trees, trimmed (see testdata/trees/README.md).
+		{"cJSON", detected{BuildSystem: atesor.BuildCMake, Confidence: 0.95, Evidence: "CMakeLists.txt", Language: "C", Deps: none,
+			Alternatives: []atesor.BuildCandidate{alt(atesor.BuildMake, "Makefile", 0.9)}}},
+		{"xxHash", detected{BuildSystem: atesor.BuildMake, Confidence: 0.9, Evidence: "Makefile", Language: "C", Deps: none,
+			Alternatives: []atesor.BuildCandidate{alt(atesor.BuildCMake, "cmake_unofficial/CMakeLists.txt", 0.65)}}},
+		{"libyaml", detected{BuildSystem: atesor.BuildCMake, Confidence: 0.95, Evidence: "CMakeLists.txt", Language: "C", Deps: none,
+			Alternatives: []atesor.BuildCandidate{alt(atesor.BuildAutotools, "configure.ac", 0.85)}}},
+		{"expat", detected{BuildSystem: atesor.BuildCMake, Confidence: 0.65, Evidence: "expat/CMakeLists.txt", BuildDir: "expat", Language: "C",
+			Deps:         []atesor.Dependency{dep("bsd", "expat/CMakeLists.txt:12")},
+			Alternatives: []atesor.BuildCandidate{alt(atesor.BuildAutotools, "expat/configure.ac", 0.55)}}},
+		{"pcre2-10.45", detected{BuildSystem: atesor.BuildAutotools, Confidence: 0.95, Evidence: "configure", Shipped: true, Language: "C",
+			Deps: []atesor.Dependency{dep("bz2", "CMakeLists.txt:4"), dep("zlib", "CMakeLists.txt:5"),
+				dep("readline", "CMakeLists.txt:6"), dep("edit", "CMakeLists.txt:7")},
+			Alternatives: []atesor.BuildCandidate{alt(atesor.BuildCMake, "CMakeLists.txt", 0.95), alt(atesor.BuildAutotools, "configure.ac", 0.85)}}},
+		{"gizmo", detected{BuildSystem: atesor.BuildGo, Confidence: 0.95, Evidence: "go.mod", Language: "Go",
+			Deps:    []atesor.Dependency{dep("github.com/spf13/pflag", "go.mod:7")},
+			HasMain: true, MainPath: "cmd/gizmo", ModuleDir: "."}},
+		{"cargo-workspace", detected{BuildSystem: atesor.BuildCargo, Confidence: 0.95, Evidence: "Cargo.toml", Language: "Rust",
+			Deps:         []atesor.Dependency{dep("zlib", "Cargo.toml:7"), dep("openssl", "crates/cli/Cargo.toml:8")},
+			Alternatives: []atesor.BuildCandidate{alt(atesor.BuildCargo, "crates/cli/Cargo.toml", 0.85), alt(atesor.BuildCargo, "crates/core/Cargo.toml", 0.85)}}},
+		{"meson-subprojects", detected{BuildSystem: atesor.BuildMeson, Confidence: 0.95, Evidence: "meson.build", Language: "C",
+			Deps: []atesor.Dependency{dep("zlib", "meson.build:6"), dep("curl", "meson.build:7"), dep("inih", "meson.build:8")}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tree, func(t *testing.T) {
@@ -159,6 +181,48 @@ func TestDetectPrecedence(t *testing.T) {
 				if a.Confidence > d.Confidence && a.BuildSystem != atesor.BuildCMake {
 					t.Errorf("alternative %v ranks above the chosen one", a)
 				}
+			}
+		})
+	}
+}
+
+// TestDetectOwnLibrary checks that a package's own library, named by its build files, is
+// not reported as a dependency to install: the tree directory names the project.
+func TestDetectOwnLibrary(t *testing.T) {
+	tests := []struct {
+		dir   string
+		files map[string]string
+		want  []atesor.Dependency
+	}{
+		{"libyaml", map[string]string{
+			"CMakeLists.txt": "project(yaml C)\nfind_package(PkgConfig)\npkg_check_modules(YAML yaml-0.1)\n",
+			"include/yaml.h": "", "src/api.c": ""},
+			[]atesor.Dependency{dep("pkg-config", "CMakeLists.txt:2")}},
+		{"xxHash-0.8.3", map[string]string{
+			"Makefile": "all:\n\t$(CC) cli/xxhsum.c -L. -lxxhash -lz\n", "xxhash.h": "", "xxhash.c": ""},
+			[]atesor.Dependency{dep("zlib", "Makefile:2")}},
+		// A library of the same name that the tree does not build stays a dependency.
+		{"yaml-tools", map[string]string{"Makefile": "all:\n\tcc main.c -lyaml\n", "main.c": ""},
+			[]atesor.Dependency{dep("yaml", "Makefile:2")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.dir, func(t *testing.T) {
+			root := filepath.Join(writeTree(t, nil), tt.dir)
+			for p, c := range tt.files {
+				full := filepath.Join(root, filepath.FromSlash(p))
+				if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d, err := Detect(context.Background(), root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, d.Dependencies); diff != "" {
+				t.Errorf("dependencies (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -26,7 +26,7 @@ const (
 	excerptMaxLookups   = 200   // distinct references resolved per log
 )
 
-var reFileRef = regexp.MustCompile(`((?:[A-Za-z0-9_.+\-]*/)*(?:[A-Za-z0-9_+\-][A-Za-z0-9_.+\-]*\.(?:c|h|cc|cpp|cxx|hpp|hh|hxx|inl|ipp|inc|S|s|asm|go|rs|m|mm|cmake|ac|am|in|mk|build|txt|y|l)|Makefile|GNUmakefile|makefile)):([0-9]{1,7})\b`)
+var reFileRef = regexp.MustCompile(`((?:[A-Za-z0-9_.+\-]*/)*(?:[A-Za-z0-9_+\-][A-Za-z0-9_.+\-]*\.(?:c|h|cc|cpp|cxx|hpp|hh|hxx|inl|ipp|inc|S|s|asm|go|rs|m|mm|cmake|ac|am|in|mk|build|txt|y|l|mod|work|toml)|Makefile|GNUmakefile|makefile)):([0-9]{1,7})\b`)
 
 // fileRefs is the referenced lines of one resolved file, in order of appearance.
 type fileRefs struct {
@@ -52,15 +52,19 @@ func ErrorExcerpts(log, root string) string {
 	res := &resolver{root: r}
 	var refs []*fileRefs
 	seenRef := map[string]bool{}
-	for _, m := range reFileRef.FindAllStringSubmatch(log, -1) {
+	for _, loc := range reFileRef.FindAllStringSubmatchIndex(log, -1) {
 		if len(refs) == excerptMaxFiles && allFull(refs) {
 			break
 		}
-		line, err := strconv.Atoi(m[2])
+		if outsideRepoPath(log, loc[2], loc[3]) {
+			continue
+		}
+		file, num := log[loc[2]:loc[3]], log[loc[4]:loc[5]]
+		line, err := strconv.Atoi(num)
 		if err != nil || line <= 0 {
 			continue
 		}
-		key := m[1] + ":" + m[2]
+		key := file + ":" + num
 		if seenRef[key] {
 			continue
 		}
@@ -68,7 +72,7 @@ func ErrorExcerpts(log, root string) string {
 		if len(seenRef) > excerptMaxLookups {
 			break
 		}
-		rel, ok := res.resolve(m[1])
+		rel, ok := res.resolve(file)
 		if !ok {
 			continue
 		}
@@ -105,6 +109,34 @@ func ErrorExcerpts(log, root string) string {
 		b.WriteString(text)
 	}
 	return b.String()
+}
+
+// foreignPathParts mark a log path in the toolchain's or a dependency cache's files
+// (system headers, the Go module cache, Cargo's registry, the Rust standard library),
+// never in the repository, even when its trailing components match a repository file.
+var foreignPathParts = []string{
+	"/usr/include/", "/usr/lib/", "/usr/local/", "/usr/share/", "/pkg/mod/", "/.cargo/",
+	"/.rustup/", "/rustc/",
+}
+
+// outsideRepoPath reports whether the path at log[start:end] belongs to the toolchain or a
+// dependency cache. The path is taken back to the start of its word, since the reference
+// pattern does not match every path character (golang.org/x/sys@v0.30.0/unix/...).
+func outsideRepoPath(log string, start, end int) bool {
+	i := start
+	for i > 0 && !strings.ContainsRune(" \t\r\n'\"`(<[=,", rune(log[i-1])) {
+		i--
+	}
+	if strings.Contains(log[i:start], "@") {
+		return true // module@version: a Go module cache path
+	}
+	word := "/" + log[i:end]
+	for _, p := range foreignPathParts {
+		if strings.Contains(word, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func allFull(refs []*fileRefs) bool {

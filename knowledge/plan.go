@@ -15,6 +15,10 @@ const (
 	mesonBuildDir = "builddir"
 )
 
+// goToolchainEnv lets the go command fetch the toolchain a go.mod asks for when the
+// distro's Go is older (see [DefaultPlan]).
+const goToolchainEnv = "GOTOOLCHAIN=auto"
+
 // ErrNoDetection is returned by [DefaultPlan] when it is given no detection.
 var ErrNoDetection = errors.New("no scripted detection: run knowledge.Detect on the source tree first")
 
@@ -23,7 +27,7 @@ var toolDeps = map[atesor.BuildSystem][]string{
 	atesor.BuildCMake:     {"build-essential", "cmake", "pkg-config"},
 	atesor.BuildMeson:     {"build-essential", "meson", "ninja", "pkg-config"},
 	atesor.BuildAutotools: {"build-essential", "autoconf", "automake", "libtool", "pkg-config", "make"},
-	atesor.BuildMake:      {"build-essential"},
+	atesor.BuildMake:      {"build-essential", "pkg-config"},
 	atesor.BuildGo:        {"go"},
 	atesor.BuildCargo:     {"build-essential", "cargo", "pkg-config"},
 }
@@ -37,6 +41,15 @@ var toolDeps = map[atesor.BuildSystem][]string{
 //
 // For an unknown build system it returns [DiscoveryPlan] and no test commands. The plans
 // never hide a failure (no "|| true") and never cross-compile.
+//
+// Go commands run with GOTOOLCHAIN=auto. Debian trixie's golang-go is Go 1.24 (its
+// /usr/lib/go-1.24/go.env already says auto; a distro may ship local instead). A go.mod
+// whose go or toolchain line asks for a newer Go then makes the go command fetch that
+// toolchain (module golang.org/toolchain, linux-riscv64) through the module proxy during
+// the build, which runs with network, and the tests reuse it from the module cache. The
+// plan never lowers the module's go directive: that would build with an older language
+// and standard library than the module declares. Where the proxy does not serve the
+// toolchain the build fails with the go command's own message, for the fixer.
 func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []string, error) {
 	if det == nil {
 		return atesor.BuildPlan{}, nil, ErrNoDetection
@@ -100,14 +113,14 @@ func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []
 		switch {
 		case det.HasMain && goPkgPath(det.MainPath) != ".":
 			bin := goBinaryName(det)
-			build = inDir(mod, fmt.Sprintf("go build -buildvcs=false -o %s %s", bin, goPkgPath(det.MainPath)))
+			build = inDir(mod, fmt.Sprintf("%s go build -buildvcs=false -o %s %s", goToolchainEnv, bin, goPkgPath(det.MainPath)))
 		case det.HasMain:
 			// go build names a root main package's binary after the module path.
-			build = inDir(mod, "go build -buildvcs=false .")
+			build = inDir(mod, goToolchainEnv+" go build -buildvcs=false .")
 		default:
-			build = inDir(mod, "go build -buildvcs=false ./...")
+			build = inDir(mod, goToolchainEnv+" go build -buildvcs=false ./...")
 		}
-		tests = []string{inDir(mod, "go test ./...")}
+		tests = []string{inDir(mod, goToolchainEnv+" go test ./...")}
 	case atesor.BuildCargo:
 		build = inDir(dir, "cargo build --release")
 		tests = []string{inDir(dir, "cargo test --release")}

@@ -30,12 +30,28 @@ func TestDefaultPlanTrees(t *testing.T) {
 		{"configure-autoconf", []string{"apt-get update && apt-get install -y build-essential pkgconf libxml2-dev zlib1g-dev", "./configure && make -j$(nproc)"}, []string{"make check"}},
 		{"autotools-ac", []string{"apt-get update && apt-get install -y build-essential autoconf automake libtool pkgconf make libxml2-dev zlib1g-dev",
 			"autoreconf -fi && ./configure && make -j$(nproc)"}, []string{"make check"}},
-		{"make-basic", []string{"apt-get update && apt-get install -y build-essential libyaml-dev zlib1g-dev", "make -j$(nproc)"},
+		{"make-basic", []string{"apt-get update && apt-get install -y build-essential pkgconf libyaml-dev zlib1g-dev", "make -j$(nproc)"},
 			[]string{"make test"}},
-		{"go-cmd", []string{"apt-get update && apt-get install -y golang-go", "go build -buildvcs=false -o tool ./cmd/tool"}, []string{"go test ./..."}},
-		{"go-subdir", []string{"apt-get update && apt-get install -y golang-go build-essential pkgconf libsqlite3-dev zlib1g-dev", "cd go && go build -buildvcs=false ."}, []string{"cd go && go test ./..."}},
+		{"go-cmd", []string{"apt-get update && apt-get install -y golang-go", "GOTOOLCHAIN=auto go build -buildvcs=false -o tool ./cmd/tool"}, []string{"GOTOOLCHAIN=auto go test ./..."}},
+		{"go-subdir", []string{"apt-get update && apt-get install -y golang-go build-essential pkgconf libsqlite3-dev zlib1g-dev", "cd go && GOTOOLCHAIN=auto go build -buildvcs=false ."}, []string{"cd go && GOTOOLCHAIN=auto go test ./..."}},
 		{"cargo-basic", []string{"apt-get update && apt-get install -y build-essential cargo pkgconf libssl-dev zlib1g-dev", "cargo build --release"}, []string{"cargo test --release"}},
 		{"cargo-subdir", []string{"apt-get update && apt-get install -y build-essential cargo pkgconf", "cd rust && cargo build --release"}, []string{"cd rust && cargo test --release"}},
+		{"cJSON", []string{"apt-get update && apt-get install -y build-essential cmake pkgconf",
+			"cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)"}, []string{"ctest --test-dir build"}},
+		{"xxHash", []string{"apt-get update && apt-get install -y build-essential pkgconf", "make -j$(nproc)"}, []string{"make check"}},
+		{"libyaml", []string{"apt-get update && apt-get install -y build-essential cmake pkgconf",
+			"cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)"}, []string{"ctest --test-dir build"}},
+		{"expat", []string{"apt-get update && apt-get install -y build-essential cmake pkgconf libbsd-dev",
+			"cmake -S expat -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)"}, []string{"ctest --test-dir build"}},
+		{"pcre2-10.45", []string{"apt-get update && apt-get install -y build-essential pkgconf libbz2-dev zlib1g-dev libreadline-dev libedit-dev",
+			"./configure && make -j$(nproc)"}, []string{"make check"}},
+		// go.mod asks for go 1.25 and trixie has 1.24: GOTOOLCHAIN=auto fetches it.
+		{"gizmo", []string{"apt-get update && apt-get install -y golang-go", "GOTOOLCHAIN=auto go build -buildvcs=false -o gizmo ./cmd/gizmo"},
+			[]string{"GOTOOLCHAIN=auto go test ./..."}},
+		{"cargo-workspace", []string{"apt-get update && apt-get install -y build-essential cargo pkgconf zlib1g-dev libssl-dev", "cargo build --release"},
+			[]string{"cargo test --release"}},
+		{"meson-subprojects", []string{"apt-get update && apt-get install -y build-essential meson ninja-build pkgconf zlib1g-dev libcurl4-openssl-dev",
+			"meson setup builddir && ninja -C builddir"}, []string{"meson test -C builddir"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tree, func(t *testing.T) {
@@ -102,7 +118,7 @@ func TestDefaultPlanAlpineAndLayouts(t *testing.T) {
 		t.Errorf("make in a subdirectory: %q", got)
 	}
 	plan, _, _ = DefaultPlan(&atesor.Detection{BuildSystem: atesor.BuildGo, ModuleDir: "."}, alp)
-	if got := plan.Commands()[1]; got != "go build -buildvcs=false ./..." {
+	if got := plan.Commands()[1]; got != "GOTOOLCHAIN=auto go build -buildvcs=false ./..." {
 		t.Errorf("go library: %q", got)
 	}
 }

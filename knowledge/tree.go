@@ -33,7 +33,7 @@ var noiseDirs = map[string]bool{
 	"demos": true, "doc": true, "docs": true, "bench": true, "benchmark": true,
 	"benchmarks": true, "third_party": true, "thirdparty": true, "3rdparty": true,
 	"external": true, "extern": true, "deps": true, "vendor": true, "contrib": true,
-	"fuzz": true, "fuzzing": true, ".github": true, "ci": true,
+	"fuzz": true, "fuzzing": true, ".github": true, "ci": true, "subprojects": true,
 }
 
 // entry is one file of the walked tree.

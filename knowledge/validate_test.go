@@ -22,11 +22,14 @@ func TestDefaultPlansPassValidation(t *testing.T) {
 	for _, name := range []string{"debian", "alpine"} {
 		p, _ := knowledge.Profile(name)
 		for _, tr := range trees {
+			if !tr.IsDir() {
+				continue // README.md
+			}
 			det, err := knowledge.Detect(context.Background(), filepath.Join("../testdata/trees", tr.Name()))
 			if err != nil {
 				t.Fatal(err)
 			}
-			plan, _, err := knowledge.DefaultPlan(det, p)
+			plan, tests, err := knowledge.DefaultPlan(det, p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,6 +38,11 @@ func TestDefaultPlansPassValidation(t *testing.T) {
 			}
 			if _, removed := validate.StripTestCommands(plan); len(removed) > 0 {
 				t.Errorf("%s/%s: default plan holds test commands %q", name, tr.Name(), removed)
+			}
+			for _, c := range tests {
+				if err := validate.PlanLine(c); err != nil {
+					t.Errorf("%s/%s: test command %q rejected: %v", name, tr.Name(), c, err)
+				}
 			}
 		}
 		if err := validate.BuildPlan(ptr(knowledge.DiscoveryPlan(p))); err != nil {

@@ -1,0 +1,2 @@
+#include "cJSON.h"
+cJSON *cJSON_Parse(const char *value) { (void)value; return 0; }

@@ -1,0 +1,2 @@
+#include "cJSON.h"
+int main(void) { return cJSON_Parse("{}") != 0; }

@@ -1,0 +1,2 @@
+#include "../lib/expat.h"
+int main(void) { return 0; }

@@ -1,0 +1,1 @@
+int ini_parse(void) { return 0; }

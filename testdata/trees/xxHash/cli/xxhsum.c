@@ -1,0 +1,2 @@
+#include "../xxhash.h"
+int main(void) { return 0; }
