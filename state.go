@@ -14,6 +14,10 @@ type Detection struct {
 	// BuildDir is the directory (relative to the repository) the build runs in, when the
 	// build files are not at the top level (a Go module or Cargo crate in a subdirectory).
 	BuildDir string `json:"build_dir,omitempty"`
+	// OutdatedConfigScripts are the shipped config.guess and config.sub files that do not
+	// know riscv64; configure fails with "cannot guess build type" until they are
+	// replaced by current copies.
+	OutdatedConfigScripts []string `json:"outdated_config_scripts,omitempty"`
 	// TestTargets are the test targets (check, test) the top-level Makefile defines.
 	TestTargets  []string         `json:"test_targets,omitempty"`
 	Language     string           `json:"language,omitempty"`

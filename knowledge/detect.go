@@ -96,6 +96,7 @@ func Detect(ctx context.Context, root string) (*atesor.Detection, error) {
 	}
 	det.Dependencies = detectDependencies(t, det)
 	det.TestTargets = makeTestTargets(t, det.BuildDir)
+	det.OutdatedConfigScripts = outdatedConfigScripts(t)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -340,4 +341,21 @@ func makeTestTargets(t *tree, dir string) []string {
 		break
 	}
 	return found
+}
+
+// outdatedConfigScripts lists the config.guess and config.sub files that predate riscv64
+// support (2018): they never mention riscv.
+func outdatedConfigScripts(t *tree) []string {
+	var out []string
+	for _, e := range t.files {
+		base := path.Base(e.rel)
+		if e.dir || (base != "config.guess" && base != "config.sub") || inNoiseDir(e.rel) {
+			continue
+		}
+		if !strings.Contains(t.readString(e.rel), "riscv") {
+			out = append(out, e.rel)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
@@ -72,6 +73,9 @@ func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []
 	switch bs {
 	case "configure":
 		tools = []string{"build-essential", "pkg-config"}
+		if len(det.OutdatedConfigScripts) > 0 {
+			tools = append(tools, "automake") // its current config.guess and config.sub
+		}
 		build = inDir(dir, "./configure && make -j$(nproc)")
 		tests = []string{inDir(dir, "make check")}
 	case atesor.BuildAutotools:
@@ -133,8 +137,32 @@ func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []
 	if setup := setupCommand(p, tools, det.Dependencies); setup != "" {
 		plan.Phases = append(plan.Phases, atesor.Phase{Name: "setup", Commands: []string{setup}})
 	}
+	if bs == "configure" && len(det.OutdatedConfigScripts) > 0 {
+		plan.Phases = append(plan.Phases, atesor.Phase{Name: "config-scripts", Commands: refreshConfigScripts(det.OutdatedConfigScripts)})
+	}
 	plan.Phases = append(plan.Phases, atesor.Phase{Name: "build", Commands: []string{build}})
 	return plan, tests, nil
+}
+
+// refreshConfigScripts replaces config.guess and config.sub files that do not know
+// riscv64 with automake's current copies, as Debian's own packaging does; a shipped
+// configure is otherwise used as is. (autoreconf -fi installs current copies itself.)
+func refreshConfigScripts(files []string) []string {
+	var cmds []string
+	for _, f := range files {
+		cmds = append(cmds, fmt.Sprintf(`cp "$(automake --print-libdir)/%s" %s`, path.Base(f), shellQuoteArg(f)))
+	}
+	return cmds
+}
+
+// shellQuoteArg quotes a repository path for a command line when it needs it.
+var plainArg = regexp.MustCompile(`^[A-Za-z0-9._/+-]+$`)
+
+func shellQuoteArg(s string) string {
+	if plainArg.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // DiscoveryPlan is the plan for a tree whose build system detection could not name: it

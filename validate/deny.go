@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -27,7 +28,24 @@ const maxNesting = 4
 //   - package removal: apt-get/apt remove, purge, autoremove, "apt-get install pkg-",
 //     apk del, dpkg -r/-P, rpm -e, yum/dnf remove, pacman -R;
 //   - disk, power and process-killing tools, function definitions, and program names
-//     only known at run time.
+//     only known at run time;
+//   - cd, pushd, env -C and cmake -E chdir into /, a system directory or a directory only
+//     known at run time (relative paths after it would name system files), and build
+//     tools run with -C in a system directory;
+//   - code the rules cannot read: a shell fed from a pipe or a file (curl ... | sh; a
+//     here-document is parsed like sh -c), python -c, perl -e and other inline
+//     interpreter code, awk programs that call system() or pipes, variables that inject
+//     code (LD_PRELOAD, BASH_ENV, GIT_SSH_COMMAND, ...), and shell syntax inside the
+//     VAR=value of make and ./configure, which recipes run through sh (parsed and checked);
+//   - git settings that run commands (-c, git config, GIT_CONFIG_KEY_n, clone -c),
+//     --upload-pack and friends, and git checkout/restore of the whole tree, -f and git
+//     stash, which throw away earlier fixes like git reset --hard;
+//   - package files and unverified installs (apt-get install ./x.deb, dpkg -i,
+//     --allow-unauthenticated, apk --allow-untrusted, apt -o hooks).
+//
+// cmake -P scripts, make, ./configure and other build code of the repository run
+// arbitrary code by design: the rules keep the model's own commands from destroying the
+// sandbox, they do not sandbox the package's build.
 //
 // The sandbox runs every executed line (plan, fix and investigation) through it.
 func DenyRules(line string) error {
@@ -39,7 +57,20 @@ func DenyRules(line string) error {
 }
 
 func denyNode(n syntax.Node, depth int, strict bool) error {
+	return denyNodeWith(n, depth, strict, nil)
+}
+
+// denyNodeWith is denyNode with an extra check of every simple command (the plan rules
+// use it to check each command once).
+func denyNodeWith(n syntax.Node, depth int, strict bool, extra func(call) error) error {
 	var err error
+	// cwd follows the cd commands of the line, so that relative paths after cd / are
+	// not taken for repository paths. A nested shell string may run after a cd ..
+	// of its parent, so it starts one level up.
+	cwd := repoDir
+	if depth > 0 {
+		cwd = path.Dir(repoDir)
+	}
 	syntax.Walk(n, func(n syntax.Node) bool {
 		if err != nil {
 			return false
@@ -49,11 +80,18 @@ func denyNode(n syntax.Node, depth int, strict bool) error {
 			err = reject(ruleFuncDecl, printNode(n), "shell functions are not allowed in commands", "write the commands out")
 		case *syntax.Redirect:
 			err = denyRedirect(n, strict)
-		case *syntax.CallExpr:
+		case *syntax.DeclClause:
+			err = denyDecl(n, strict)
+		case *syntax.Stmt:
 			// A line of bare assignments runs nothing itself; the command
-			// substitutions in its values are CallExprs the walk visits.
-			if len(n.Args) > 0 {
-				err = denyCall(evalCall(n), depth, strict)
+			// substitutions in its values are statements the walk visits.
+			if c, ok := stmtCall(n); ok {
+				if cwd, err = trackCd(c, cwd); err == nil {
+					err = denyCall(c, depth, strict)
+				}
+				if err == nil && extra != nil {
+					err = extra(c)
+				}
 			}
 		}
 		return err == nil
@@ -112,9 +150,34 @@ var shells = map[string]bool{
 	"csh": true, "tcsh": true, "fish": true, "busybox-sh": true,
 }
 
+// stmtCall evaluates the simple command of a statement, with the here-document or
+// here-string that feeds its standard input. ok is false for other statements.
+func stmtCall(s *syntax.Stmt) (call, bool) {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return call{}, false
+	}
+	c := evalCall(ce)
+	for _, r := range s.Redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			c.stdin = r.Hdoc
+		case syntax.WordHdoc:
+			c.stdin = r.Word
+		case syntax.RdrIn, syntax.RdrInOut:
+			if r.N == nil || r.N.Value == "0" {
+				c.stdin = nil
+			}
+		}
+	}
+	return c, true
+}
+
 // unwrap strips wrapper programs (sudo, env, nice, ...) and returns the command they run.
 // nested holds shell strings (sh -c, eval, su -c, env -S) to parse as command lines.
-// done is true when the wrapper runs no command.
+// done is true when the wrapper runs no command. A shell that reads its commands from
+// standard input gets the here-document of the statement as a nested string; reading a
+// pipe or a file is refused, since the commands cannot be checked.
 func unwrap(c call) (inner call, nested []arg, done bool, err error) {
 	for guard := 0; guard < 32; guard++ {
 		if len(c.args) == 0 {
@@ -126,13 +189,22 @@ func unwrap(c call) (inner call, nested []arg, done bool, err error) {
 		}
 		name := base(p.val())
 		rest := c.args[1:]
-		next := func(args []arg) { c = fromStrings(args, c.src) }
+		next := func(args []arg) {
+			in := c.stdin
+			c = fromStrings(args, c.src)
+			c.stdin = in
+		}
 		switch name {
 		case "sudo", "doas":
 			pa := parseArgs(rest, sudoSpec, true)
 			next(pa.operands)
 		case "env":
 			pa := parseArgs(rest, envSpec, true)
+			for _, d := range pa.values("-C", "--chdir") {
+				if _, err := chdirTo(c, repoDir, d); err != nil {
+					return c, nested, true, err
+				}
+			}
 			nested = append(nested, pa.values("-S", "--split-string")...)
 			ops := pa.operands
 			for len(ops) > 0 && isAssignment(ops[0].val()) {
@@ -202,6 +274,26 @@ func unwrap(c call) (inner call, nested []arg, done bool, err error) {
 						return c, nested, true, nil
 					}
 					nested = append(nested, pa.operands[0])
+					return c, nested, true, nil
+				}
+				if len(pa.operands) == 0 || pa.flags["s"] || pa.flags["i"] {
+					in, err := stdinScript(c)
+					if err != nil {
+						return c, nested, true, err
+					}
+					nested = append(nested, in)
+					return c, nested, true, nil
+				}
+				if err := scriptOperand(c, pa.operands[0]); err != nil {
+					return c, nested, true, err
+				}
+				return c, nested, true, nil
+			}
+			if name == "source" || name == "." {
+				if len(rest) > 0 {
+					if err := scriptOperand(c, rest[0]); err != nil {
+						return c, nested, true, err
+					}
 				}
 				return c, nested, true, nil
 			}
@@ -239,6 +331,9 @@ func isAssignment(s string) bool {
 }
 
 func denyCall(c call, depth int, strict bool) error {
+	if err := denyAssigns(c, depth, strict); err != nil {
+		return err
+	}
 	inner, nested, done, err := unwrap(c)
 	if err != nil {
 		return err

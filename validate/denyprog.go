@@ -43,23 +43,40 @@ func denyProgram(c call, depth int, strict bool) error {
 	if strings.HasPrefix(name, "mkfs") {
 		return reject(ruleDenied, c.text(), "the command is not allowed: it formats disks", "build and fix the package without touching the system")
 	}
+	if handled, err := denyOutputs(c, name, args, strict); handled {
+		return err
+	}
+	if err := denyInterpreter(c, name, args); err != nil {
+		return err
+	}
 	switch name {
+	case "awk", "gawk", "mawk", "nawk", "busybox-awk":
+		return denyAwk(c, args)
 	case "rm", "unlink", "shred", "srm":
 		return denyRm(c, args)
 	case "git":
-		return denyGit(c, args)
+		return denyGit(c, args, strict)
 	case "apt-get", "apt", "aptitude":
 		return denyApt(c, args)
 	case "apk":
 		pa := parseArgs(args, apkSpec, false)
+		if pa.has("--allow-untrusted") {
+			return reject(ruleDenied, c.text(), "--allow-untrusted installs unsigned packages", "install signed packages from the distro repositories with apk add <name>")
+		}
 		if len(pa.operands) > 0 && pa.operands[0].val() == "del" {
 			return rejectRemoval(c)
+		}
+		if len(pa.operands) > 0 && pa.operands[0].val() == "add" {
+			return denyPackageFiles(c, pa.operands[1:])
 		}
 	case "dpkg":
 		for _, a := range args {
 			v := a.val()
 			if v == "--remove" || v == "--purge" || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsAny(v, "rP") {
 				return rejectRemoval(c)
+			}
+			if v == "--install" || v == "--unpack" || v == "--force-all" || strings.HasPrefix(v, "--root") || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "i") {
+				return reject(ruleDenied, c.text(), "dpkg -i installs a package file that did not come from the distro archive", "install packages by name with apt-get install -y <name>")
 			}
 		}
 	case "rpm":
@@ -166,15 +183,10 @@ func denyRm(c call, args []arg) error {
 	return nil
 }
 
-func denyGit(c call, args []arg) error {
+func denyGit(c call, args []arg, strict bool) error {
 	pa := parseArgs(args, gitSpec, true)
 	for _, kv := range pa.values("-c", "--config-env") {
-		key := strings.ToLower(kv.val())
-		if kv.dynamic || strings.HasPrefix(key, "alias.") || strings.Contains(key, "command") ||
-			strings.HasPrefix(key, "core.sshcommand") || strings.HasPrefix(key, "core.pager") ||
-			strings.HasPrefix(key, "core.editor") || strings.HasPrefix(key, "core.hookspath") ||
-			strings.HasPrefix(key, "core.fsmonitor") || strings.HasPrefix(key, "core.gitproxy") ||
-			strings.HasPrefix(key, "diff.external") || strings.HasPrefix(key, "uploadpack.packobjectshook") {
+		if kv.dynamic || gitCodeKey(kv.val()) {
 			return reject(ruleArgs, c.text(), "git -c "+shown(kv.val())+" can run arbitrary commands", "run plain git subcommands without -c")
 		}
 	}
@@ -186,6 +198,37 @@ func denyGit(c call, args []arg) error {
 		return reject(ruleLiteralProgram, c.text(), "the git subcommand is only known at run time", "write the git subcommand literally")
 	}
 	rest := pa.operands[1:]
+	for i, a := range rest {
+		v := a.val()
+		switch {
+		case strings.HasPrefix(v, "--upload-pack"), strings.HasPrefix(v, "--receive-pack"), strings.HasPrefix(v, "--exec"),
+			strings.HasPrefix(v, "--template"), v == "-u" && (sub.val() == "clone" || sub.val() == "ls-remote" || sub.val() == "archive"):
+			return reject(ruleArgs, c.text(), "git "+sub.val()+" "+v+" runs another program", "run the plain git subcommand")
+		case (v == "-c" || v == "--config") && sub.val() == "clone" && i+1 < len(rest):
+			if gitCodeKey(rest[i+1].val()) || rest[i+1].dynamic {
+				return reject(ruleArgs, c.text(), "git clone -c "+shown(rest[i+1].val())+" can run arbitrary commands", "clone without -c")
+			}
+		case strings.HasPrefix(v, "--config=") && sub.val() == "clone":
+			if gitCodeKey(strings.TrimPrefix(v, "--config=")) || a.dynamic {
+				return reject(ruleArgs, c.text(), "git clone "+shown(v)+" can run arbitrary commands", "clone without --config")
+			}
+		}
+	}
+	var outs []arg
+	for i, a := range rest {
+		v := a.val()
+		switch {
+		case strings.HasPrefix(v, "--output=") || strings.HasPrefix(v, "--output-directory="):
+			_, val, _ := strings.Cut(v, "=")
+			outs = append(outs, arg{alts: []string{val}, dynamic: a.dynamic})
+		case (v == "--output" || v == "--output-directory" || v == "-o" && sub.val() == "format-patch") && i+1 < len(rest):
+			outs = append(outs, rest[i+1])
+		}
+	}
+	if err := checkWrites(c, outs, strict); err != nil {
+		return err
+	}
+	const insteadOne = "undo one file with git checkout -- <file>, or fix it with a patch"
 	switch sub.val() {
 	case "push":
 		return reject(ruleGitHistory, c.text(), "git push publishes changes to a remote", "keep changes local; Atesor records patches itself")
@@ -196,13 +239,54 @@ func denyGit(c call, args []arg) error {
 	case "reset":
 		for _, a := range rest {
 			if a.val() == "--hard" || a.val() == "--merge" || a.val() == "--keep" {
-				return reject(ruleGitHistory, c.text(), "git reset "+a.val()+" throws away the work tree and earlier fixes", "undo one file with git checkout -- <file>")
+				return reject(ruleGitHistory, c.text(), "git reset "+a.val()+" throws away the work tree and earlier fixes", insteadOne)
 			}
 		}
+	case "checkout", "restore", "switch":
+		for _, a := range rest {
+			v := a.val()
+			if v == "-f" || v == "--force" || v == "--discard-changes" {
+				return reject(ruleGitHistory, c.text(), "git "+sub.val()+" "+v+" throws away the work tree and earlier fixes", insteadOne)
+			}
+			if v == "." || v == "./" || v == ":/" || v == "*" || v == ":" || a.glob && !strings.Contains(v, "/") || a.dynamic {
+				return reject(ruleGitHistory, c.text(), "git "+sub.val()+" "+shown(v)+" throws away every change of the work tree, including earlier fixes", insteadOne)
+			}
+		}
+	case "stash":
+		if len(rest) == 0 || !(rest[0].val() == "list" || rest[0].val() == "show") {
+			return reject(ruleGitHistory, c.text(), "git stash takes earlier fixes out of the work tree", insteadOne)
+		}
+	case "config":
+		return denyGitConfig(c, rest, strict)
 	case "reflog":
 		if len(rest) > 0 && (rest[0].val() == "expire" || rest[0].val() == "delete") {
 			return reject(ruleGitHistory, c.text(), "it rewrites the history", "leave the reflog alone")
 		}
+	}
+	return nil
+}
+
+// denyGitConfig refuses git config writes of settings that run commands, and writes to
+// a configuration file in a system directory.
+func denyGitConfig(c call, rest []arg, strict bool) error {
+	pa := parseArgs(rest, optSpec{short: "f", long: []string{"--file", "--blob", "--default", "--type", "--comment", "--value"}}, false)
+	if err := checkWrites(c, pa.values("-f", "--file"), strict); err != nil {
+		return err
+	}
+	if pa.has("l", "--list", "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--unset", "--unset-all", "--remove-section") {
+		return nil
+	}
+	ops := pa.operands
+	if len(ops) > 0 {
+		switch ops[0].val() {
+		case "get", "list":
+			return nil
+		case "set":
+			ops = ops[1:]
+		}
+	}
+	if len(ops) >= 2 && (ops[0].dynamic || gitCodeKey(ops[0].val())) {
+		return reject(ruleArgs, c.text(), "the git setting "+shown(ops[0].val())+" can run arbitrary commands", "leave git configuration alone; only safe.directory may be added")
 	}
 	return nil
 }
@@ -216,13 +300,66 @@ func denyApt(c call, args []arg) error {
 	if !sub.static() {
 		return reject(ruleLiteralProgram, c.text(), "the package manager subcommand is only known at run time", "write the subcommand literally")
 	}
+	for _, a := range args {
+		if v := a.val(); strings.HasPrefix(v, "--allow-unauthenticated") || strings.HasPrefix(v, "--allow-insecure") || strings.HasPrefix(v, "--no-check-signature") {
+			return reject(ruleDenied, c.text(), v+" installs packages that are not verified", "install verified packages with apt-get install -y <name>")
+		}
+	}
+	for _, o := range pa.values("-o", "--option", "-c", "--config-file") {
+		if why := aptOptionProblem(o); why != "" {
+			return reject(ruleDenied, c.text(), "the apt option "+shown(o.val())+" "+why, "use apt-get install -y <name> without that option")
+		}
+	}
 	switch sub.val() {
 	case "remove", "purge", "autoremove", "autopurge":
 		return rejectRemoval(c)
-	case "install":
+	case "install", "reinstall":
 		for _, p := range pa.operands[1:] {
 			if v := p.val(); strings.HasSuffix(v, "-") && !strings.HasPrefix(v, "-") {
 				return reject(rulePkgRemove, c.text(), "a package name ending in - ("+v+") removes that package", "install packages by their plain names")
+			}
+		}
+		return denyPackageFiles(c, pa.operands[1:])
+	}
+	return nil
+}
+
+// aptOptionProblem says why an apt -o option (or -c file) is refused: hooks that run
+// commands, skipped verification, another root or dpkg options beyond --force-conf*.
+func aptOptionProblem(o arg) string {
+	if !o.static() {
+		return "is only known at run time"
+	}
+	v := strings.ToLower(o.val())
+	if !strings.Contains(v, "::") && !strings.Contains(v, "=") {
+		return "reads a configuration file, which can run commands"
+	}
+	key, val, _ := strings.Cut(v, "=")
+	switch {
+	case strings.Contains(key, "invoke"), strings.Contains(key, "pre-install-pkgs"), strings.Contains(key, "post-install-pkgs"):
+		return "runs commands"
+	case strings.Contains(key, "allowunauthenticated"), strings.Contains(key, "allowinsecure"), strings.Contains(key, "allowdowngradetoinsecure"),
+		strings.Contains(key, "trusted"):
+		return "skips package verification"
+	case strings.HasPrefix(key, "dir"), strings.Contains(key, "rootdir"), strings.Contains(key, "::bin"), strings.Contains(key, "::path"):
+		return "changes where apt installs or which programs it runs"
+	case strings.Contains(key, "dpkg::options"):
+		if !strings.HasPrefix(strings.Trim(val, `"'`), "--force-conf") {
+			return "passes a dpkg option other than --force-conf*"
+		}
+	}
+	return ""
+}
+
+// denyPackageFiles refuses package files and URLs in an install: their maintainer
+// scripts would run as root without the archive's signature.
+func denyPackageFiles(c call, names []arg) error {
+	for _, n := range names {
+		for _, v := range n.alts {
+			low := strings.ToLower(v)
+			if strings.HasPrefix(v, "/") || strings.HasPrefix(v, ".") || strings.HasPrefix(v, "~") || strings.Contains(v, "://") ||
+				strings.HasSuffix(low, ".deb") || strings.HasSuffix(low, ".udeb") || strings.HasSuffix(low, ".apk") || strings.Contains(v, dyn) {
+				return reject(ruleDenied, c.text(), shown(v)+" is a package file or an unknown name, not a package of the distro archive", "install packages by name, such as apt-get install -y zlib1g-dev or apk add zlib-dev")
 			}
 		}
 	}
@@ -328,6 +465,9 @@ func denyCMakeE(c call, args []arg, depth int, strict bool) error {
 	case "env", "chdir", "time":
 		inner := rest
 		if tool == "chdir" && len(inner) > 0 {
+			if _, err := chdirTo(c, repoDir, inner[0]); err != nil {
+				return err
+			}
 			inner = inner[1:]
 		}
 		for len(inner) > 0 && (isAssignment(inner[0].val()) || strings.HasPrefix(inner[0].val(), "--")) {

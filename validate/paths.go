@@ -121,6 +121,9 @@ func rmTargetProblem(t string) string {
 		if c == "." {
 			return "it removes the whole repository"
 		}
+		if c == ".git" || strings.HasPrefix(c, ".git/") && !strings.HasSuffix(c, ".lock") {
+			return "it removes the repository's git data, which Atesor needs to record the fixes as patches"
+		}
 		if c == ".." || strings.HasPrefix(c, "../") {
 			return "it removes files outside the repository"
 		}
@@ -208,4 +211,49 @@ var sourceExts = map[string]bool{
 
 func isSourceFile(p string) bool {
 	return sourceExts[strings.ToLower(path.Ext(p))]
+}
+
+// repoDir stands for the repository directory, where every command line starts. Its
+// name is not known to the rules, only that it lies in /workspace.
+const repoDir = "/workspace/\x01repo"
+
+// trackCd follows a cd or pushd of a command line and returns the new working
+// directory; other commands leave it unchanged.
+func trackCd(c call, cwd string) (string, error) {
+	if len(c.args) == 0 || !c.args[0].static() {
+		return cwd, nil
+	}
+	switch c.prog() {
+	case "cd", "pushd":
+	default:
+		return cwd, nil
+	}
+	ops := parseArgs(c.args[1:], optSpec{}, false).operands
+	if len(ops) == 0 {
+		return "/root", nil
+	}
+	return chdirTo(c, cwd, ops[0])
+}
+
+// chdirTo checks a change of directory from cwd to d: relative paths after it must not
+// name system files, so a system directory, the root and a directory only known at run
+// time are refused.
+func chdirTo(c call, cwd string, d arg) (string, error) {
+	const instead = "stay in the repository: every command starts in its root; use make -C, cmake -S/-B or ninja -C with directories inside it"
+	v := d.val()
+	if !d.static() || v == "-" || strings.HasPrefix(v, "~") && v != "~" && !strings.HasPrefix(v, "~/") {
+		return cwd, reject(ruleSystemWrite, c.text(), "the directory "+shown(v)+" is only known at run time", instead)
+	}
+	if v == "~" || strings.HasPrefix(v, "~/") {
+		v = "/root" + strings.TrimPrefix(v, "~")
+	}
+	next := v
+	if !strings.HasPrefix(v, "/") {
+		next = path.Join(cwd, v)
+	}
+	next = path.Clean(next)
+	if next == "/" || isSystemPath(next+"/x", true) {
+		return cwd, reject(ruleSystemWrite, c.text(), "it changes into the system directory "+next+", where relative paths name system files", instead)
+	}
+	return next, nil
 }

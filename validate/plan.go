@@ -84,33 +84,17 @@ func planLine(line string) (*syntax.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	var perr error
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if perr != nil {
-			return false
+	err = denyNodeWith(f, 0, false, func(c call) error {
+		if err := crossCompile(c, line); err != nil {
+			return err
 		}
-		switch n := n.(type) {
-		case *syntax.FuncDecl:
-			perr = reject(ruleFuncDecl, printNode(n), "shell functions are not allowed in commands", "write the commands out")
-		case *syntax.Redirect:
-			perr = denyRedirect(n, false)
-		case *syntax.CallExpr:
-			if len(n.Args) == 0 {
-				return true
-			}
-			c := evalCall(n)
-			if err := denyCall(c, 0, false); err != nil {
-				perr = err
-			} else if err := crossCompile(c, line); err != nil {
-				perr = err
-			} else if pkg := goSubcommandPackage(c); pkg != "" {
-				perr = reject(ruleGoSubcmdPkg, line, `"`+pkg+`" is a go subcommand, not a package`, "install real packages (golang-go, build-essential) and run go "+pkg+" as its own command")
-			}
+		if pkg := goSubcommandPackage(c); pkg != "" {
+			return reject(ruleGoSubcmdPkg, line, `"`+pkg+`" is a go subcommand, not a package`, "install real packages (golang-go, build-essential) and run go "+pkg+" as its own command")
 		}
-		return perr == nil
+		return nil
 	})
-	if perr != nil {
-		return nil, perr
+	if err != nil {
+		return nil, err
 	}
 	if err := failureHiding(f, line); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"errors"
 	"strings"
 	"sync"
 
@@ -132,7 +133,7 @@ func evalParts(parts []syntax.WordPart, first bool, a *arg) []string {
 			appendAll([]string{unescapeUnquoted(v)})
 		case *syntax.SglQuoted:
 			if p.Dollar {
-				s, err := expand.Literal(nil, &syntax.Word{Parts: []syntax.WordPart{p}})
+				s, err := ansiC(p)
 				if err != nil || strings.ContainsRune(s, 0) {
 					a.dynamic = true
 					s = dyn
@@ -175,6 +176,17 @@ func evalParts(parts []syntax.WordPart, first bool, a *arg) []string {
 		}
 	}
 	return alts
+}
+
+// ansiC expands a $'...' string. expand.Literal of mvdan.cc/sh v3.12.0 panics on some
+// escapes (such as $'\00'), so a panic counts as a value only known at run time.
+func ansiC(p *syntax.SglQuoted) (s string, err error) {
+	defer func() {
+		if recover() != nil {
+			s, err = "", errors.New("cannot expand $'...'")
+		}
+	}()
+	return expand.Literal(nil, &syntax.Word{Parts: []syntax.WordPart{p}})
 }
 
 // expandTilde expands a leading ~ or ~/ to the sandbox home /root. Other forms (~user,
@@ -238,6 +250,9 @@ type call struct {
 	args    []arg
 	// src is the parsed command, printed only when a message needs it.
 	src syntax.Node
+	// stdin is the here-document or here-string that feeds the command; nil when the
+	// input is a pipe, a file or nothing, which the rules cannot read.
+	stdin *syntax.Word
 }
 
 // text renders the command for a message.

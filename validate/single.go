@@ -129,6 +129,9 @@ func SingleCommand(cmd string) error {
 			return reject(ruleShellSyntax, cmd, "setting "+name+" changes which programs run", "set only build variables such as CC, CFLAGS or LDFLAGS")
 		}
 	}
+	if err := denyAssigns(c, maxNesting, true); err != nil {
+		return err
+	}
 	p := c.args[0]
 	if !p.static() || p.glob {
 		return reject(ruleLiteralProgram, cmd, "the program name is not a literal word", "write the program name literally, such as make")
@@ -289,6 +292,23 @@ var cmakeTools = map[string]bool{
 }
 
 func checkCMake(c call, args []arg) error {
+	for i, a := range args {
+		v := a.val()
+		var script arg
+		switch {
+		case (v == "-P" || v == "-C") && i+1 < len(args):
+			script = args[i+1]
+		case (strings.HasPrefix(v, "-P") || strings.HasPrefix(v, "-C")) && len(v) > 2:
+			script = arg{alts: []string{v[2:]}, dynamic: a.dynamic}
+		default:
+			continue
+		}
+		// A cmake script runs arbitrary code, as the package's own ./scripts do; like
+		// them it must be a file of the repository.
+		if !script.static() || repoRelative(script.val(), "") != "" {
+			return reject(ruleArgs, c.text(), "cmake "+v[:2]+" runs the cmake script "+shown(script.val())+", which is not a file of the repository", "run cmake scripts of the repository only, such as cmake -P cmake/gen.cmake")
+		}
+	}
 	if len(args) >= 2 && args[0].val() == "-E" && !cmakeTools[args[1].val()] {
 		return reject(ruleArgs, c.text(), "cmake -E "+args[1].val()+" is not allowed", "use cmake to configure and build, or a plain file tool")
 	}
@@ -326,7 +346,7 @@ func checkCompiler(c call, args []arg) error {
 	for i, a := range args {
 		v := a.val()
 		switch {
-		case v == "-wrapper" || strings.HasPrefix(v, "-fplugin") || strings.HasPrefix(v, "-specs"):
+		case v == "-wrapper" || strings.HasPrefix(v, "-fplugin") || strings.HasPrefix(v, "-specs") || strings.HasPrefix(v, "-B") || strings.HasPrefix(v, "--sysroot") || strings.HasPrefix(v, "-fuse-ld=/"):
 			return reject(ruleArgs, c.text(), v+" loads or runs another program", "compile with plain flags")
 		case v == "-o" && i+1 < len(args):
 			outs = append(outs, args[i+1])
@@ -356,6 +376,9 @@ func checkApkSingle(c call, args []arg) error {
 	pa := parseArgs(args, apkSpec, false)
 	if pa.has("-p", "--root", "--allow-untrusted") {
 		return reject(ruleArgs, c.text(), "apk --root and --allow-untrusted are not allowed", "use apk add <packages>")
+	}
+	if pa.has("-X", "--repository", "--repositories-file", "--keys-dir") {
+		return reject(ruleArgs, c.text(), "a fix may not add package repositories or keys", "install packages from the configured repositories with apk add <packages>")
 	}
 	if len(pa.operands) == 0 {
 		return reject(ruleArgs, c.text(), "no apk subcommand", "use apk add <packages> or apk update")
