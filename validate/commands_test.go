@@ -262,6 +262,9 @@ func TestFixCommand(t *testing.T) {
 		{"make; rm -rf ~", false, ruleRmRoot},
 		{"make && git push", false, ruleGitHistory},
 		{"docker run x", false, ruleAllowList},
+		{"./configure --host=riscv64-linux-gnu", false, ruleCross},
+		{"make CC=riscv64-linux-gnu-gcc", false, ruleCross},
+		{"make CFLAGS=-O2", true, ""},
 	}
 	// FixCommand applies the deny rules before the single-command rules, so a shared
 	// case may fire another rule than in SingleCommand: check only the verdict.

@@ -15,8 +15,8 @@ const MaxInvestigationCommands = 4
 // FixCommand checks one command action of a fixer answer. It first applies the deny
 // rules ([DenyRules]: rm -rf / and its variants, git push, git reset --hard, git clean,
 // touch of a source file, writes to system files, package removal, ...), then refuses a
-// go subcommand installed as a package (apk add mod), then requires exactly one allowed
-// simple command ([SingleCommand]).
+// go subcommand installed as a package (apk add mod) and cross-compilation (the sandbox
+// builds natively), then requires exactly one allowed simple command ([SingleCommand]).
 func FixCommand(cmd string) error {
 	if strings.TrimSpace(cmd) == "" {
 		return reject(ruleEmpty, "", "the command is empty", "write one command such as apt-get install -y zlib1g-dev")
@@ -32,6 +32,9 @@ func FixCommand(cmd string) error {
 		return err
 	}
 	if c, ok := firstCall(cmd); ok {
+		if err := crossCompile(c, cmd); err != nil {
+			return err
+		}
 		if pkg := goSubcommandPackage(c); pkg != "" {
 			return reject(ruleGoSubcmdPkg, cmd, `"`+pkg+`" is a go subcommand, not a package`, "install real packages (golang-go) and run go "+pkg+" as its own command")
 		}
