@@ -11,6 +11,12 @@
 //   - [Host]: commands run on the host in a workspace directory (native riscv64 machines
 //     and tests).
 //
+// [CacheStatus] and [RemoveCache] report on and delete the cached root filesystems (the
+// CLI's sandbox status and remove); [HostTools] and [MissingHostTools] list the host
+// prerequisites with the apt packages that provide them. A [Rootfs] run directory records
+// its owner process, and the next [NewRootfs] removes the run directories of processes
+// that died without Close.
+//
 // The package also verifies build outputs: [InspectELF] reads one ELF file or static
 // archive with debug/elf, and [ScanArtifacts] finds every ELF artifact below a directory
 // of a sandbox. [ExecRetryingFaults] reruns a command that the emulator may have killed

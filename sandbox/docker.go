@@ -36,12 +36,10 @@ type Docker struct {
 	bin       string
 	container string
 
-	mu       sync.Mutex // serialises commands (network switching)
-	network  bool
-	repo     string
-	repoMu   sync.Mutex
-	closed   bool
-	closeMux sync.Mutex
+	repoTracker
+	closer
+	mu      sync.Mutex // serialises commands (network switching)
+	network bool
 }
 
 // DefaultDockerImage returns the image of the platform's profile.
@@ -82,9 +80,11 @@ func NewDocker(ctx context.Context, p atesor.Platform, opts ...Option) (*Docker,
 	if err := os.MkdirAll(filepath.Join(d.root, "workspace"), 0o755); err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	if o.repo != "" {
-		d.repo = path.Join(Workspace, o.repo)
-		_ = os.MkdirAll(hostPath(d.root, d.repo), 0o755)
+	d.setRepo(o.repo)
+	if repo := d.repoDir(); repo != "" {
+		if err := os.MkdirAll(hostPath(d.root, repo), 0o755); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
 	}
 	image := o.image
 	if image == "" {
@@ -142,20 +142,6 @@ func (d *Docker) HostPath(p string) (string, error) {
 	return hostPath(d.root, resolved), nil
 }
 
-func (d *Docker) repoDir() string {
-	d.repoMu.Lock()
-	defer d.repoMu.Unlock()
-	return d.repo
-}
-
-func (d *Docker) noteRepo(p string) {
-	d.repoMu.Lock()
-	defer d.repoMu.Unlock()
-	if d.repo == "" {
-		d.repo = RepoOf(p)
-	}
-}
-
 // setNetwork connects or disconnects the container's bridge network.
 func (d *Docker) setNetwork(ctx context.Context, on bool) error {
 	if d.network == on {
@@ -174,32 +160,18 @@ func (d *Docker) setNetwork(ctx context.Context, on bool) error {
 
 // Exec runs cmd.Line with /bin/sh -c in the container.
 func (d *Docker) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandResult, error) {
-	d.closeMux.Lock()
-	closed := d.closed
-	d.closeMux.Unlock()
-	if closed {
+	if d.isClosed() {
 		return atesor.CommandResult{Line: cmd.Line}, ErrClosed
 	}
 	if IsPackageManagerCommand(cmd.Line) {
-		if line, made := CorrectPackageNames(cmd.Line, d.platform.Corrections); len(made) > 0 {
-			cmd.Line = line
-		}
+		cmd.Line = correctInstall(d.platform, cmd.Line, d.o.logger)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if err := d.setNetwork(ctx, cmd.Network); err != nil {
 		return atesor.CommandResult{Line: cmd.Line}, err
 	}
-	dir := cmd.Dir
-	if dir == "" {
-		dir = d.repoDir()
-	}
-	if dir == "" {
-		dir = Workspace
-	}
-	if !path.IsAbs(dir) {
-		dir = path.Join(Workspace, dir)
-	}
+	dir := d.workDir(cmd.Dir)
 	timeout := cmd.Timeout
 	if timeout <= 0 {
 		timeout = d.o.timeout
@@ -225,11 +197,8 @@ func (d *Docker) CopyIn(ctx context.Context, src, sandboxPath string) error {
 	if IsGitURL(src) {
 		dest := path.Clean(sandboxPath)
 		res, err := d.Exec(ctx, atesor.Command{Line: "mkdir -p " + shellQuote(path.Dir(dest)) + " && " + gitCloneLine(src, dest), Dir: "/", Network: true, Timeout: 30 * time.Minute})
-		if err != nil {
-			return fmt.Errorf("sandbox: git clone %s: %w", src, err)
-		}
-		if !res.OK() {
-			return fmt.Errorf("sandbox: git clone %s failed (exit %d): %s", src, res.ExitCode, tail(res.Output, 2000))
+		if err := cloneError(src, res, err); err != nil {
+			return err
 		}
 		d.noteRepo(dest)
 		return nil
@@ -272,13 +241,9 @@ func (d *Docker) WriteFile(ctx context.Context, p string, data []byte, perm fs.F
 
 // Close removes the container and, when the sandbox made it, the workspace directory.
 func (d *Docker) Close() error {
-	d.closeMux.Lock()
-	if d.closed {
-		d.closeMux.Unlock()
+	if !d.markClosed() {
 		return nil
 	}
-	d.closed = true
-	d.closeMux.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var errs []error

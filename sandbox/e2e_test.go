@@ -3,7 +3,9 @@ package sandbox_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -157,8 +159,28 @@ func TestE2ERootfsIsolation(t *testing.T) {
 	needE2E(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
+	// A run directory left by a process that died without Close is cleaned up.
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	ns, _ := os.Readlink("/proc/self/ns/pid")
+	stale := filepath.Join(sandbox.StateHome(), "sandboxes", "runs", "debian-riscv64-crashed-e2e")
+	if err := os.MkdirAll(filepath.Join(stale, "upper"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	owner := fmt.Sprintf(`{"pid": %d, "start": 1, "pidns": %q, "key": "debian-riscv64"}`, dead.Process.Pid, ns)
+	if err := os.WriteFile(filepath.Join(stale, "owner.json"), []byte(owner), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	sb := newE2ERootfs(t, ctx, sandbox.WithRepo("iso"))
 	defer sb.Close()
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("the run directory of a dead process survived NewRootfs")
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(sb.UpperDir()), "owner.json")); err != nil {
+		t.Errorf("the run directory has no owner file: %v", err)
+	}
 	// Network is off unless asked for.
 	res, err := sb.Exec(ctx, atesor.Command{Line: "cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' '"})
 	if err != nil || strings.TrimSpace(res.Stdout) != "lo" {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sync"
 	"time"
@@ -30,9 +29,8 @@ type Host struct {
 	o        *options
 	root     string
 	owned    bool
-	mu       sync.Mutex
-	pkgMu    sync.Mutex
-	repo     string
+	repoTracker
+	pkgMu sync.Mutex
 }
 
 // NewHost makes a host sandbox for the platform.
@@ -59,9 +57,9 @@ func NewHost(p atesor.Platform, opts ...Option) (*Host, error) {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
-	if o.repo != "" {
-		h.repo = path.Join(Workspace, o.repo)
-		if err := os.MkdirAll(hostPath(h.root, h.repo), 0o755); err != nil {
+	h.setRepo(o.repo)
+	if repo := h.repoDir(); repo != "" {
+		if err := os.MkdirAll(hostPath(h.root, repo), 0o755); err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
@@ -83,45 +81,15 @@ func (h *Host) HostPath(p string) (string, error) {
 	return hostPath(h.root, resolved), nil
 }
 
-func (h *Host) repoDir() string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.repo
-}
-
-func (h *Host) noteRepo(p string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.repo == "" {
-		h.repo = RepoOf(p)
-	}
-}
-
 // Exec runs cmd.Line with /bin/sh -c on the host. The Network switch cannot be enforced
 // on the host and is ignored.
 func (h *Host) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandResult, error) {
-	dir := cmd.Dir
-	if dir == "" {
-		dir = h.repoDir()
-	}
-	if dir == "" {
-		dir = Workspace
-	}
-	if !path.IsAbs(dir) {
-		base := h.repoDir()
-		if base == "" {
-			base = Workspace
-		}
-		dir = path.Join(base, dir)
-	}
-	hdir, err := h.HostPath(dir)
+	hdir, err := h.HostPath(h.workDir(cmd.Dir))
 	if err != nil {
 		return atesor.CommandResult{Line: cmd.Line}, fmt.Errorf("sandbox: %w", err)
 	}
 	if IsPackageManagerCommand(cmd.Line) {
-		if line, made := CorrectPackageNames(cmd.Line, h.platform.Corrections); len(made) > 0 {
-			cmd.Line = line
-		}
+		cmd.Line = correctInstall(h.platform, cmd.Line, h.o.logger)
 		h.pkgMu.Lock()
 		defer h.pkgMu.Unlock()
 	}
@@ -151,11 +119,8 @@ func (h *Host) CopyIn(ctx context.Context, src, sandboxPath string) error {
 			return fmt.Errorf("sandbox: %w", err)
 		}
 		res, err := h.Exec(ctx, atesor.Command{Line: gitCloneLine(src, hdest), Dir: "/", Network: true, Timeout: 30 * time.Minute})
-		if err != nil {
-			return fmt.Errorf("sandbox: git clone %s: %w", src, err)
-		}
-		if !res.OK() {
-			return fmt.Errorf("sandbox: git clone %s failed (exit %d): %s", src, res.ExitCode, tail(res.Output, 2000))
+		if err := cloneError(src, res, err); err != nil {
+			return err
 		}
 		h.noteRepo(dest)
 		return nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -23,49 +24,79 @@ func (e *MissingToolError) Error() string {
 	return fmt.Sprintf("%s is missing (%s); install it with: apt-get install -y %s", e.Tool, e.Purpose, e.Package)
 }
 
-// hostTool is a host prerequisite of the root-filesystem sandbox.
-type hostTool struct {
-	name, pkg, purpose string
-	file               bool // a file, not a program on PATH
-	profiles           []string
+// HostTool is a host prerequisite of the [Rootfs] sandbox.
+type HostTool struct {
+	// Name is the program looked up on PATH, or the file's path when File is set.
+	Name string
+	// Package is the apt package that provides it.
+	Package string
+	// Purpose says what the sandbox needs it for.
+	Purpose string
+	// File marks a file that must exist rather than a program.
+	File bool
+
+	profiles []string // the profiles that need it; nil means all
 }
 
-var hostTools = []hostTool{
-	{name: "qemu-riscv64-static", pkg: "qemu-user-static", purpose: "runs riscv64 programs"},
-	{name: "bwrap", pkg: "bubblewrap", purpose: "enters the sandbox"},
-	{name: "mmdebstrap", pkg: "mmdebstrap", purpose: "creates the Debian root filesystem", profiles: []string{"debian"}},
-	{name: "/usr/share/keyrings/debian-archive-keyring.gpg", pkg: "debian-archive-keyring", purpose: "verifies the Debian archive", file: true, profiles: []string{"debian"}},
+var hostTools = []HostTool{
+	{Name: "qemu-riscv64-static", Package: "qemu-user-static", Purpose: "runs riscv64 programs"},
+	{Name: "bwrap", Package: "bubblewrap", Purpose: "enters the sandbox"},
+	{Name: "mmdebstrap", Package: "mmdebstrap", Purpose: "creates the Debian root filesystem", profiles: []string{"debian"}},
+	{Name: "/usr/share/keyrings/debian-archive-keyring.gpg", Package: "debian-archive-keyring", Purpose: "verifies the Debian archive", File: true, profiles: []string{"debian"}},
+}
+
+// HostTools returns the host prerequisites of the [Rootfs] sandbox for the platform.
+func HostTools(p atesor.Platform) []HostTool {
+	var out []HostTool
+	for _, t := range hostTools {
+		if len(t.profiles) == 0 || slices.Contains(t.profiles, profileOf(p)) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Present reports whether the tool is installed.
+func (t HostTool) Present() bool {
+	if t.File {
+		_, err := os.Stat(t.Name)
+		return err == nil
+	}
+	_, err := exec.LookPath(t.Name)
+	return err == nil
+}
+
+// MissingHostTools returns the host prerequisites of the platform that are not installed.
+func MissingHostTools(p atesor.Platform) []HostTool {
+	var out []HostTool
+	for _, t := range HostTools(p) {
+		if !t.Present() {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// AptPackages returns the distinct apt packages that provide the tools, in order.
+func AptPackages(tools []HostTool) []string {
+	var pkgs []string
+	for _, t := range tools {
+		if !slices.Contains(pkgs, t.Package) {
+			pkgs = append(pkgs, t.Package)
+		}
+	}
+	return pkgs
 }
 
 // CheckHost checks the host prerequisites of the [Rootfs] sandbox for the platform and
-// returns a [*MissingToolError] naming the first missing tool and its apt package (all
-// of them joined, when several are missing).
+// returns a [*MissingToolError] naming the missing tool and its apt package (one per
+// missing tool, joined, when several are missing).
 func CheckHost(p atesor.Platform) error {
 	var errs []error
-	for _, t := range hostTools {
-		if len(t.profiles) > 0 && !contains(t.profiles, profileOf(p)) {
-			continue
-		}
-		if t.file {
-			if _, err := os.Stat(t.name); err != nil {
-				errs = append(errs, &MissingToolError{Tool: t.name, Package: t.pkg, Purpose: t.purpose})
-			}
-			continue
-		}
-		if _, err := exec.LookPath(t.name); err != nil {
-			errs = append(errs, &MissingToolError{Tool: t.name, Package: t.pkg, Purpose: t.purpose})
-		}
+	for _, t := range MissingHostTools(p) {
+		errs = append(errs, &MissingToolError{Tool: t.Name, Package: t.Package, Purpose: t.Purpose})
 	}
 	return errors.Join(errs...)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func profileOf(p atesor.Platform) string {
@@ -176,9 +207,10 @@ func binfmtLine() (string, error) {
 			}
 		}
 	}
-	qemu, err := exec.LookPath("qemu-riscv64-static")
+	qemu, err := exec.LookPath(hostTools[0].Name)
 	if err != nil {
-		return "", &MissingToolError{Tool: "qemu-riscv64-static", Package: "qemu-user-static", Purpose: "runs riscv64 programs"}
+		t := hostTools[0]
+		return "", &MissingToolError{Tool: t.Name, Package: t.Package, Purpose: t.Purpose}
 	}
 	return ":qemu-riscv64:M::" + riscvMagic + ":" + riscvMask + ":" + qemu + ":F", nil
 }

@@ -48,10 +48,10 @@ func TestHostEnvAllowlist(t *testing.T) {
 
 func TestHostTimeoutKillsGrandchildren(t *testing.T) {
 	h := newHost(t)
-	marker := filepath.Join(t.TempDir(), "survived")
+	pidFile := filepath.Join(t.TempDir(), "grandchild.pid")
 	start := time.Now()
 	// The grandchild ignores SIGTERM and outlives its parent shell unless the group dies.
-	line := "sh -c 'trap \"\" TERM; sleep 3; touch " + marker + "' & sleep 30"
+	line := "sh -c 'trap \"\" TERM; echo $$ > " + pidFile + "; exec sleep 30' & sleep 30"
 	res, err := h.Exec(context.Background(), atesor.Command{Line: line, Timeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -59,9 +59,21 @@ func TestHostTimeoutKillsGrandchildren(t *testing.T) {
 	if !res.TimedOut || res.OK() || time.Since(start) > 10*time.Second {
 		t.Fatalf("timed out = %v after %s: %+v", res.TimedOut, time.Since(start), res)
 	}
-	time.Sleep(3500 * time.Millisecond)
-	if _, err := os.Stat(marker); err == nil {
-		t.Fatal("a grandchild survived the timeout")
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the grandchild never started: %v", err)
+	}
+	stat := "/proc/" + strings.TrimSpace(string(data)) + "/stat"
+	// SIGKILL is delivered at once; give the kernel a moment to tear the process down.
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		b, err := os.ReadFile(stat)
+		if err != nil || strings.Contains(string(b), ") Z ") {
+			return // gone, or a zombie waiting for its reaper
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the grandchild survived the timeout: %s", b)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

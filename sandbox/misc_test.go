@@ -67,19 +67,27 @@ func TestDockerArgs(t *testing.T) {
 	}
 }
 
-func TestCorrectPackageNames(t *testing.T) {
-	corr := map[string]string{"yaml-dev": "libyaml-dev", "openssl-dev": "libssl-dev"}
-	got, made := sandbox.CorrectPackageNames("apt-get update && sudo apt-get install -y yaml-dev openssl-dev cmake", corr)
-	if got != "apt-get update && sudo apt-get install -y libyaml-dev libssl-dev cmake" || len(made) != 2 {
-		t.Errorf("%q %v", got, made)
-	}
-	if got, _ := sandbox.CorrectPackageNames("echo yaml-dev", corr); got != "echo yaml-dev" {
-		t.Errorf("non-install command changed: %q", got)
-	}
-	for line, want := range map[string]bool{"apt-get install -y x": true, "make && apk add x": true, "env A=1 dpkg -l": true, "make": false, "echo apt-get": false} {
+func TestPackageManagerCommands(t *testing.T) {
+	for line, want := range map[string]bool{"apt-get install -y x": true, "make && apk add x": true, "env A=1 dpkg -l": true,
+		"sudo apt install x": true, "make": false, "echo apt-get": false} {
 		if sandbox.IsPackageManagerCommand(line) != want {
 			t.Errorf("IsPackageManagerCommand(%q) != %v", line, want)
 		}
+	}
+	// The profile's corrections (knowledge.CorrectInstallCommand) reach the command that runs.
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "apt-get"), []byte("#!/bin/sh\necho \"apt-get $*\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	h := newHost(t)
+	res, err := h.Exec(context.Background(), atesor.Command{Line: "apt-get install -y yaml-dev zlib-dev=1:1.3 cmake && echo yaml-dev"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "apt-get install -y libyaml-dev zlib1g-dev=1:1.3 cmake\nyaml-dev\n"
+	if res.Stdout != want || res.Line != "apt-get install -y libyaml-dev zlib1g-dev=1:1.3 cmake && echo yaml-dev" {
+		t.Errorf("line %q, stdout %q, want %q", res.Line, res.Stdout, want)
 	}
 }
 

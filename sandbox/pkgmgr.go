@@ -1,18 +1,17 @@
 package sandbox
 
 import (
-	"bytes"
+	"log/slog"
 	"regexp"
 	"strings"
 
+	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // packageManagers are the programs whose runs are serialised inside a sandbox.
 var packageManagers = map[string]bool{"apt-get": true, "apt": true, "aptitude": true, "dpkg": true, "apk": true}
-
-// installVerbs are the subcommands after which package names follow.
-var installVerbs = map[string]bool{"install": true, "add": true, "build-dep": true}
 
 // IsPackageManagerCommand reports whether any simple command of the shell line runs a
 // package manager (apt-get, apt, dpkg, apk, also behind sudo or env).
@@ -53,58 +52,26 @@ func programIndex(c *syntax.CallExpr) int {
 	return -1
 }
 
-// CorrectPackageNames rewrites the package names of install commands in the shell line
-// with the profile's corrections (for example another distro's name to this distro's),
-// and returns the new line and the corrections it made as "old -> new". A line that
-// does not parse is returned unchanged.
-func CorrectPackageNames(line string, corrections map[string]string) (string, []string) {
-	if len(corrections) == 0 {
-		return line, nil
+// correctInstall applies the profile's package-name corrections to the install
+// commands of a package-manager line ([knowledge.CorrectInstallCommand]) and logs a
+// rewrite.
+func correctInstall(p atesor.Platform, line string, logger *slog.Logger) string {
+	fixed := knowledge.CorrectInstallCommand(p, line)
+	if fixed != line {
+		logger.Info("sandbox: corrected package names", "from", line, "to", fixed)
 	}
-	f, err := syntax.NewParser().Parse(strings.NewReader(line), "")
-	if err != nil {
-		return line, nil
+	return fixed
+}
+
+// updateCommand is the profile's package index update (apt-get update, apk update).
+func updateCommand(p atesor.Platform) string {
+	switch {
+	case p.UpdateCommand != "":
+		return p.UpdateCommand
+	case profileOf(p) == "alpine":
+		return "apk update"
 	}
-	var made []string
-	syntax.Walk(f, func(n syntax.Node) bool {
-		c, ok := n.(*syntax.CallExpr)
-		if !ok {
-			return true
-		}
-		i := programIndex(c)
-		if i < 0 || !packageManagers[c.Args[i].Lit()] {
-			return true
-		}
-		verb := -1
-		for j := i + 1; j < len(c.Args); j++ {
-			if installVerbs[c.Args[j].Lit()] {
-				verb = j
-				break
-			}
-		}
-		if verb < 0 {
-			return true
-		}
-		for j := verb + 1; j < len(c.Args); j++ {
-			lit := c.Args[j].Lit()
-			if lit == "" || strings.HasPrefix(lit, "-") {
-				continue
-			}
-			if repl, ok := corrections[lit]; ok && repl != "" && repl != lit {
-				c.Args[j] = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: repl}}}
-				made = append(made, lit+" -> "+repl)
-			}
-		}
-		return true
-	})
-	if len(made) == 0 {
-		return line, nil
-	}
-	var buf bytes.Buffer
-	if err := syntax.NewPrinter(syntax.Minify(false)).Print(&buf, f); err != nil {
-		return line, nil
-	}
-	return strings.TrimSpace(buf.String()), made
+	return "apt-get update"
 }
 
 // staleIndex matches package-manager output that means the package index is stale.

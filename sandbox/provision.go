@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
@@ -33,82 +31,6 @@ var alpinePackages = []string{"build-base", "git", "cmake", "meson", "samurai", 
 
 // aptListsMaxAge is how old the cached apt lists may get before they are refreshed.
 const aptListsMaxAge = 24 * time.Hour
-
-// cacheMeta is stored next to a cached root filesystem (<name>.json). Its presence
-// marks the root filesystem as complete.
-type cacheMeta struct {
-	Platform   string    `json:"platform"`
-	Suite      string    `json:"suite,omitempty"`
-	Mirror     string    `json:"mirror,omitempty"`
-	Created    time.Time `json:"created"`
-	AptUpdated time.Time `json:"apt_updated,omitzero"`
-	OSID       string    `json:"os_id"`
-	VersionID  string    `json:"version_id,omitempty"`
-}
-
-// cachePaths are where a platform's cached root filesystem lives.
-type cachePaths struct {
-	dir, rootfs, meta, lock string
-}
-
-func pathsFor(home string, p atesor.Platform) cachePaths {
-	key := p.SandboxKey()
-	dir := filepath.Join(home, "sandboxes")
-	return cachePaths{
-		dir:    dir,
-		rootfs: filepath.Join(dir, key),
-		meta:   filepath.Join(dir, key+".json"),
-		lock:   filepath.Join(dir, key+".lock"),
-	}
-}
-
-func readMeta(file string) (cacheMeta, error) {
-	var m cacheMeta
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return m, err
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return m, fmt.Errorf("%s: %w", file, err)
-	}
-	return m, nil
-}
-
-func writeMeta(file string, m cacheMeta) error {
-	data, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp := file + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, file)
-}
-
-// lockFile takes an exclusive flock on file, waiting until ctx is done.
-func lockFile(ctx context.Context, file string) (func(), error) {
-	f, err := os.OpenFile(file, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			f.Close()
-			return nil, err
-		}
-		select {
-		case <-ctx.Done():
-			f.Close()
-			return nil, fmt.Errorf("waiting for %s: %w", file, ctx.Err())
-		case <-time.After(250 * time.Millisecond):
-		}
-	}
-}
 
 // reporter sends progress to the callback and the logger.
 type reporter struct {
@@ -160,44 +82,51 @@ func provision(ctx context.Context, p atesor.Platform, o *options) (string, erro
 	}
 	defer unlock()
 
-	if meta, err := readMeta(cp.meta); err == nil {
-		if _, serr := os.Stat(filepath.Join(cp.rootfs, "etc", "os-release")); serr == nil {
-			rep.report("verify", "reusing cached root filesystem "+cp.rootfs)
-			if verr := verifyRootfs(ctx, cp.rootfs, p, o); verr == nil {
-				if prof == "debian" && time.Since(meta.AptUpdated) > aptListsMaxAge {
-					rep.report("apt-update", "refreshing apt lists of the cached root filesystem")
-					if err := refreshLists(ctx, cp.rootfs, p, o); err != nil {
-						return "", err
-					}
-					meta.AptUpdated = time.Now().UTC()
-					if err := writeMeta(cp.meta, meta); err != nil {
-						return "", fmt.Errorf("sandbox: %w", err)
-					}
-				}
-				rep.report("ready", cp.rootfs)
-				return cp.rootfs, nil
-			} else {
-				o.logger.Warn("sandbox: cached root filesystem failed its check; rebuilding", "dir", cp.rootfs, "err", verr)
-				rep.report("verify", "cached root filesystem failed its check, rebuilding: "+verr.Error())
+	if meta, ok := cp.ready(); ok {
+		rep.report("verify", "reusing cached root filesystem "+cp.rootfs)
+		verr := verifyRootfs(ctx, cp.rootfs, p, o)
+		if verr == nil {
+			stale := prof == "debian" && time.Since(meta.AptUpdated) > aptListsMaxAge
+			if users := liveRuns(runsDir(o.home), cp.key); stale && len(users) > 0 {
+				// Writing an overlay's lower directory under a mounted overlay is undefined;
+				// the running instances refresh their own lists after a 404.
+				rep.report("apt-update", fmt.Sprintf("apt lists are old but %s uses the cache; refreshing later", users[0]))
+				stale = false
 			}
+			if stale {
+				rep.report("apt-update", "refreshing apt lists of the cached root filesystem")
+				if err := refreshLists(ctx, cp.rootfs, p, o); err != nil {
+					return "", err
+				}
+				meta.AptUpdated = time.Now().UTC()
+				if err := writeMeta(cp.meta, meta); err != nil {
+					return "", fmt.Errorf("sandbox: %w", err)
+				}
+			}
+			rep.report("ready", cp.rootfs)
+			return cp.rootfs, nil
 		}
+		o.logger.Warn("sandbox: cached root filesystem failed its check; rebuilding", "dir", cp.rootfs, "err", verr)
+		rep.report("verify", "cached root filesystem failed its check, rebuilding: "+verr.Error())
 	}
-	// Not ready: clear leftovers of interrupted runs (we hold the lock).
+	// Not ready: clear leftovers of interrupted runs (we hold the lock), unless live
+	// sandbox instances still use the tree as their overlay's lower directory.
+	if users := liveRuns(runsDir(o.home), cp.key); len(users) > 0 && exists(cp.rootfs) {
+		return "", fmt.Errorf("sandbox: %s needs rebuilding but %w by %s; rerun when those runs are done", cp.rootfs, ErrCacheInUse, users[0])
+	}
 	_ = os.Remove(cp.meta)
 	if err := os.RemoveAll(cp.rootfs); err != nil {
 		return "", fmt.Errorf("sandbox: remove stale %s: %w", cp.rootfs, err)
 	}
-	if stale, _ := filepath.Glob(filepath.Join(cp.dir, "."+filepath.Base(cp.rootfs)+".tmp-*")); len(stale) > 0 {
-		for _, s := range stale {
-			_ = os.RemoveAll(s)
-		}
+	for _, s := range cp.leftovers() {
+		_ = os.RemoveAll(s)
 	}
-	tmp, err := os.MkdirTemp(cp.dir, "."+filepath.Base(cp.rootfs)+".tmp-")
+	tmp, err := os.MkdirTemp(cp.dir, "."+cp.key+".tmp-")
 	if err != nil {
 		return "", fmt.Errorf("sandbox: %w", err)
 	}
 	defer os.RemoveAll(tmp) // no-op after the rename
-	var meta cacheMeta
+	var meta CacheMeta
 	if prof == "debian" {
 		meta, err = bootstrapDebian(ctx, tmp, p, o, rep)
 	} else {
@@ -230,7 +159,7 @@ func provision(ctx context.Context, p atesor.Platform, o *options) (string, erro
 
 // bootstrapDebian runs mmdebstrap into dir; when the suite trixie fails with "File has
 // unexpected size" (a mirror mid-update) it retries as stable and checks VERSION_ID=13.
-func bootstrapDebian(ctx context.Context, dir string, p atesor.Platform, o *options, rep reporter) (cacheMeta, error) {
+func bootstrapDebian(ctx context.Context, dir string, p atesor.Platform, o *options, rep reporter) (CacheMeta, error) {
 	suite := o.suite
 	if suite == "" {
 		suite = DefaultSuite
@@ -243,21 +172,21 @@ func bootstrapDebian(ctx context.Context, dir string, p atesor.Platform, o *opti
 	if err != nil && suite == "trixie" && strings.Contains(out, "File has unexpected size") {
 		rep.report("bootstrap", "trixie failed with \"File has unexpected size\"; retrying as stable")
 		if err := clearDir(dir); err != nil {
-			return cacheMeta{}, fmt.Errorf("sandbox: %w", err)
+			return CacheMeta{}, fmt.Errorf("sandbox: %w", err)
 		}
 		suite = "stable"
 		out, err = runMmdebstrap(ctx, dir, suite, mirror, rep)
 		if err == nil {
 			if v := osRelease(dir)["VERSION_ID"]; v != "13" {
-				return cacheMeta{}, fmt.Errorf("sandbox: suite stable is Debian %q, not 13 (trixie); set the suite or the mirror", v)
+				return CacheMeta{}, fmt.Errorf("sandbox: suite stable is Debian %q, not 13 (trixie); set the suite or the mirror", v)
 			}
 		}
 	}
 	if err != nil {
-		return cacheMeta{}, fmt.Errorf("sandbox: mmdebstrap %s (mirror %q): %w\n%s", suite, mirror, err, tail(out, 4000))
+		return CacheMeta{}, fmt.Errorf("sandbox: mmdebstrap %s (mirror %q): %w\n%s", suite, mirror, err, tail(out, 4000))
 	}
 	rel := osRelease(dir)
-	return cacheMeta{Platform: p.SandboxKey(), Suite: suite, Mirror: mirror, Created: time.Now().UTC(),
+	return CacheMeta{Platform: p.SandboxKey(), Suite: suite, Mirror: mirror, Created: time.Now().UTC(),
 		OSID: rel["ID"], VersionID: rel["VERSION_ID"]}, nil
 }
 
@@ -356,13 +285,7 @@ func verifyRootfs(ctx context.Context, dir string, p atesor.Platform, o *options
 // refreshLists runs the profile's package index update inside the root filesystem dir
 // itself (used on the cache under its lock).
 func refreshLists(ctx context.Context, dir string, p atesor.Platform, o *options) error {
-	line := p.UpdateCommand
-	if line == "" {
-		line = "apt-get update"
-		if profileOf(p) == "alpine" {
-			line = "apk update"
-		}
-	}
+	line := updateCommand(p)
 	spec := bwrapSpec{root: dir, network: true, caBundle: o.caBundlePath(), env: AllowedEnv(DefaultPath, SandboxHome, "", "", nil), dir: "/"}
 	res, err := run(ctx, process{argv: append(bwrapArgs(spec), "/bin/sh", "-c", line), line: line, timeout: 15 * time.Minute})
 	if err != nil {
@@ -455,19 +378,19 @@ func download(ctx context.Context, url string, w io.Writer) (string, error) {
 
 // bootstrapAlpine unpacks the minirootfs, points apk at the mirror, and installs the
 // build tools inside.
-func bootstrapAlpine(ctx context.Context, dir string, p atesor.Platform, o *options, rep reporter) (cacheMeta, error) {
+func bootstrapAlpine(ctx context.Context, dir string, p atesor.Platform, o *options, rep reporter) (CacheMeta, error) {
 	mirror, version, err := alpineMirrorAndVersion(o)
 	if err != nil {
-		return cacheMeta{}, err
+		return CacheMeta{}, err
 	}
 	rep.report("bootstrap", "downloading "+AlpineMinirootfsURL(mirror, version))
 	if err := fetchAlpineMinirootfs(ctx, mirror, version, dir); err != nil {
-		return cacheMeta{}, err
+		return CacheMeta{}, err
 	}
 	branch := "v" + strings.Join(strings.SplitN(version, ".", 3)[:2], ".")
 	repos := fmt.Sprintf("%s/%s/main\n%s/%s/community\n", mirror, branch, mirror, branch)
 	if err := os.WriteFile(filepath.Join(dir, "etc", "apk", "repositories"), []byte(repos), 0o644); err != nil {
-		return cacheMeta{}, fmt.Errorf("sandbox: %w", err)
+		return CacheMeta{}, fmt.Errorf("sandbox: %w", err)
 	}
 	line := "apk update && apk add --no-cache " + strings.Join(alpinePackages, " ")
 	rep.report("bootstrap", line)
@@ -475,13 +398,13 @@ func bootstrapAlpine(ctx context.Context, dir string, p atesor.Platform, o *opti
 	res, err := run(ctx, process{argv: append(bwrapArgs(spec), "/bin/sh", "-c", line), line: line, timeout: 60 * time.Minute,
 		stderr: progressWriter{rep}, stdout: progressWriter{rep}})
 	if err != nil {
-		return cacheMeta{}, fmt.Errorf("sandbox: %s: %w", line, err)
+		return CacheMeta{}, fmt.Errorf("sandbox: %s: %w", line, err)
 	}
 	if !res.OK() {
-		return cacheMeta{}, fmt.Errorf("sandbox: %s failed (exit %d): %s", line, res.ExitCode, tail(res.Output, 2000))
+		return CacheMeta{}, fmt.Errorf("sandbox: %s failed (exit %d): %s", line, res.ExitCode, tail(res.Output, 2000))
 	}
 	rel := osRelease(dir)
-	return cacheMeta{Platform: p.SandboxKey(), Suite: version, Mirror: mirror, Created: time.Now().UTC(),
+	return CacheMeta{Platform: p.SandboxKey(), Suite: version, Mirror: mirror, Created: time.Now().UTC(),
 		AptUpdated: time.Now().UTC(), OSID: rel["ID"], VersionID: rel["VERSION_ID"]}, nil
 }
 

@@ -39,11 +39,9 @@ type Rootfs struct {
 	upper    string
 	merged   string
 
+	repoTracker
+	closer
 	pkgMu sync.Mutex
-	mu    sync.Mutex
-	repo  string
-	// closed is set by Close.
-	closed bool
 }
 
 // NewRootfs provisions (or reuses) the platform's cached root filesystem and mounts a
@@ -57,14 +55,19 @@ func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs,
 	if err != nil {
 		return nil, err
 	}
-	runs := filepath.Join(o.home, "sandboxes", "runs")
+	runs := runsDir(o.home)
 	if err := os.MkdirAll(runs, 0o755); err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
+	cleanStaleRuns(runs, o.logger)
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
 	runDir, err := os.MkdirTemp(runs, fmt.Sprintf("%s-%s-%s-", p.SandboxKey(), time.Now().UTC().Format("20060102T150405"), hex.EncodeToString(b)))
 	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	if err := writeOwner(runDir, currentOwner(p.SandboxKey())); err != nil {
+		os.RemoveAll(runDir)
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	r := &Rootfs{platform: p, o: o, cache: cache, runDir: runDir,
@@ -85,9 +88,9 @@ func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs,
 		r.Close()
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	if o.repo != "" {
-		r.repo = path.Join(Workspace, o.repo)
-		if err := os.MkdirAll(hostPath(r.merged, r.repo), 0o755); err != nil {
+	r.setRepo(o.repo)
+	if repo := r.repoDir(); repo != "" {
+		if err := os.MkdirAll(hostPath(r.merged, repo), 0o755); err != nil {
 			r.Close()
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
@@ -115,26 +118,6 @@ func (r *Rootfs) HostPath(p string) (string, error) {
 	return hostPath(r.merged, resolved), nil
 }
 
-func (r *Rootfs) repoDir() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.repo
-}
-
-func (r *Rootfs) noteRepo(p string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.repo == "" {
-		r.repo = RepoOf(p)
-	}
-}
-
-func (r *Rootfs) isClosed() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.closed
-}
-
 // Exec runs cmd.Line with /bin/sh -c inside the sandbox (see the package doc for the
 // isolation). Package-manager commands get the profile's name corrections, run one at a
 // time, and after a stale-index failure the index is refreshed and the command rerun
@@ -144,24 +127,14 @@ func (r *Rootfs) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandRe
 		return atesor.CommandResult{Line: cmd.Line}, ErrClosed
 	}
 	if IsPackageManagerCommand(cmd.Line) {
-		line, made := CorrectPackageNames(cmd.Line, r.platform.Corrections)
-		if len(made) > 0 {
-			r.o.logger.Info("sandbox: corrected package names", "corrections", made)
-			cmd.Line = line
-		}
+		cmd.Line = correctInstall(r.platform, cmd.Line, r.o.logger)
 		r.pkgMu.Lock()
 		defer r.pkgMu.Unlock()
 		res, err := r.exec(ctx, cmd, nil)
 		if err != nil || res.OK() || !staleIndex.MatchString(res.Output) {
 			return res, err
 		}
-		update := r.platform.UpdateCommand
-		if update == "" {
-			update = "apt-get update"
-			if profileOf(r.platform) == "alpine" {
-				update = "apk update"
-			}
-		}
+		update := updateCommand(r.platform)
 		r.o.logger.Info("sandbox: package index looks stale; refreshing and retrying", "cmd", cmd.Line)
 		up, err := r.exec(ctx, atesor.Command{Line: update, Dir: "/", Network: true, Timeout: 15 * time.Minute, Stdout: cmd.Stdout, Stderr: cmd.Stderr}, nil)
 		if err != nil || !up.OK() {
@@ -185,20 +158,7 @@ func (r *Rootfs) markListsStale() {
 }
 
 func (r *Rootfs) exec(ctx context.Context, cmd atesor.Command, roBinds []string) (atesor.CommandResult, error) {
-	dir := cmd.Dir
-	if dir == "" {
-		dir = r.repoDir()
-	}
-	if dir == "" {
-		dir = Workspace
-	}
-	if !path.IsAbs(dir) {
-		base := r.repoDir()
-		if base == "" {
-			base = Workspace
-		}
-		dir = path.Join(base, dir)
-	}
+	dir := r.workDir(cmd.Dir)
 	timeout := cmd.Timeout
 	if timeout <= 0 {
 		timeout = r.o.timeout
@@ -231,11 +191,8 @@ func (r *Rootfs) CopyIn(ctx context.Context, hostSrc, sandboxPath string) error 
 			binds = append(binds, filepath.Dir(filepath.Clean(u.Path)))
 		}
 		res, err := r.exec(ctx, atesor.Command{Line: gitCloneLine(hostSrc, dest), Dir: "/", Network: true, Timeout: 30 * time.Minute}, binds)
-		if err != nil {
-			return fmt.Errorf("sandbox: git clone %s: %w", hostSrc, err)
-		}
-		if !res.OK() {
-			return fmt.Errorf("sandbox: git clone %s failed (exit %d): %s", hostSrc, res.ExitCode, tail(res.Output, 2000))
+		if err := cloneError(hostSrc, res, err); err != nil {
+			return err
 		}
 		r.noteRepo(dest)
 		return nil
@@ -289,15 +246,12 @@ func (r *Rootfs) WriteFile(ctx context.Context, p string, data []byte, perm fs.F
 }
 
 // Close unmounts the overlay and removes the run directory; with [WithKeep] the upper
-// directory (what the run changed) stays.
+// directory (what the run changed) stays. The run directory of a process that died
+// without Close is removed by the next [NewRootfs] under the same state home.
 func (r *Rootfs) Close() error {
-	r.mu.Lock()
-	if r.closed {
-		r.mu.Unlock()
+	if !r.markClosed() {
 		return nil
 	}
-	r.closed = true
-	r.mu.Unlock()
 	// Wait for running package-manager commands.
 	r.pkgMu.Lock()
 	defer r.pkgMu.Unlock()
@@ -309,6 +263,8 @@ func (r *Rootfs) Close() error {
 		}
 	}
 	if r.o.keep {
+		// Without its owner file, the kept run is never taken for a crashed one.
+		_ = os.Remove(filepath.Join(r.runDir, ownerFile))
 		_ = os.RemoveAll(filepath.Join(r.runDir, "work"))
 		_ = os.Remove(r.merged)
 		r.o.logger.Info("sandbox: kept the run's changes", "upper", r.upper)

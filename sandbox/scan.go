@@ -17,22 +17,27 @@ import (
 )
 
 // NoiseDirs are the path fragments of build scratch directories that never hold
-// artifacts (the curator's noise list, plus .git).
+// artifacts (the curator's noise list, plus .git). libtool's .libs/ is not one of them:
+// it holds the real programs and libraries of an autotools+libtool build, while the
+// files of the same names above it are libtool wrapper scripts (see [IsNoisePath]).
 var NoiseDirs = []string{
-	"/.git/", "/CMakeFiles/", "/_deps/", "/.libs/", "/conftest", "/cmake-build-", "/CompilerId",
+	"/.git/", "/CMakeFiles/", "/_deps/", "/conftest", "/cmake-build-", "/CompilerId",
 	"/CheckTypeSize/", "/CheckFunctionExists", "/CheckIncludeFile", "/TryCompile-",
 	"/meson-private/", "/meson-info/", "/meson-logs/", "/build-aux/", "/autom4te.cache/",
 }
 
-// IsNoisePath reports whether a sandbox path lies in a build scratch directory.
+// IsNoisePath reports whether a sandbox path lies in a build scratch directory (see
+// [NoiseDirs]) or is a libtool temporary: .libs/lt-<program>, the copy of a program that
+// libtool relinks to run it uninstalled. Everything else under .libs/ counts.
 func IsNoisePath(p string) bool {
-	p = path.Clean("/"+p) + "/"
+	p = path.Clean("/" + p)
 	for _, n := range NoiseDirs {
-		if strings.Contains(p, n) {
+		if strings.Contains(p+"/", n) {
 			return true
 		}
 	}
-	return false
+	dir, base := path.Split(p)
+	return strings.HasSuffix(dir, "/.libs/") && strings.HasPrefix(base, "lt-")
 }
 
 // HostPather is implemented by sandboxes whose files are visible on the host; HostPath

@@ -36,7 +36,7 @@ func (r *report) problem(fix, format string, args ...any) {
 	}
 }
 
-func runDoctor(_ context.Context, a *app, args []string) int {
+func runDoctor(ctx context.Context, a *app, args []string) int {
 	fs := flagSet("doctor")
 	platform := fs.String("platform", envOr("ATESOR_PLATFORM", "debian"), "platform whose prerequisites to check: alpine, debian or ubuntu")
 	u := usage{synopsis: "atesor doctor [--platform PLATFORM]",
@@ -61,7 +61,7 @@ func runDoctor(_ context.Context, a *app, args []string) int {
 		versionString(), p.Name, p.SandboxKey(), sandbox.StateHome(), map[bool]string{true: "root", false: "a normal user"}[a.root])
 	doctorHostTools(r, p)
 	doctorBinfmt(r)
-	doctorSandboxes(r)
+	doctorSandboxes(ctx, r)
 	doctorProvider(r)
 
 	if len(r.fixes) > 0 {
@@ -84,18 +84,19 @@ func runDoctor(_ context.Context, a *app, args []string) int {
 
 func doctorHostTools(r *report, p atesor.Platform) {
 	r.section("Host tools (rootfs sandbox)")
-	err := sandbox.CheckHost(p)
-	missing := missingTools(err)
-	switch {
-	case err == nil:
-		r.ok("qemu-riscv64-static, bwrap%s are installed", map[bool]string{true: ", mmdebstrap, debian-archive-keyring", false: ""}[p.Profile == "debian"])
-	case len(missing) == 0:
-		r.problem("", "%v", err)
-	default:
-		for _, m := range missing {
-			r.problem("", "%s is missing (%s); apt package %s", m.Tool, m.Purpose, m.Package)
+	missing := sandbox.MissingHostTools(p)
+	if len(missing) == 0 {
+		var names []string
+		for _, t := range sandbox.HostTools(p) {
+			names = append(names, t.Name)
 		}
-		r.fixes = append(r.fixes, installCommand(aptPackages(missing)))
+		r.ok("%s installed", strings.Join(names, ", "))
+	}
+	for _, t := range missing {
+		r.problem("", "%s is missing (%s); apt package %s", t.Name, t.Purpose, t.Package)
+	}
+	if len(missing) > 0 {
+		r.fixes = append(r.fixes, installCommand(sandbox.AptPackages(missing)))
 	}
 	if _, err := exec.LookPath("docker"); err == nil {
 		r.info("docker is installed (for --sandbox docker)")
@@ -123,15 +124,19 @@ func doctorBinfmt(r *report) {
 	}
 }
 
-func doctorSandboxes(r *report) {
+func doctorSandboxes(ctx context.Context, r *report) {
 	r.section("Sandboxes (" + sandbox.StateHome() + "/sandboxes)")
-	for _, k := range sandboxKeys() {
-		s := readSandboxState(sandbox.StateHome(), k)
-		switch s.State {
-		case "ready":
-			created, _ := s.Meta["created"].(string)
-			r.ok("%s is ready (made %s)", k, created)
-		case "incomplete":
+	for _, p := range sandboxPlatforms() {
+		k := p.SandboxKey()
+		s, err := sandbox.CacheStatus(ctx, p)
+		switch {
+		case err != nil:
+			r.problem("", "%s: %v", k, err)
+		case s.Busy:
+			r.info("%s is being provisioned by another process", k)
+		case s.State == sandbox.CacheReady:
+			r.ok("%s is ready (made %s, %.0f MiB)", k, dateString(s.Meta.Created), float64(s.Size)/(1<<20))
+		case s.State == sandbox.CacheIncomplete:
 			r.info("%s is incomplete (an interrupted provisioning); the next port rebuilds it, or run: atesor sandbox create %s", k, profileName(k))
 		default:
 			r.info("%s is not made yet; the first port makes it (about 3.5 minutes), or run: atesor sandbox create %s", k, profileName(k))

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,36 +15,6 @@ import (
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
-// missingTools lists the missing host tools that sandbox.CheckHost reported (one
-// error, or several joined).
-func missingTools(err error) []*sandbox.MissingToolError {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []*sandbox.MissingToolError
-		for _, e := range j.Unwrap() {
-			out = append(out, missingTools(e)...)
-		}
-		return out
-	}
-	var mt *sandbox.MissingToolError
-	if errors.As(err, &mt) {
-		return []*sandbox.MissingToolError{mt}
-	}
-	return nil
-}
-
-// aptPackages returns the distinct apt packages that provide the missing tools.
-func aptPackages(missing []*sandbox.MissingToolError) []string {
-	var pkgs []string
-	seen := map[string]bool{}
-	for _, m := range missing {
-		if !seen[m.Package] {
-			seen[m.Package] = true
-			pkgs = append(pkgs, m.Package)
-		}
-	}
-	return pkgs
-}
-
 // installCommand is the exact command that installs the packages.
 func installCommand(pkgs []string) string {
 	return "apt-get update && apt-get install -y " + strings.Join(pkgs, " ")
@@ -55,15 +24,12 @@ func installCommand(pkgs []string) string {
 // installs what is missing with apt; otherwise it returns an error with the exact
 // command to run as root.
 func ensureHostTools(ctx context.Context, a *app, p atesor.Platform, report func(sandbox.Progress)) error {
-	err := sandbox.CheckHost(p)
-	missing := missingTools(err)
-	if err == nil {
+	missing := sandbox.MissingHostTools(p)
+	if len(missing) == 0 {
 		return nil
 	}
-	if len(missing) == 0 {
-		return err
-	}
-	pkgs := aptPackages(missing)
+	pkgs := sandbox.AptPackages(missing)
+	err := sandbox.CheckHost(p)
 	if !a.root {
 		return fmt.Errorf("missing host tools (%v); run as root: %s (or run atesor as root, which installs them)", err, installCommand(pkgs))
 	}

@@ -3,12 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
@@ -90,51 +86,24 @@ func sandboxCreate(ctx context.Context, a *app, args []string) int {
 	return exitOK
 }
 
-// sandboxState describes one cached root filesystem.
-type sandboxState struct {
-	Key   string         `json:"key"`
-	Path  string         `json:"path"`
-	State string         `json:"state"` // ready, incomplete or absent
-	Meta  map[string]any `json:"meta,omitempty"`
-}
+// sandboxState is what status reports of one cached root filesystem.
+type sandboxState = sandbox.CacheInfo
 
-// readSandboxState reads the cache of a sandbox key under home. A root filesystem is
-// ready when its <key>.json metadata exists (provisioning writes it last).
-func readSandboxState(home, key string) sandboxState {
-	dir := filepath.Join(home, "sandboxes")
-	s := sandboxState{Key: key, Path: filepath.Join(dir, key), State: "absent"}
-	if _, err := os.Stat(s.Path); err == nil {
-		s.State = "incomplete"
-	}
-	data, err := os.ReadFile(filepath.Join(dir, key+".json"))
-	if err != nil {
-		return s
-	}
-	if err := json.Unmarshal(data, &s.Meta); err != nil {
-		s.State = "incomplete"
-		return s
-	}
-	if s.State == "incomplete" {
-		s.State = "ready"
-	}
-	return s
-}
-
-// sandboxKeys are the distinct sandbox keys of all platforms.
-func sandboxKeys() []string {
-	var keys []string
+// sandboxPlatforms are the platforms with distinct sandbox keys (ubuntu shares debian's).
+func sandboxPlatforms() []atesor.Platform {
+	var out []atesor.Platform
 	seen := map[string]bool{}
 	for _, n := range knowledge.Names() {
 		p, err := knowledge.Profile(n)
 		if err == nil && !seen[p.SandboxKey()] {
 			seen[p.SandboxKey()] = true
-			keys = append(keys, p.SandboxKey())
+			out = append(out, p)
 		}
 	}
-	return keys
+	return out
 }
 
-func sandboxStatus(_ context.Context, a *app, args []string) int {
+func sandboxStatus(ctx context.Context, a *app, args []string) int {
 	fs := flagSet("sandbox status")
 	asJSON := fs.Bool("json", false, "print the status as JSON")
 	u := usage{synopsis: "atesor sandbox status [--json] [PLATFORM]",
@@ -143,18 +112,22 @@ func sandboxStatus(_ context.Context, a *app, args []string) int {
 	if done {
 		return code
 	}
-	keys := sandboxKeys()
+	platforms := sandboxPlatforms()
 	if len(pos) > 0 {
 		p, code, ok := platformArg(a, "sandbox status", pos)
 		if !ok {
 			return code
 		}
-		keys = []string{p.SandboxKey()}
+		platforms = []atesor.Platform{p}
 	}
-	home := sandbox.StateHome()
 	var states []sandboxState
-	for _, k := range keys {
-		states = append(states, readSandboxState(home, k))
+	for _, p := range platforms {
+		s, err := sandbox.CacheStatus(ctx, p)
+		if err != nil {
+			fmt.Fprintf(a.stderr, "atesor sandbox status: %v\n", err)
+			return exitFailed
+		}
+		states = append(states, s)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(a.stdout)
@@ -164,16 +137,32 @@ func sandboxStatus(_ context.Context, a *app, args []string) int {
 	}
 	for _, s := range states {
 		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", s.Key, s.State, s.Path)
-		for _, k := range []string{"suite", "version_id", "created", "apt_updated"} {
-			if v, ok := s.Meta[k]; ok && v != "" {
-				fmt.Fprintf(a.stdout, "  %-12s %v\n", k+":", v)
+		if s.Busy {
+			fmt.Fprintf(a.stdout, "  %-12s %s\n", "busy:", "another process is provisioning it")
+		}
+		if m := s.Meta; m != nil {
+			for _, kv := range [][2]string{{"suite", m.Suite}, {"version_id", m.VersionID}, {"created", dateString(m.Created)}, {"apt_updated", dateString(m.AptUpdated)}} {
+				if kv[1] != "" {
+					fmt.Fprintf(a.stdout, "  %-12s %s\n", kv[0]+":", kv[1])
+				}
 			}
 		}
-		if s.State == "absent" {
+		if s.Size > 0 {
+			fmt.Fprintf(a.stdout, "  %-12s %.1f MiB\n", "size:", float64(s.Size)/(1<<20))
+		}
+		if s.State == sandbox.CacheAbsent {
 			fmt.Fprintf(a.stdout, "  create it with: atesor sandbox create %s\n", profileName(s.Key))
 		}
 	}
 	return exitOK
+}
+
+// dateString formats a time for status lines, "" for the zero time.
+func dateString(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
 }
 
 // profileName is the platform name of a sandbox key (debian-riscv64 -> debian).
@@ -194,8 +183,7 @@ func sandboxRemove(ctx context.Context, a *app, args []string) int {
 	if !ok {
 		return code
 	}
-	home := sandbox.StateHome()
-	removed, err := removeSandbox(ctx, home, p.SandboxKey())
+	removed, err := sandbox.RemoveCache(ctx, p)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "atesor sandbox remove: %v\n", err)
 		return exitFailed
@@ -204,56 +192,6 @@ func sandboxRemove(ctx context.Context, a *app, args []string) int {
 		fmt.Fprintf(a.stdout, "%s: nothing to remove\n", p.SandboxKey())
 		return exitOK
 	}
-	fmt.Fprintf(a.stdout, "%s: removed %s\n", p.SandboxKey(), filepath.Join(home, "sandboxes", p.SandboxKey()))
+	fmt.Fprintf(a.stdout, "%s: removed %s\n", p.SandboxKey(), filepath.Join(sandbox.StateHome(), "sandboxes", p.SandboxKey()))
 	return exitOK
-}
-
-// removeSandbox deletes a cached root filesystem under the provisioning lock: first the
-// metadata (so it never looks ready half-deleted), then the tree.
-func removeSandbox(ctx context.Context, home, key string) (bool, error) {
-	dir := filepath.Join(home, "sandboxes")
-	root, meta := filepath.Join(dir, key), filepath.Join(dir, key+".json")
-	_, errRoot := os.Stat(root)
-	_, errMeta := os.Stat(meta)
-	if errors.Is(errRoot, fs.ErrNotExist) && errors.Is(errMeta, fs.ErrNotExist) {
-		return false, nil
-	}
-	unlock, err := flock(ctx, filepath.Join(dir, key+".lock"))
-	if err != nil {
-		return false, err
-	}
-	defer unlock()
-	if err := os.Remove(meta); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false, fmt.Errorf("remove %s: %w", meta, err)
-	}
-	if err := os.RemoveAll(root); err != nil {
-		return false, fmt.Errorf("remove %s: %w (files made by root need root to remove)", root, err)
-	}
-	return true, nil
-}
-
-// flock takes an exclusive lock on file, waiting until ctx is done.
-func flock(ctx context.Context, file string) (func(), error) {
-	f, err := os.OpenFile(file, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", file, err)
-	}
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", file, err)
-		}
-		t := time.NewTimer(250 * time.Millisecond)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			f.Close()
-			return nil, fmt.Errorf("waiting for %s (another process is provisioning): %w", file, ctx.Err())
-		case <-t.C:
-		}
-	}
 }

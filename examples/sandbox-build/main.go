@@ -11,6 +11,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -21,10 +22,9 @@ int main(void) { printf("hello from riscv64\n"); return 0; }
 func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	debian := atesor.Platform{
-		Name: "debian", Profile: "debian", Libc: "glibc", Triplet: "riscv64-linux-gnu",
-		PackageManager: "apt-get", InstallCommand: "apt-get install -y", UpdateCommand: "apt-get update",
-		Loader: "/lib/ld-linux-riscv64-lp64d.so.1", FloatABI: "lp64d", OSReleaseID: "debian",
+	debian, err := knowledge.Profile("debian")
+	if err != nil {
+		log.Fatal(err)
 	}
 	sb, err := sandbox.NewRootfs(ctx, debian, sandbox.WithRepo("hello"),
 		sandbox.WithProgress(func(p sandbox.Progress) {

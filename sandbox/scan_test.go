@@ -1,0 +1,104 @@
+package sandbox_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+)
+
+func TestIsNoisePath(t *testing.T) {
+	tests := map[string]bool{
+		"/workspace/p/build/CMakeFiles/3.31/CompilerIdC/a.out": true,
+		"/workspace/p/.git/objects/x":                          true,
+		"/workspace/p/build/meson-private/sanity":              true,
+		"/workspace/p/conftest":                                true,
+		"/workspace/p/autom4te.cache/output.0":                 true,
+		"/workspace/p/.libs/libfoo.so.1.2.3":                   false, // libtool's real library
+		"/workspace/p/src/.libs/foo":                           false, // libtool's real program
+		"/workspace/p/src/.libs/lt-foo":                        true,  // libtool's relinked temporary
+		"/workspace/p/src/lt-foo":                              false,
+		"/workspace/p/build/libz.so.1":                         false,
+		"relative/CMakeFiles/x":                                true,
+	}
+	for p, want := range tests {
+		if got := sandbox.IsNoisePath(p); got != want {
+			t.Errorf("IsNoisePath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// TestScanArtifactsLibtool: in an autotools+libtool build the programs and libraries
+// under .libs/ are the artifacts; the top-level files of the same names are scripts.
+func TestScanArtifactsLibtool(t *testing.T) {
+	ctx := context.Background()
+	h := newHost(t)
+	for src, dest := range map[string]string{
+		"libriscv64-add.so":   ".libs/libadd.so.1.0.0",
+		"libriscv64-math.a":   ".libs/libadd.a",
+		"riscv64-glibc-hello": "src/.libs/hello",
+		"riscv64-add.o":       ".libs/add.o",
+		"script.sh":           "src/hello", // the libtool wrapper script
+	} {
+		if err := h.CopyIn(ctx, fixture(t, src), "/workspace/pkg/"+dest); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.CopyIn(ctx, fixture(t, "riscv64-glibc-hello"), "/workspace/pkg/src/.libs/lt-hello"); err != nil {
+		t.Fatal(err)
+	}
+	arts, err := sandbox.ScanArtifacts(ctx, h, "/workspace/pkg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]atesor.ArtifactKind{}
+	for _, a := range arts {
+		got[a.Path] = a.Kind
+	}
+	want := map[string]atesor.ArtifactKind{
+		"/workspace/pkg/.libs/add.o":           atesor.KindObject,
+		"/workspace/pkg/.libs/libadd.a":        atesor.KindStaticLibrary,
+		"/workspace/pkg/.libs/libadd.so.1.0.0": atesor.KindSharedLibrary,
+		"/workspace/pkg/src/.libs/hello":       atesor.KindExecutable,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("artifacts (-want +got):\n%s", diff)
+	}
+}
+
+func ExampleInspectELF() {
+	f, err := os.Open(filepath.Join("..", "testdata", "elf", "riscv64-glibc-hello"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer f.Close()
+	a, err := sandbox.InspectELF(f)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(a.Kind, a.Machine, a.FloatABI, a.Interpreter, a.RISCV64)
+	// Output: executable EM_RISCV lp64d /lib/ld-linux-riscv64-lp64d.so.1 true
+}
+
+func ExampleResolveInRepo() {
+	root, _ := os.MkdirTemp("", "sandbox-example-")
+	defer os.RemoveAll(root)
+	_ = os.MkdirAll(filepath.Join(root, "workspace", "pkg"), 0o755)
+	// A link made by a build: absolute targets are taken inside the sandbox.
+	_ = os.Symlink("/etc/passwd", filepath.Join(root, "workspace", "pkg", "evil"))
+	_, err := sandbox.ResolveInRepo(root, "/workspace/pkg", "evil")
+	fmt.Println(err)
+	p, _ := sandbox.ResolveInRepo(root, "/workspace/pkg", "src/../main.c")
+	fmt.Println(p)
+	// Output:
+	// /workspace/pkg/evil resolves to /etc/passwd, outside /workspace/pkg: path resolves outside the repository
+	// /workspace/pkg/main.c
+}
