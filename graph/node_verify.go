@@ -83,13 +83,16 @@ var loadFailure = regexp.MustCompile(`(?i)error while loading shared libraries|q
 // checks that each primary shared library's needed libraries resolve.
 func (r *run) smoke(ctx context.Context, s *atesor.State, arts []atesor.Artifact) []string {
 	var problems []string
+	// An uninstalled build's programs load its own shared libraries from the build tree
+	// (libtool's .libs/ among them), as `make check` would.
+	libPath := []string{"LD_LIBRARY_PATH=" + strings.Join(libraryDirs(arts), ":")}
 	for _, a := range arts {
 		if a.Role != atesor.RolePrimary {
 			continue
 		}
 		switch a.Kind {
 		case atesor.KindExecutable:
-			res, err := r.sb.Exec(ctx, atesor.Command{Line: shellQuote(a.Path), Dir: s.RepoDir, Timeout: smokeTimeout})
+			res, err := r.sb.Exec(ctx, atesor.Command{Line: shellQuote(a.Path), Dir: s.RepoDir, Timeout: smokeTimeout, Env: libPath})
 			if err != nil {
 				problems = append(problems, fmt.Sprintf("%s: smoke run could not start: %v", rel(s.RepoDir, a.Path), err))
 				continue
@@ -101,8 +104,7 @@ func (r *run) smoke(ctx context.Context, s *atesor.State, arts []atesor.Artifact
 			if len(a.Needed) == 0 {
 				continue
 			}
-			res, err := r.sb.Exec(ctx, atesor.Command{Line: "ldd " + shellQuote(a.Path), Dir: s.RepoDir, Timeout: time.Minute,
-				Env: []string{"LD_LIBRARY_PATH=" + path.Dir(a.Path)}})
+			res, err := r.sb.Exec(ctx, atesor.Command{Line: "ldd " + shellQuote(a.Path), Dir: s.RepoDir, Timeout: time.Minute, Env: libPath})
 			if err != nil {
 				problems = append(problems, fmt.Sprintf("%s: ldd could not run: %v", rel(s.RepoDir, a.Path), err))
 				continue
@@ -113,6 +115,17 @@ func (r *run) smoke(ctx context.Context, s *atesor.State, arts []atesor.Artifact
 		}
 	}
 	return problems
+}
+
+// libraryDirs lists the directories that hold the build's shared libraries.
+func libraryDirs(arts []atesor.Artifact) []string {
+	var dirs []string
+	for _, a := range arts {
+		if a.Kind == atesor.KindSharedLibrary && !contains(dirs, path.Dir(a.Path)) {
+			dirs = append(dirs, path.Dir(a.Path))
+		}
+	}
+	return dirs
 }
 
 // smokeProblem says why a smoke run failed, or "" when the program loaded and ran
