@@ -305,16 +305,31 @@ func TestE2EResumeAfterKill(t *testing.T) {
 		if err != nil {
 			continue
 		}
+		// The state is saved before the build node starts; the build log grows with each
+		// finished command. Kill once the setup phase is done and the build is under way.
 		var s atesor.State
-		if json.Unmarshal(b, &s) == nil && s.NextNode == NodeBuild && len(s.ExecutedCommands) > 0 {
-			time.Sleep(10 * time.Second)
-			break
+		if json.Unmarshal(b, &s) == nil && s.NextNode == NodeBuild {
+			if _, err := os.Stat(filepath.Join(e.out, "zlib_build.log")); err == nil {
+				time.Sleep(15 * time.Second)
+				break
+			}
 		}
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
+	b, err := os.ReadFile(statePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var killed atesor.State
+	if err := json.Unmarshal(b, &killed); err != nil {
+		t.Fatal(err)
+	}
+	if killed.LastNode != NodeHeuristicPlan || killed.BuildSucceeded {
+		t.Fatalf("the child was not killed mid-build: last node %s, built %t", killed.LastNode, killed.BuildSucceeded)
+	}
 	res, err := e.pipeline(t, nil).Run(context.Background(), atesor.Request{Source: zlib, Resume: true, TestTimeout: 2 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
