@@ -289,30 +289,25 @@ type builtinNode struct {
 func (n builtinNode) Name() string { return n.name }
 
 func (n builtinNode) Run(ctx context.Context, s *atesor.State) error {
-	r := n.run
-	switch n.name {
-	case NodeInit:
-		return r.initNode(ctx, s)
-	case NodeAnalyst:
-		return r.analystNode(ctx, s)
-	case NodeTaskPlan:
-		return r.taskPlanNode(ctx, s)
-	case NodeHeuristicPlan:
-		return r.heuristicPlanNode(ctx, s)
-	case NodeScout:
-		return r.scoutNode(ctx, s)
-	case NodeBuild:
-		return r.buildNode(ctx, s)
-	case NodeVerify:
-		return r.verifyNode(ctx, s)
-	case NodeFix:
-		return r.fixNode(ctx, s)
-	case NodeFinish:
-		return r.finishNode(ctx, s)
-	case NodeEscalate:
-		return r.escalateNode(ctx, s)
+	step, ok := builtinSteps[n.name]
+	if !ok {
+		return fmt.Errorf("no node %q", n.name)
 	}
-	return fmt.Errorf("no node %q", n.name)
+	return step(n.run, ctx, s)
+}
+
+// builtinSteps are the built-in nodes by name.
+var builtinSteps = map[string]func(*run, context.Context, *atesor.State) error{
+	NodeInit:          (*run).initNode,
+	NodeAnalyst:       (*run).analystNode,
+	NodeTaskPlan:      (*run).taskPlanNode,
+	NodeHeuristicPlan: (*run).heuristicPlanNode,
+	NodeScout:         (*run).scoutNode,
+	NodeBuild:         (*run).buildNode,
+	NodeVerify:        (*run).verifyNode,
+	NodeFix:           (*run).fixNode,
+	NodeFinish:        (*run).finishNode,
+	NodeEscalate:      (*run).escalateNode,
 }
 
 func syncFile(f *os.File, sync bool) error {
