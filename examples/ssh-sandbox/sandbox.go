@@ -16,6 +16,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 // SSH is an atesor.Sandbox on a native riscv64 board reached with the ssh command-line
@@ -194,7 +195,7 @@ func (s *SSH) WriteFile(ctx context.Context, p string, data []byte, perm fs.File
 func (s *SSH) CopyIn(ctx context.Context, hostPath, sandboxPath string) error {
 	dst := s.remote(sandboxPath)
 	var errb bytes.Buffer
-	if isGitURL(hostPath) {
+	if sandbox.IsGitURL(hostPath) {
 		script := fmt.Sprintf("mkdir -p %s && git clone --depth 1 --recurse-submodules %s %s",
 			quote(path.Dir(dst)), quote(hostPath), quote(dst))
 		if err := s.ssh(ctx, script, nil, io.Discard, &errb); err != nil {
@@ -258,15 +259,6 @@ func (s *SSH) CopyOut(ctx context.Context, sandboxPath, hostPath string) error {
 // Close ends the sandbox. Nothing stays open between commands, so there is nothing to
 // release; the board keeps the workspace for inspection.
 func (s *SSH) Close() error { return nil }
-
-func isGitURL(src string) bool {
-	for _, p := range []string{"https://", "http://", "git://", "ssh://", "file://"} {
-		if strings.HasPrefix(src, p) {
-			return true
-		}
-	}
-	return strings.HasPrefix(src, "git@") && strings.Contains(src, ":")
-}
 
 // syncBuffer is a bytes.Buffer safe for the two output goroutines of exec.
 type syncBuffer struct {
