@@ -70,8 +70,8 @@ func AuditFileName(repo string) string {
 	return "agent-call_" + name + ".log"
 }
 
-// OpenAuditLog opens (appending) or creates dir/agent-call_<repo>.log. secrets are
-// blanked out of every entry.
+// OpenAuditLog opens (appending) or creates dir/agent-call_<repo>.log. secrets, and the
+// API keys found in the environment's key variables, are blanked out of every entry.
 func OpenAuditLog(dir, repo string, secrets ...string) (*AuditLog, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create the log directory: %w", err)
@@ -86,9 +86,24 @@ func OpenAuditLog(dir, repo string, secrets ...string) (*AuditLog, error) {
 	return l, nil
 }
 
-// NewAuditLog returns a log that writes entries to w (nil: memory only).
+// NewAuditLog returns a log that writes entries to w (nil: memory only). secrets, and the
+// API keys found in the environment's key variables, are blanked out of every entry.
 func NewAuditLog(w io.Writer, secrets ...string) *AuditLog {
-	return &AuditLog{w: w, secrets: slices.Clone(secrets), now: time.Now}
+	return &AuditLog{w: w, secrets: append(slices.Clone(secrets), envKeys()...), now: time.Now}
+}
+
+// envKeys returns the API keys set in the environment (GOOGLE_API_KEY, OPENAI_API_KEY,
+// ...), so a key that reaches a prompt or a reply never reaches the log.
+func envKeys() []string {
+	var out []string
+	for _, name := range provider.KnownProviders() {
+		if v := provider.KeyVariable(name); v != "" {
+			if key := strings.TrimSpace(os.Getenv(v)); key != "" {
+				out = append(out, key)
+			}
+		}
+	}
+	return out
 }
 
 // Path returns the log file's path, or "" for a log without a file.

@@ -55,6 +55,19 @@ func TestAuditLogEntry(t *testing.T) {
 	}
 }
 
+func TestAuditLogBlanksEnvironmentKeys(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-env-secret-9876")
+	t.Setenv("GOOGLE_API_KEY", "AIza-env-secret-5432")
+	l := llm.NewAuditLog(nil)
+	if err := l.Log(llm.Record{Prompt: "use sk-env-secret-9876", Response: "key AIza-env-secret-5432"}); err != nil {
+		t.Fatal(err)
+	}
+	r := l.Records()[0]
+	if strings.Contains(r.Prompt+r.Response, "env-secret") {
+		t.Errorf("a key from the environment reached the log: %+v", r)
+	}
+}
+
 func TestAuditLogConcurrentAndBounded(t *testing.T) {
 	var sb safeBuilder
 	l := llm.NewAuditLog(&sb)

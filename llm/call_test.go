@@ -15,7 +15,9 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/llm"
+	"github.com/eclipse-atesor/atesor-go/provider"
 	"github.com/eclipse-atesor/atesor-go/provider/fake"
+	"github.com/eclipse-atesor/atesor-go/provider/openai"
 )
 
 type answer struct {
@@ -133,12 +135,16 @@ func TestCallNeverPanicsOrErrors(t *testing.T) {
 	}
 }
 
-// advanceOnTimers fires the wall timer of n hanging calls, one after another.
-func advanceOnTimers(clock *llm.ManualClock, n int, by time.Duration) chan struct{} {
+// advanceOnTimers fires the wall timer of the next n hanging calls to p, one after
+// another, each once the fake has received the call (so the timer never fires before
+// the call has taken its reply).
+func advanceOnTimers(p *fake.Provider, clock *llm.ManualClock, n int, by time.Duration) chan struct{} {
+	from := len(p.Calls())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for i := 0; i < n; i++ {
+		for i := 1; i <= n; i++ {
+			p.WaitCalls(from + i)
 			clock.BlockUntil(1)
 			clock.Advance(by)
 		}
@@ -152,7 +158,7 @@ func TestCallTimeouts(t *testing.T) {
 		p := fake.New()
 		p.QueueReply(atesor.RoleScout, hang, fake.Reply{Text: `{"name":"ok"}`})
 		c, clock := newClient(p)
-		done := advanceOnTimers(clock, 1, c.WallTimeout())
+		done := advanceOnTimers(p, clock, 1, c.WallTimeout())
 		out := llm.Call(context.Background(), c, llm.Request[answer]{Role: atesor.RoleScout, Messages: prompt()})
 		<-done
 		if !out.OK() || out.Attempts != 2 || clock.Now() != time.Unix(0, 0).Add(135*time.Second) {
@@ -164,7 +170,7 @@ func TestCallTimeouts(t *testing.T) {
 		p.QueueReply(atesor.RoleBuilder, hang, hang, hang)
 		p.Queue(atesor.RolePlanner, `{"name":"from planner"}`)
 		c, clock := newClient(p)
-		done := advanceOnTimers(clock, 3, llm.HarnessWallTimeout)
+		done := advanceOnTimers(p, clock, 3, llm.HarnessWallTimeout)
 		out := llm.Call(context.Background(), c, llm.Request[answer]{Role: atesor.RoleBuilder, Messages: prompt(),
 			RotateOnTimeout: true, FallbackRole: atesor.RolePlanner, WallTimeout: llm.HarnessWallTimeout, Label: "optimizer"})
 		<-done
@@ -179,7 +185,7 @@ func TestCallTimeouts(t *testing.T) {
 		p := fake.New(fake.WithPool(atesor.RoleBuilder, "b1", "b2"))
 		p.QueueReply(atesor.RoleBuilder, hang, hang, fake.Reply{Text: `{"name":"never asked"}`})
 		c, clock := newClient(p)
-		done := advanceOnTimers(clock, 2, c.WallTimeout())
+		done := advanceOnTimers(p, clock, 2, c.WallTimeout())
 		out := llm.Call(context.Background(), c, llm.Request[answer]{Role: atesor.RoleBuilder, RotateOnTimeout: true})
 		<-done
 		if out.OK() || out.Attempts != 2 || !errors.Is(out.LastErr, llm.ErrTimeout) {
@@ -216,7 +222,7 @@ func TestInvoke(t *testing.T) {
 	if _, err := c.Invoke(context.Background(), atesor.RoleSummarizer, prompt()); err != nil {
 		t.Fatalf("whitespace reply: %v", err) // text is not empty, only blank
 	}
-	done := advanceOnTimers(clock, 1, llm.CuratorWallTimeout)
+	done := advanceOnTimers(p, clock, 1, llm.CuratorWallTimeout)
 	_, err = c.Invoke(context.Background(), atesor.RoleSummarizer, prompt(), llm.WithWallTimeout(llm.CuratorWallTimeout))
 	<-done
 	if !errors.Is(err, llm.ErrTimeout) {
@@ -228,6 +234,54 @@ func TestInvoke(t *testing.T) {
 	}
 	if _, err := (&llm.Client{}).Invoke(context.Background(), atesor.RoleSummarizer, prompt()); !errors.Is(err, llm.ErrNoProvider) {
 		t.Fatalf("no provider: %v", err)
+	}
+}
+
+func TestWallTimeoutFollowsTheProviderTimeout(t *testing.T) {
+	p, err := openai.New(provider.Config{APIKey: "sk-wall-test", Timeout: 300 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		client *llm.Client
+		want   time.Duration
+	}{
+		{"ATESOR_LLM_TIMEOUT of the provider", &llm.Client{Provider: p}, 315 * time.Second},
+		{"explicit client timeout wins", &llm.Client{Provider: p, Timeout: 10 * time.Second}, 25 * time.Second},
+		{"provider without a timeout", &llm.Client{Provider: fake.New()}, 135 * time.Second},
+		{"no provider", &llm.Client{}, 135 * time.Second},
+	}
+	for _, tt := range tests {
+		if got := tt.client.WallTimeout(); got != tt.want {
+			t.Errorf("%s: WallTimeout = %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestCostOfAnAnswerFromASnapshotOrAlias(t *testing.T) {
+	tests := []struct {
+		name, answered string
+		want           float64
+	}{
+		{"dated snapshot", "gpt-4o-2024-08-06", 12.50},
+		{"alias the table does not know", "chatgpt-4o-latest", 12.50},
+		{"free fallback answered", "qwen/qwen3-coder:free", 0},
+		{"other priced model answered", "gpt-4o-mini", 0.75},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := fake.New(fake.WithPool(atesor.RoleScout, "gpt-4o"))
+			p.QueueReply(atesor.RoleScout, fake.Reply{Text: `{"name":"x"}`, Model: tt.answered, InputTokens: 1_000_000, OutputTokens: 1_000_000})
+			c, _ := newClient(p)
+			out := llm.Call(context.Background(), c, llm.Request[answer]{Role: atesor.RoleScout, Messages: prompt()})
+			if !out.OK() {
+				t.Fatal(out.LastErr)
+			}
+			if d := cmp.Diff(tt.want, out.Usage.CostUSD, cmpApprox); d != "" {
+				t.Errorf("cost (-want +got):\n%s", d)
+			}
+		})
 	}
 }
 
@@ -245,5 +299,61 @@ func TestRetryAfterWaitOncePerModel(t *testing.T) {
 	// The second 429 is not waited for again: the 1-model pool spends a critique retry.
 	if d := cmp.Diff([]time.Duration{10 * time.Second}, clock.Sleeps()); d != "" {
 		t.Errorf("sleeps (-want +got):\n%s", d)
+	}
+}
+
+func TestProviderErrorRules(t *testing.T) {
+	const valid = `{"name":"x"}`
+	ra := func(s string) http.Header { return http.Header{"Retry-After": {s}} }
+	tests := []struct {
+		name       string
+		pool       []string
+		errs       []*atesor.ProviderError // answers of the first model, then valid from every model
+		wantModels []string
+		wantCaps   []int
+		wantWaits  []time.Duration
+	}{
+		{"402 lowers every cap to 90% of N", []string{"m1", "m2"},
+			[]*atesor.ProviderError{fake.HTTPError(402, nil, "can only afford 5000"), fake.HTTPError(503, nil, "down")},
+			[]string{"m1", "m1", "m2"}, []int{8192, 4500, 4500}, nil},
+		{"402 cap is at least 256", []string{"m1", "m2"},
+			[]*atesor.ProviderError{fake.HTTPError(402, nil, "can only afford 100"), fake.HTTPError(503, nil, "down")},
+			[]string{"m1", "m1", "m2"}, []int{8192, 256, 256}, nil},
+		{"Retry-After 65 s is waited", []string{"m1", "m2"},
+			[]*atesor.ProviderError{fake.HTTPError(429, ra("65"), "slow")},
+			[]string{"m1", "m1"}, []int{8192, 8192}, []time.Duration{65 * time.Second}},
+		{"Retry-After 66 s rotates", []string{"m1", "m2"},
+			[]*atesor.ProviderError{fake.HTTPError(429, ra("66"), "slow")},
+			[]string{"m1", "m2"}, []int{8192, 8192}, nil},
+		{"slug added after the active model", []string{"m1", "m2"},
+			[]*atesor.ProviderError{fake.HTTPError(404, nil, `{"error":{"message":"gone; use this slug instead: v/new-model"}}`)},
+			[]string{"m1", "v/new-model"}, []int{8192, 8192}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := fake.New(fake.WithPool(atesor.RolePlanner, tt.pool...))
+			for _, e := range tt.errs {
+				p.QueueModel("m1", fake.Reply{Err: e})
+			}
+			p.Queue(atesor.RolePlanner, valid)
+			c, clock := newClient(p)
+			out := llm.Call(context.Background(), c, llm.Request[answer]{Role: atesor.RolePlanner, Messages: prompt(), Validate: validName})
+			if !out.OK() {
+				t.Fatalf("%+v", out)
+			}
+			var caps []int
+			for _, call := range p.Calls() {
+				caps = append(caps, call.MaxTokens)
+			}
+			if d := cmp.Diff(tt.wantModels, out.Models); d != "" {
+				t.Errorf("models (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tt.wantCaps, caps); d != "" {
+				t.Errorf("caps (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tt.wantWaits, clock.Sleeps()); d != "" {
+				t.Errorf("waits (-want +got):\n%s", d)
+			}
+		})
 	}
 }

@@ -1,6 +1,9 @@
 package llm
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Prices in USD per million tokens.
 type price struct{ in, out float64 }
@@ -30,7 +33,24 @@ func priceOf(modelID string) price {
 			return p
 		}
 	}
+	// A dated snapshot costs what its model costs: gpt-4o-2024-08-06 is gpt-4o.
+	if loc := snapshotDate.FindStringIndex(modelID); loc != nil && loc[0] > 0 {
+		return priceOf(modelID[:loc[0]])
+	}
 	return unknownPaid
+}
+
+// snapshotDate matches the date suffix of a model snapshot id (-2024-08-06, -20250929).
+var snapshotDate = regexp.MustCompile(`-(\d{4}-\d{2}-\d{2}|\d{8})$`)
+
+// pricedModel returns the id a call is priced by: the model that answered when it is free
+// or in the table, else the model that was asked (an answering id the table does not know,
+// such as an alias, must not turn a priced model into an unknown one).
+func pricedModel(asked, answered string) string {
+	if answered == "" || answered == asked || (!IsFree(answered) && priceOf(answered) == unknownPaid) {
+		return asked
+	}
+	return answered
 }
 
 // IsFree reports whether a model costs nothing: an id ending in :free, or openrouter/free.

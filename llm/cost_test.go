@@ -24,6 +24,10 @@ func TestCostForUsage(t *testing.T) {
 		{"openrouter/free", 5_000_000, 5_000_000, 0},
 		{"some/unknown-model", 1_000_000, 1_000_000, 15.00},
 		{"gpt-4o", -5, 0, 0},
+		{"gpt-4o-2024-08-06", 1_000_000, 1_000_000, 12.50},
+		{"gpt-4o-mini-2024-07-18", 1_000_000, 0, 0.15},
+		{"claude-sonnet-5-5-20260101", 1_000_000, 0, 2.00},
+		{"unknown-2024-08-06", 1_000_000, 0, 3.00},
 	}
 	for _, tt := range tests {
 		if got := llm.CostForUsage(tt.model, tt.in, tt.out); math.Abs(got-tt.want) > 1e-9 {

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -37,8 +39,18 @@ func ok(content string) step { return step{body: content} }
 // records every request.
 type wire struct {
 	mu       sync.Mutex
+	arrived  *sync.Cond // broadcast on every request
 	script   map[string][]step
 	requests []map[string]any
+}
+
+// waitRequests blocks until n requests have arrived.
+func (w *wire) waitRequests(n int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for len(w.requests) < n {
+		w.arrived.Wait()
+	}
 }
 
 func (w *wire) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
@@ -46,6 +58,7 @@ func (w *wire) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	_ = json.NewDecoder(r.Body).Decode(&body)
 	w.mu.Lock()
 	w.requests = append(w.requests, body)
+	w.arrived.Broadcast()
 	m, _ := body["model"].(string)
 	var s step
 	if q := w.script[m]; len(q) > 0 {
@@ -91,12 +104,13 @@ const (
 	orFree = "openrouter/free"
 )
 
-func newWireClient(t *testing.T, pool string, script map[string][]step, timeout time.Duration) (*llm.Client, *llm.ManualClock, *wire) {
+func newWireClient(t *testing.T, pool string, script map[string][]step, hc *http.Client) (*llm.Client, *llm.ManualClock, *wire) {
 	t.Helper()
 	w := &wire{script: script}
+	w.arrived = sync.NewCond(&w.mu)
 	srv := httptest.NewServer(w)
 	t.Cleanup(srv.Close)
-	cfg := provider.Config{APIKey: apiKey, BaseURL: srv.URL + "/v1", MaxOutputTokens: 4096, Timeout: timeout, FallbackModels: []string{or2}}
+	cfg := provider.Config{APIKey: apiKey, BaseURL: srv.URL + "/v1", MaxOutputTokens: 4096, HTTPClient: hc, FallbackModels: []string{or2}}
 	var p atesor.Provider
 	var err error
 	if pool == "1" {
@@ -202,7 +216,7 @@ func TestFaultInjection(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, clock, w := newWireClient(t, tt.pool, tt.script, 0)
+			c, clock, w := newWireClient(t, tt.pool, tt.script, nil)
 			out := llm.Call(context.Background(), c, llm.Request[answer]{Role: tt.role, Messages: prompt(), Validate: validName})
 			if out.OK() != tt.wantOK {
 				t.Fatalf("ok = %v, err %v, models %v", out.OK(), out.LastErr, out.Models)
@@ -248,30 +262,75 @@ func TestFaultInjection(t *testing.T) {
 	}
 }
 
+// TestFaultServerNeverAnswers runs against a server that never answers: the wall timer
+// of each attempt fires on the manual clock once the request has arrived, so the test
+// never waits for real.
 func TestFaultServerNeverAnswers(t *testing.T) {
 	hang := step{hang: true}
-	t.Run("1 model: timeouts are critique retries", func(t *testing.T) {
-		c, _, _ := newWireClient(t, "1", map[string][]step{one1: {hang, hang, hang}}, 30*time.Millisecond)
-		out := llm.Call(context.Background(), c, llm.Request[answer]{Role: atesor.RolePlanner, Messages: prompt()})
-		if out.OK() || out.Attempts != 3 || !errors.Is(out.LastErr, context.DeadlineExceeded) && !isNetTimeout(out.LastErr) {
-			t.Fatalf("%+v", out)
-		}
-	})
-	t.Run("3 models: rotate on timeout, stop after the last", func(t *testing.T) {
-		c, _, _ := newWireClient(t, "3", map[string][]step{or1: {hang}, or2: {hang}, orFree: {hang}}, 30*time.Millisecond)
-		out := llm.Call(context.Background(), c, llm.Request[answer]{Role: atesor.RolePlanner, Messages: prompt(), RotateOnTimeout: true})
-		if out.OK() || out.LastErr == nil {
-			t.Fatalf("%+v", out)
-		}
-		if d := cmp.Diff([]string{or1, or2, orFree}, out.Models); d != "" {
-			t.Errorf("models (-want +got):\n%s", d)
-		}
-	})
+	tests := []struct {
+		name       string
+		pool       string
+		script     map[string][]step
+		rotate     bool
+		wantModels []string
+	}{
+		{"1 model: timeouts are critique retries", "1", map[string][]step{one1: {hang, hang, hang}}, false, []string{one1, one1, one1}},
+		{"1 model, RotateOnTimeout: stops after the last model", "1", map[string][]step{one1: {hang}}, true, []string{one1}},
+		{"3 models: critique retries on the first model", "3", map[string][]step{or1: {hang, hang, hang}}, false, []string{or1, or1, or1}},
+		{"3 models, RotateOnTimeout: rotate, stop after the last", "3", map[string][]step{or1: {hang}, or2: {hang}, orFree: {hang}}, true, []string{or1, or2, orFree}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, clock, w := newWireClient(t, tt.pool, tt.script, nil)
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				for i := 1; i <= len(tt.wantModels); i++ {
+					w.waitRequests(i)
+					clock.BlockUntil(1)
+					clock.Advance(c.WallTimeout())
+				}
+			}()
+			out := llm.Call(context.Background(), c, llm.Request[answer]{Role: atesor.RolePlanner, Messages: prompt(), RotateOnTimeout: tt.rotate})
+			<-done
+			if out.OK() || !errors.Is(out.LastErr, llm.ErrTimeout) {
+				t.Fatalf("%+v", out)
+			}
+			if d := cmp.Diff(tt.wantModels, out.Models); d != "" {
+				t.Errorf("models (-want +got):\n%s", d)
+			}
+			if want := time.Unix(0, 0).Add(time.Duration(len(tt.wantModels)) * c.WallTimeout()); !clock.Now().Equal(want) {
+				t.Errorf("clock at %s, want %s", clock.Now(), want)
+			}
+		})
+	}
 }
 
-func isNetTimeout(err error) bool {
-	var te interface{ Timeout() bool }
-	return errors.As(err, &te) && te.Timeout()
+// timeoutTransport fails every request at once as an HTTP client timeout does.
+type timeoutTransport struct{}
+
+func (timeoutTransport) RoundTrip(*http.Request) (*http.Response, error) {
+	return nil, fmt.Errorf("awaiting headers: %w", os.ErrDeadlineExceeded)
+}
+
+// TestFaultHTTPTimeout checks that the HTTP client's own timeout (ATESOR_LLM_TIMEOUT,
+// which fires before the wall timeout) counts as a timeout: with RotateOnTimeout a
+// 1-model pool stops after one attempt, where another provider error would be retried.
+func TestFaultHTTPTimeout(t *testing.T) {
+	for _, rotate := range []bool{false, true} {
+		c, _, w := newWireClient(t, "1", nil, &http.Client{Transport: timeoutTransport{}})
+		out := llm.Call(context.Background(), c, llm.Request[answer]{Role: atesor.RolePlanner, Messages: prompt(), RotateOnTimeout: rotate})
+		want := 3
+		if rotate {
+			want = 1
+		}
+		if out.OK() || out.Attempts != want || !errors.Is(out.LastErr, os.ErrDeadlineExceeded) {
+			t.Errorf("rotate=%v: attempts %d, err %v", rotate, out.Attempts, out.LastErr)
+		}
+		if len(w.field("model")) != 0 {
+			t.Errorf("rotate=%v: requests reached the server", rotate)
+		}
+	}
 }
 
 func toJSON(v any) string {

@@ -44,8 +44,10 @@ type Client struct {
 	// Provider makes the models. Nil means no provider: every call fails with
 	// ErrNoProvider and the nodes use their fallbacks.
 	Provider atesor.Provider
-	// Timeout is the provider's HTTP timeout (default 120 s); the wall timeout of a call
-	// is Timeout + 15 s unless the call sets its own.
+	// Timeout is the provider's HTTP timeout; the wall timeout of a call is Timeout +
+	// 15 s unless the call sets its own. Zero means the provider's own timeout when it
+	// reports one (the providers of package provider report ATESOR_LLM_TIMEOUT), else
+	// 120 s.
 	Timeout time.Duration
 	// Audit records every response. Optional.
 	Audit *AuditLog
@@ -71,9 +73,16 @@ func (c *Client) logger() *slog.Logger {
 	return c.Logger
 }
 
+// timeoutReporter is implemented by providers that know their HTTP timeout
+// (provider.Base does).
+type timeoutReporter interface{ Timeout() time.Duration }
+
 // WallTimeout returns the default wall timeout of a call: the provider timeout + 15 s.
 func (c *Client) WallTimeout() time.Duration {
 	t := c.Timeout
+	if tr, ok := c.Provider.(timeoutReporter); ok && t <= 0 {
+		t = tr.Timeout()
+	}
 	if t <= 0 {
 		t = provider.DefaultTimeout
 	}
@@ -201,7 +210,7 @@ func (c *Client) invoke(ctx context.Context, spec atesor.ModelSpec, msgs []*sche
 	if cost, ok := res.msg.Extra[provider.ExtraCostUSD].(float64); ok {
 		reply.Usage.CostUSD = cost
 	} else {
-		reply.Usage.CostUSD = CostForUsage(reply.Model, reply.Usage.InputTokens, reply.Usage.OutputTokens)
+		reply.Usage.CostUSD = CostForUsage(pricedModel(spec.Model, reply.Model), reply.Usage.InputTokens, reply.Usage.OutputTokens)
 	}
 	c.audit(spec, msgs, reply, meta)
 	return reply, nil

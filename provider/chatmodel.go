@@ -45,7 +45,10 @@ var (
 
 // Generate implements model.BaseChatModel.
 func (m *tapped) Generate(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.Message, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	ctx, capt := WithCapture(ctx)
+	capt.setAbort(cancel)
 	msg, err := m.inner.Generate(ctx, in, opts...)
 	if err != nil {
 		return nil, m.wrapErr(err, capt)
@@ -101,6 +104,9 @@ func (m *tapped) wrapErr(err error, capt *Capture) error {
 		f.Provider, f.Model = m.provider, m.model
 		e.provider = f
 		e.msg = f.Error()
+	} else if capt.wasAborted() {
+		// The client saw the context the tap ended; the transport error is the cause.
+		e.msg = m.provider + " model " + m.model + ": " + e.transport.Error()
 	} else {
 		e.msg = m.provider + " model " + m.model + ": " + err.Error()
 	}
@@ -119,6 +125,7 @@ type Error struct {
 	transport error
 }
 
+// Error returns the message, with the API key blanked out.
 func (e *Error) Error() string { return e.msg }
 
 // Unwrap returns the wrapped errors.

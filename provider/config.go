@@ -6,7 +6,10 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
+
+	"github.com/cloudwego/eino/components/model"
 
 	"github.com/eclipse-atesor/atesor-go"
 )
@@ -104,4 +107,37 @@ func (b Base) HTTPClient() *http.Client { return b.hc }
 // Pool returns the role's model pool (see [BuildPool]).
 func (b Base) Pool(role atesor.Role) []atesor.ModelSpec {
 	return BuildPool(b.name, role, b.cfg.MaxOutputTokens, b.cfg.FallbackModels)
+}
+
+// Timeout returns the HTTP timeout of the provider's requests. Package llm adds 15 s to
+// it for the wall timeout of a call, so the HTTP timeout fires first.
+func (b Base) Timeout() time.Duration { return b.cfg.Timeout }
+
+// Endpoint returns the configured base URL without a trailing slash, or def when none
+// is configured.
+func (b Base) Endpoint(def string) string {
+	if u := strings.TrimRight(b.cfg.BaseURL, "/"); u != "" {
+		return u
+	}
+	return def
+}
+
+// MaxTokens returns the output cap of spec, or the configured cap when spec has none.
+func (b Base) MaxTokens(spec atesor.ModelSpec) int {
+	if spec.MaxTokens > 0 {
+		return spec.MaxTokens
+	}
+	return b.cfg.MaxOutputTokens
+}
+
+// Finish completes ChatModel in a provider package: given the model its client built
+// for spec (and the constructor's error), it returns the model wrapped for this
+// provider (see [Wrap]: provider errors, reported cost, the key blanked out of errors),
+// or an error naming the provider and model.
+func (b Base) Finish(spec atesor.ModelSpec, m model.BaseChatModel, err error) (model.BaseChatModel, error) {
+	if err != nil {
+		return nil, fmt.Errorf("create %s model %s: %w", b.name, spec.Model, err)
+	}
+	spec.Provider = b.name
+	return Wrap(m, spec, b.cfg.APIKey), nil
 }

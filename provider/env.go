@@ -147,11 +147,15 @@ func checkKnown(name string) error {
 // MissingKeyError reports a provider whose API key variable is unset or still holds the
 // placeholder your_key_here.
 type MissingKeyError struct {
-	Provider    string
-	Variable    string
+	// Provider is the LLM_PROVIDER value.
+	Provider string
+	// Variable is the key variable to set, for example OPENROUTER_API_KEY.
+	Variable string
+	// Placeholder is true when the variable holds your_key_here.
 	Placeholder bool
 }
 
+// Error names the variable to set and the way to run without a model.
 func (e *MissingKeyError) Error() string {
 	what := "is not set"
 	if e.Placeholder {

@@ -32,7 +32,9 @@ const (
 //
 // For a successful JSON answer with a Capture in the context it reads the model that
 // answered and OpenRouter's usage.cost. Transport errors (timeouts, refused connections)
-// are handed to the Capture too. The Tap never logs or returns API keys or headers.
+// are handed to the Capture too, and end the context of a call made through [Wrap], so
+// no SDK retries a failed connection on its own. The Tap never logs or returns API keys
+// or headers.
 type Tap struct {
 	// Base is the transport requests go to; nil means http.DefaultTransport.
 	Base http.RoundTripper
@@ -55,7 +57,9 @@ func (t *Tap) RoundTrip(req *http.Request) (*http.Response, error) {
 	capt := captureFrom(req.Context())
 	resp, err := base.RoundTrip(req)
 	if err != nil {
-		capt.setTransportErr(err)
+		// Ending the call's context stops SDK-level retries of a failed connection (the
+		// Anthropic SDK retries those whatever the response headers say).
+		capt.abortWith(err)
 		return resp, err
 	}
 	if resp.StatusCode >= 400 {
@@ -152,6 +156,8 @@ type Capture struct {
 	cost         float64
 	hasCost      bool
 	model        string
+	abort        context.CancelFunc // ends the call's context after a transport error
+	aborted      bool
 }
 
 type captureKey struct{}
@@ -209,13 +215,33 @@ func (c *Capture) setFailure(p *atesor.ProviderError) {
 	c.mu.Unlock()
 }
 
-func (c *Capture) setTransportErr(err error) {
+// abortWith records a transport error and ends the call's context, if it has an abort
+// function.
+func (c *Capture) abortWith(err error) {
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
 	c.transportErr = err
+	abort := c.abort
+	c.aborted = abort != nil
 	c.mu.Unlock()
+	if abort != nil {
+		abort()
+	}
+}
+
+func (c *Capture) setAbort(cancel context.CancelFunc) {
+	c.mu.Lock()
+	c.abort = cancel
+	c.mu.Unlock()
+}
+
+// wasAborted reports whether a transport error ended the call's context.
+func (c *Capture) wasAborted() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.aborted
 }
 
 // setSuccess reads model and usage.cost from an answer body.

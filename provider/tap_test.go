@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -97,25 +98,20 @@ func TestTapReadsCostAndModel(t *testing.T) {
 	}
 }
 
+// failingTransport fails every request at once, as a timed-out or refused connection.
+type failingTransport struct{ err error }
+
+func (f failingTransport) RoundTrip(*http.Request) (*http.Response, error) { return nil, f.err }
+
 func TestTapReportsTransportTimeouts(t *testing.T) {
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-r.Context().Done():
-		case <-release:
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
-	hc := provider.Config{Timeout: 20 * time.Millisecond}.Client("test")
+	hc := provider.Config{HTTPClient: &http.Client{Transport: failingTransport{os.ErrDeadlineExceeded}}}.Client("test")
 	ctx, capt := provider.WithCapture(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
-	_, err := hc.Do(req)
-	if err == nil {
-		t.Fatal("no timeout")
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://model.invalid/", nil)
+	if _, err := hc.Do(req); err == nil {
+		t.Fatal("no error")
 	}
-	if capt.TransportErr() == nil {
-		t.Error("transport error not captured")
+	if !errors.Is(capt.TransportErr(), os.ErrDeadlineExceeded) {
+		t.Errorf("transport error not captured: %v", capt.TransportErr())
 	}
 }
 

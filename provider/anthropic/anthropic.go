@@ -2,8 +2,6 @@ package anthropic
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
 	"github.com/cloudwego/eino-ext/components/model/claude"
@@ -42,31 +40,19 @@ func New(cfg provider.Config) (*Provider, error) {
 // ChatModel returns a model for spec: no temperature (spec.Temperature is ignored),
 // max_tokens = spec.MaxTokens, adaptive thinking and output_config.effort = spec.Effort.
 func (p *Provider) ChatModel(ctx context.Context, spec atesor.ModelSpec) (model.BaseChatModel, error) {
-	cfg := p.Config()
-	base := strings.TrimRight(cfg.BaseURL, "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	maxTokens := spec.MaxTokens
-	if maxTokens <= 0 {
-		maxTokens = cfg.MaxOutputTokens
-	}
+	base := p.Endpoint(DefaultBaseURL)
 	mc := &claude.Config{
-		APIKey:         cfg.APIKey,
+		APIKey:         p.Config().APIKey,
 		BaseURL:        &base,
 		HTTPClient:     p.HTTPClient(),
 		Model:          spec.Model,
-		MaxTokens:      maxTokens,
+		MaxTokens:      p.MaxTokens(spec),
 		ThinkingConfig: &sdk.ThinkingConfigParamUnion{OfAdaptive: &sdk.ThinkingConfigAdaptiveParam{}},
 	}
 	if spec.Effort != "" {
 		mc.AdditionalRequestFields = map[string]any{"output_config.effort": spec.Effort}
 	}
 	m, err := claude.NewChatModel(ctx, mc)
-	if err != nil {
-		return nil, fmt.Errorf("create anthropic model %s: %w", spec.Model, err)
-	}
-	spec.Provider = provider.Anthropic
 	spec.Temperature = nil
-	return provider.Wrap(m, spec, cfg.APIKey), nil
+	return p.Finish(spec, m, err)
 }

@@ -2,9 +2,7 @@ package anthropic_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,43 +10,32 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cloudwego/eino/schema"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/provider"
 	"github.com/eclipse-atesor/atesor-go/provider/anthropic"
+	"github.com/eclipse-atesor/atesor-go/provider/internal/wiretest"
 )
 
 const key = "sk-ant-test-0123"
 
 func TestMessagesWire(t *testing.T) {
-	var body map[string]any
-	var path, gotKey string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		path, gotKey = r.URL.Path, r.Header.Get("X-Api-Key")
-		_ = json.NewDecoder(r.Body).Decode(&body)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-5-5",
+	srv := wiretest.New(t, 200, nil, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-5-5",
 			"content":[{"type":"thinking","thinking":"the error says -m64","signature":"sig"},{"type":"text","text":"{\"ok\":true}"}],
 			"stop_reason":"end_turn","usage":{"input_tokens":11,"output_tokens":7}}`)
-	}))
-	defer srv.Close()
 	p, err := anthropic.New(provider.Config{APIKey: key, BaseURL: srv.URL, MaxOutputTokens: 3000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := p.Pool(atesor.RoleFixer)[0]
-	m, err := p.ChatModel(context.Background(), spec)
+	msg, err := wiretest.Generate(t, p, p.Pool(atesor.RoleFixer)[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg, err := m.Generate(context.Background(), []*schema.Message{schema.UserMessage("hi")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if path != "/v1/messages" || gotKey != key {
-		t.Errorf("path %q key %q", path, gotKey)
+	req := srv.Last()
+	body := req.Body
+	if req.Path != "/v1/messages" || req.Header.Get("X-Api-Key") != key {
+		t.Errorf("path %q key %q", req.Path, req.Header.Get("X-Api-Key"))
 	}
 	got := map[string]any{"model": body["model"], "max_tokens": body["max_tokens"], "thinking": body["thinking"], "output_config": body["output_config"]}
 	want := map[string]any{"model": "claude-sonnet-5-5", "max_tokens": 3000.0, "thinking": map[string]any{"type": "adaptive"}, "output_config": map[string]any{"effort": "medium"}}
@@ -67,28 +54,52 @@ func TestMessagesWire(t *testing.T) {
 }
 
 func TestNoSDKRetries(t *testing.T) {
-	for _, status := range []int{429, 500, 529} {
-		var hits atomic.Int32
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			hits.Add(1)
-			w.Header().Set("Content-Type", "application/json")
-			w.Header().Set("Retry-After", "7")
-			w.WriteHeader(status)
-			_, _ = io.WriteString(w, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`)
-		}))
+	for _, status := range []int{401, 429, 500, 529} {
+		srv := wiretest.New(t, status, map[string]string{"Retry-After": "7"},
+			`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`)
 		p, _ := anthropic.New(provider.Config{APIKey: key, BaseURL: srv.URL})
-		m, _ := p.ChatModel(context.Background(), p.Pool(atesor.RoleScout)[0])
-		_, err := m.Generate(context.Background(), []*schema.Message{schema.UserMessage("hi")})
-		srv.Close()
+		_, err := wiretest.Generate(t, p, p.Pool(atesor.RoleScout)[0])
 		var pe *atesor.ProviderError
 		if !errors.As(err, &pe) || pe.Status != status || pe.RetryAfter != 7*time.Second {
 			t.Errorf("status %d: err %v", status, err)
 		}
-		if hits.Load() != 1 {
-			t.Errorf("status %d: %d requests, want 1", status, hits.Load())
+		if n := len(srv.Requests()); n != 1 {
+			t.Errorf("status %d: %d requests, want 1", status, n)
 		}
 		if strings.Contains(err.Error(), key) {
 			t.Errorf("key leaks: %v", err)
 		}
+	}
+}
+
+// TestNoSDKRetriesOfAFailedConnection: the SDK retries a request whose connection
+// failed, with real waits, whatever the headers say; the tap ends the call instead, so
+// the pool logic of package llm decides.
+func TestNoSDKRetriesOfAFailedConnection(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err == nil {
+			conn.Close() // no response at all
+		}
+	}))
+	defer srv.Close()
+	p, err := anthropic.New(provider.Config{APIKey: key, BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = wiretest.Generate(t, p, p.Pool(atesor.RolePlanner)[0])
+	if err == nil {
+		t.Fatal("no error for a closed connection")
+	}
+	if n := hits.Load(); n != 1 {
+		t.Errorf("%d requests, want 1 (the SDK retried)", n)
+	}
+	if errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "EOF") {
+		t.Errorf("the error hides the transport failure: %v", err)
+	}
+	if strings.Contains(err.Error(), key) {
+		t.Errorf("key leaks: %v", err)
 	}
 }

@@ -77,6 +77,7 @@ type Provider struct {
 	sleep     func(ctx context.Context, d time.Duration) error
 
 	mu      sync.Mutex
+	called  *sync.Cond // broadcast on every recorded call
 	pools   map[atesor.Role][]string
 	byRole  map[atesor.Role][]Reply
 	byModel map[string][]Reply
@@ -95,6 +96,7 @@ func New(opts ...Option) *Provider {
 		byRole:    map[atesor.Role][]Reply{},
 		byModel:   map[string][]Reply{},
 	}
+	p.called = sync.NewCond(&p.mu)
 	for _, o := range opts {
 		o(p)
 	}
@@ -182,6 +184,17 @@ func (p *Provider) Calls() []Call {
 	return slices.Clone(p.calls)
 }
 
+// WaitCalls blocks until at least n calls have been recorded, so a test can act (for
+// example advance a fake clock) once a model call has really started, without
+// sleeping.
+func (p *Provider) WaitCalls(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.calls) < n {
+		p.called.Wait()
+	}
+}
+
 // Prompts returns the messages of every call made for a role, in order.
 func (p *Provider) Prompts(role atesor.Role) [][]*schema.Message {
 	p.mu.Lock()
@@ -200,25 +213,33 @@ func (p *Provider) ChatModel(_ context.Context, spec atesor.ModelSpec) (model.Ba
 	return &chatModel{p: p, spec: spec}, nil
 }
 
-// next records the call and pops its reply.
-func (p *Provider) next(spec atesor.ModelSpec, in []*schema.Message) (Reply, bool) {
+// next records the call and pops its reply. A call whose context has already ended is
+// neither recorded nor given a reply, as a real request that is never sent: an
+// abandoned call cannot take the reply queued for the next one.
+func (p *Provider) next(ctx context.Context, spec atesor.ModelSpec, in []*schema.Message) (Reply, bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return Reply{}, false, err
+	}
+	defer p.called.Broadcast()
 	msgs := make([]*schema.Message, len(in))
 	for i, m := range in {
-		c := *m
-		msgs[i] = &c
+		if m != nil {
+			c := *m
+			msgs[i] = &c
+		}
 	}
 	p.calls = append(p.calls, Call{Role: spec.Role, Model: spec.Model, MaxTokens: spec.MaxTokens, Temperature: spec.Temperature, Messages: msgs})
 	if q := p.byModel[spec.Model]; len(q) > 0 {
 		p.byModel[spec.Model] = q[1:]
-		return q[0], true
+		return q[0], true, nil
 	}
 	if q := p.byRole[spec.Role]; len(q) > 0 {
 		p.byRole[spec.Role] = q[1:]
-		return q[0], true
+		return q[0], true, nil
 	}
-	return Reply{}, false
+	return Reply{}, false, nil
 }
 
 type chatModel struct {
@@ -228,7 +249,10 @@ type chatModel struct {
 
 // Generate implements model.BaseChatModel.
 func (m *chatModel) Generate(ctx context.Context, in []*schema.Message, _ ...model.Option) (*schema.Message, error) {
-	r, ok := m.p.next(m.spec, in)
+	r, ok, err := m.p.next(ctx, m.spec, in)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
 		return nil, fmt.Errorf("%w for role %s (model %s): queue one with Queue, QueueReply or QueueModel", ErrNoReply, m.spec.Role, m.spec.Model)
 	}

@@ -91,3 +91,40 @@ func ExampleProvider() {
 	// {"phases":[]}
 	// plan the build
 }
+
+func TestEndedCallTakesNoReply(t *testing.T) {
+	p := fake.New()
+	p.Queue(atesor.RoleFixer, "for the next call")
+	m, _ := p.ChatModel(context.Background(), p.Pool(atesor.RoleFixer)[0])
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := m.Generate(ctx, []*schema.Message{schema.UserMessage("late")}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	if p.Pending(atesor.RoleFixer) != 1 || len(p.Calls()) != 0 {
+		t.Fatalf("an abandoned call took the reply: pending %d, calls %d", p.Pending(atesor.RoleFixer), len(p.Calls()))
+	}
+	msg, err := m.Generate(context.Background(), []*schema.Message{schema.UserMessage("next")})
+	if err != nil || msg.Content != "for the next call" {
+		t.Fatalf("%v %v", msg, err)
+	}
+}
+
+func TestWaitCalls(t *testing.T) {
+	p := fake.New()
+	p.Queue(atesor.RoleScout, "a", "b")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.WaitCalls(2)
+	}()
+	for _, s := range []string{"1", "2"} {
+		if _, err := generate(t, p, p.Pool(atesor.RoleScout)[0], s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-done
+	if n := len(p.Calls()); n != 2 {
+		t.Errorf("%d calls", n)
+	}
+}

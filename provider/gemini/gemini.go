@@ -38,13 +38,7 @@ func New(ctx context.Context, cfg provider.Config) (*Provider, error) {
 		return nil, err
 	}
 	c := b.Config()
-	base := c.BaseURL
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	if !strings.HasSuffix(base, "/") {
-		base += "/"
-	}
+	base := b.Endpoint(strings.TrimRight(DefaultBaseURL, "/")) + "/"
 	timeout := c.Timeout
 	client, err := genai.NewClient(ctx, &genai.ClientConfig{
 		APIKey:      c.APIKey,
@@ -61,19 +55,12 @@ func New(ctx context.Context, cfg provider.Config) (*Provider, error) {
 // ChatModel returns a model that sends spec's model, temperature and output cap
 // (maxOutputTokens).
 func (p *Provider) ChatModel(ctx context.Context, spec atesor.ModelSpec) (model.BaseChatModel, error) {
-	mc := &einogemini.Config{
+	maxTokens := p.MaxTokens(spec)
+	m, err := einogemini.NewChatModel(ctx, &einogemini.Config{
 		Client:      p.client,
 		Model:       spec.Model,
 		Temperature: spec.Temperature,
-	}
-	if spec.MaxTokens > 0 {
-		n := spec.MaxTokens
-		mc.MaxTokens = &n
-	}
-	m, err := einogemini.NewChatModel(ctx, mc)
-	if err != nil {
-		return nil, fmt.Errorf("create gemini model %s: %w", spec.Model, err)
-	}
-	spec.Provider = provider.Gemini
-	return provider.Wrap(m, spec, p.Config().APIKey), nil
+		MaxTokens:   &maxTokens,
+	})
+	return p.Finish(spec, m, err)
 }

@@ -2,54 +2,39 @@ package gemini_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/cloudwego/eino/schema"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/provider"
 	"github.com/eclipse-atesor/atesor-go/provider/gemini"
+	"github.com/eclipse-atesor/atesor-go/provider/internal/wiretest"
 )
 
 const key = "AIza-test-key-0123"
 
 func TestGenerateContentWire(t *testing.T) {
-	var body map[string]any
-	var path, gotKey string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		path, gotKey = r.URL.Path, r.Header.Get("X-Goog-Api-Key")
-		_ = json.NewDecoder(r.Body).Decode(&body)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"candidates":[{"content":{"role":"model","parts":[
+	srv := wiretest.New(t, 200, nil, `{"candidates":[{"content":{"role":"model","parts":[
 			{"text":"considering the build","thought":true},{"text":"{\"ok\":true}"}]},"finishReason":"STOP"}],
 			"usageMetadata":{"promptTokenCount":11,"candidatesTokenCount":5,"thoughtsTokenCount":2,"totalTokenCount":18}}`)
-	}))
-	defer srv.Close()
 	p, err := gemini.New(context.Background(), provider.Config{APIKey: key, BaseURL: srv.URL, MaxOutputTokens: 512})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := p.ChatModel(context.Background(), p.Pool(atesor.RoleScout)[0])
+	msg, err := wiretest.Generate(t, p, p.Pool(atesor.RoleScout)[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg, err := m.Generate(context.Background(), []*schema.Message{schema.UserMessage("hi")})
-	if err != nil {
-		t.Fatal(err)
+	req := srv.Last()
+	if !strings.HasSuffix(req.Path, "/models/gemini-flash-lite-latest:generateContent") || req.Header.Get("X-Goog-Api-Key") != key {
+		t.Errorf("path %q key %q", req.Path, req.Header.Get("X-Goog-Api-Key"))
 	}
-	if !strings.HasSuffix(path, "/models/gemini-flash-lite-latest:generateContent") || gotKey != key {
-		t.Errorf("path %q key %q", path, gotKey)
-	}
-	gc, _ := body["generationConfig"].(map[string]any)
+	gc, _ := req.Body["generationConfig"].(map[string]any)
 	got := map[string]any{"temperature": gc["temperature"], "maxOutputTokens": gc["maxOutputTokens"]}
 	if d := cmp.Diff(map[string]any{"temperature": 0.1, "maxOutputTokens": 512.0}, got, cmpopts.EquateApprox(0, 1e-6)); d != "" {
 		t.Errorf("generationConfig (-want +got):\n%s", d)
@@ -63,21 +48,18 @@ func TestGenerateContentWire(t *testing.T) {
 }
 
 func TestRetryDelayFromBody(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(429)
-		_, _ = io.WriteString(w, `{"error":{"code":429,"message":"Resource has been exhausted","status":"RESOURCE_EXHAUSTED",
+	srv := wiretest.New(t, 429, nil, `{"error":{"code":429,"message":"Resource has been exhausted","status":"RESOURCE_EXHAUSTED",
 			"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"22s"}]}}`)
-	}))
-	defer srv.Close()
 	p, _ := gemini.New(context.Background(), provider.Config{APIKey: key, BaseURL: srv.URL})
-	m, _ := p.ChatModel(context.Background(), p.Pool(atesor.RolePlanner)[0])
-	_, err := m.Generate(context.Background(), []*schema.Message{schema.UserMessage("hi")})
+	_, err := wiretest.Generate(t, p, p.Pool(atesor.RolePlanner)[0])
 	var pe *atesor.ProviderError
 	if !errors.As(err, &pe) || pe.Status != 429 || pe.RetryAfter != 22*time.Second {
 		t.Fatalf("err %v, %+v", err, pe)
 	}
 	if strings.Contains(err.Error(), key) {
 		t.Errorf("key leaks: %v", err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests, want 1 (no client retries)", n)
 	}
 }

@@ -2,8 +2,6 @@ package openai
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	einoopenai "github.com/cloudwego/eino-ext/components/model/openai"
 	"github.com/cloudwego/eino/components/model"
@@ -40,26 +38,14 @@ func New(cfg provider.Config) (*Provider, error) {
 // ChatModel returns a model that sends spec's model, temperature and output cap (as
 // max_completion_tokens). Errors wrap *atesor.ProviderError for HTTP error responses.
 func (p *Provider) ChatModel(ctx context.Context, spec atesor.ModelSpec) (model.BaseChatModel, error) {
-	cfg := p.Config()
-	base := strings.TrimRight(cfg.BaseURL, "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	mc := &einoopenai.ChatModelConfig{
-		APIKey:      cfg.APIKey,
-		BaseURL:     base,
-		HTTPClient:  p.HTTPClient(),
-		Model:       spec.Model,
-		Temperature: spec.Temperature,
-	}
-	if spec.MaxTokens > 0 {
-		n := spec.MaxTokens
-		mc.MaxCompletionTokens = &n
-	}
-	m, err := einoopenai.NewChatModel(ctx, mc)
-	if err != nil {
-		return nil, fmt.Errorf("create openai model %s: %w", spec.Model, err)
-	}
-	spec.Provider = provider.OpenAI
-	return provider.Wrap(m, spec, cfg.APIKey), nil
+	maxTokens := p.MaxTokens(spec)
+	m, err := einoopenai.NewChatModel(ctx, &einoopenai.ChatModelConfig{
+		APIKey:              p.Config().APIKey,
+		BaseURL:             p.Endpoint(DefaultBaseURL),
+		HTTPClient:          p.HTTPClient(),
+		Model:               spec.Model,
+		Temperature:         spec.Temperature,
+		MaxCompletionTokens: &maxTokens,
+	})
+	return p.Finish(spec, m, err)
 }

@@ -2,8 +2,6 @@ package openrouter
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	einoopenrouter "github.com/cloudwego/eino-ext/components/model/openrouter"
 	"github.com/cloudwego/eino/components/model"
@@ -41,28 +39,16 @@ func New(cfg provider.Config) (*Provider, error) {
 // configuration, since the client drops a per-call temperature), max_tokens, the models
 // array and usage: {include: true}.
 func (p *Provider) ChatModel(ctx context.Context, spec atesor.ModelSpec) (model.BaseChatModel, error) {
-	cfg := p.Config()
-	base := strings.TrimRight(cfg.BaseURL, "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	mc := &einoopenrouter.Config{
-		APIKey:      cfg.APIKey,
-		BaseURL:     base,
+	maxTokens := p.MaxTokens(spec)
+	m, err := einoopenrouter.NewChatModel(ctx, &einoopenrouter.Config{
+		APIKey:      p.Config().APIKey,
+		BaseURL:     p.Endpoint(DefaultBaseURL),
 		HTTPClient:  p.HTTPClient(),
 		Model:       spec.Model,
 		Models:      provider.OpenRouterModels(spec.Model, spec.Fallbacks),
 		Temperature: spec.Temperature,
+		MaxTokens:   &maxTokens,
 		ExtraFields: map[string]any{"usage": map[string]any{"include": true}},
-	}
-	if spec.MaxTokens > 0 {
-		n := spec.MaxTokens
-		mc.MaxTokens = &n
-	}
-	m, err := einoopenrouter.NewChatModel(ctx, mc)
-	if err != nil {
-		return nil, fmt.Errorf("create openrouter model %s: %w", spec.Model, err)
-	}
-	spec.Provider = provider.OpenRouter
-	return provider.Wrap(m, spec, cfg.APIKey), nil
+	})
+	return p.Finish(spec, m, err)
 }

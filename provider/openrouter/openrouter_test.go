@@ -1,38 +1,23 @@
 package openrouter_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 
-	"github.com/cloudwego/eino/schema"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/provider"
+	"github.com/eclipse-atesor/atesor-go/provider/internal/wiretest"
 	"github.com/eclipse-atesor/atesor-go/provider/openrouter"
 )
 
 func TestChatCompletionsWire(t *testing.T) {
-	var bodies []map[string]any
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/api/v1/chat/completions" {
-			t.Errorf("path %s", r.URL.Path)
-		}
-		var b map[string]any
-		_ = json.NewDecoder(r.Body).Decode(&b)
-		bodies = append(bodies, b)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"id":"g1","object":"chat.completion","created":1,"model":"openai/gpt-oss-20b:free",
+	srv := wiretest.New(t, 200, nil, `{"id":"g1","object":"chat.completion","created":1,"model":"openai/gpt-oss-20b:free",
 			"choices":[{"index":0,"message":{"role":"assistant","content":"{\"ok\":1}","reasoning":"thinking hard"},"finish_reason":"stop"}],
 			"usage":{"prompt_tokens":20,"completion_tokens":5,"total_tokens":25,"cost":0.0042}}`)
-	}))
-	defer srv.Close()
 	p, err := openrouter.New(provider.Config{APIKey: "k-123456", BaseURL: srv.URL + "/api/v1", MaxOutputTokens: 2048,
 		FallbackModels: []string{"openai/gpt-oss-20b:free", "qwen/qwen3-coder:free", "x/y:free"}})
 	if err != nil {
@@ -47,11 +32,7 @@ func TestChatCompletionsWire(t *testing.T) {
 		t.Fatalf("pool (-want +got):\n%s", d)
 	}
 	for i, spec := range pool[:2] {
-		m, err := p.ChatModel(context.Background(), spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		msg, err := m.Generate(context.Background(), []*schema.Message{schema.UserMessage("hi")})
+		msg, err := wiretest.Generate(t, p, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +45,11 @@ func TestChatCompletionsWire(t *testing.T) {
 		if msg.Extra[provider.ExtraCostUSD] != 0.0042 || msg.Extra[provider.ExtraModel] != "openai/gpt-oss-20b:free" {
 			t.Errorf("extra %v", msg.Extra)
 		}
-		b := bodies[i]
+		req := srv.Requests()[i]
+		if req.Path != "/api/v1/chat/completions" {
+			t.Errorf("path %s", req.Path)
+		}
+		b := req.Body
 		got := map[string]any{"model": b["model"], "models": b["models"], "temperature": b["temperature"], "max_tokens": b["max_tokens"], "usage": b["usage"]}
 		want := map[string]any{"model": spec.Model, "models": []any{}, "temperature": 0.1, "max_tokens": 2048.0, "usage": map[string]any{"include": true}}
 		if i == 0 {
@@ -79,15 +64,9 @@ func TestChatCompletionsWire(t *testing.T) {
 }
 
 func TestPaymentErrorCarriesBody(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(402)
-		_, _ = io.WriteString(w, `{"error":{"code":402,"message":"This request requires more credits, or fewer max_tokens. You requested up to 8192 tokens, but can only afford 1234."}}`)
-	}))
-	defer srv.Close()
+	srv := wiretest.New(t, 402, nil, `{"error":{"code":402,"message":"This request requires more credits, or fewer max_tokens. You requested up to 8192 tokens, but can only afford 1234."}}`)
 	p, _ := openrouter.New(provider.Config{APIKey: "k-123456", BaseURL: srv.URL})
-	m, _ := p.ChatModel(context.Background(), p.Pool(atesor.RolePlanner)[0])
-	_, err := m.Generate(context.Background(), []*schema.Message{schema.UserMessage("hi")})
+	_, err := wiretest.Generate(t, p, p.Pool(atesor.RolePlanner)[0])
 	var pe *atesor.ProviderError
 	if !errors.As(err, &pe) || pe.Status != 402 || !json.Valid([]byte(pe.Body)) {
 		t.Fatalf("err %v, %+v", err, pe)
