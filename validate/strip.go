@@ -134,29 +134,26 @@ func stripStmt(s *syntax.Stmt, prefix []string) (*syntax.Stmt, []string, bool) {
 			return nil, []string{withPrefix(prefix, printNode(s))}, true
 		}
 	case *syntax.Subshell:
-		kept, removed, changed := stripList(x.Stmts, prefix)
-		if !changed {
-			return s, nil, false
-		}
-		if len(kept) == 0 {
-			return nil, removed, true
-		}
-		ns := *s
-		ns.Cmd = &syntax.Subshell{Stmts: kept}
-		return &ns, removed, true
+		return stripGroup(s, x.Stmts, prefix, func(st []*syntax.Stmt) syntax.Command { return &syntax.Subshell{Stmts: st} })
 	case *syntax.Block:
-		kept, removed, changed := stripList(x.Stmts, prefix)
-		if !changed {
-			return s, nil, false
-		}
-		if len(kept) == 0 {
-			return nil, removed, true
-		}
-		ns := *s
-		ns.Cmd = &syntax.Block{Stmts: kept}
-		return &ns, removed, true
+		return stripGroup(s, x.Stmts, prefix, func(st []*syntax.Stmt) syntax.Command { return &syntax.Block{Stmts: st} })
 	}
 	return s, nil, false
+}
+
+// stripGroup strips the test commands of a ( ... ) or { ...; } group, rebuilding the
+// group around what is kept.
+func stripGroup(s *syntax.Stmt, stmts []*syntax.Stmt, prefix []string, group func([]*syntax.Stmt) syntax.Command) (*syntax.Stmt, []string, bool) {
+	kept, removed, changed := stripList(stmts, prefix)
+	if !changed {
+		return s, nil, false
+	}
+	if len(kept) == 0 {
+		return nil, removed, true
+	}
+	ns := *s
+	ns.Cmd = group(kept)
+	return &ns, removed, true
 }
 
 func flattenAnd(b *syntax.BinaryCmd) []*syntax.Stmt {
