@@ -145,12 +145,19 @@ func smokeProblem(res atesor.CommandResult) string {
 	return ""
 }
 
-var secondaryDir = regexp.MustCompile(`(?i)/(tests?|examples?|samples?|demos?|bench|benchmarks?|tools|contrib)/`)
+var (
+	secondaryDir = regexp.MustCompile(`(?i)/(tests?|examples?|samples?|demos?|bench|benchmarks?|tools|contrib|fuzz|fuzzing|fuzzers?)/`)
+	// testProgram names a program that only tests the package (cJSON_test, test_foo,
+	// fuzz_main): DESIGN's directory rule misses them when they are built next to the
+	// library, as out-of-tree CMake builds do.
+	testProgram = regexp.MustCompile(`(?i)(^|[_-])(tests?|fuzz\w*|bench\w*)([_.-]|$)|^(tests?|check)[_-]`)
+)
 
 // curateByRules is the artifact curator's rule set, used as the pre-filter of the
 // curator model and as its fallback: scratch paths are dropped; a library, or a file
 // named like the package, is primary; files under tests, examples, samples, demos,
-// benchmarks, tools or contrib are secondary; the rest is primary. Objects are secondary.
+// benchmarks, tools, contrib or fuzzing, and programs named as tests, fuzzers or
+// benchmarks, are secondary; the rest is primary. Objects are secondary.
 func curateByRules(arts []atesor.Artifact, pkg, repoDir string) []atesor.Artifact {
 	var out []atesor.Artifact
 	for _, a := range arts {
@@ -170,7 +177,7 @@ func curateByRules(arts []atesor.Artifact, pkg, repoDir string) []atesor.Artifac
 			}
 		case strings.EqualFold(base, pkg) || strings.EqualFold(stem, pkg):
 			a.Role = atesor.RolePrimary
-		case secondaryDir.MatchString(p):
+		case secondaryDir.MatchString(p) || testProgram.MatchString(base):
 			a.Role = atesor.RoleSecondary
 		default:
 			a.Role = atesor.RolePrimary

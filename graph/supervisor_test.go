@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/eclipse-atesor/atesor-go"
 )
 
@@ -146,5 +148,32 @@ func TestRecipeSections(t *testing.T) {
 	s.Verified = false
 	if md := fallbackRecipe(s); !strings.Contains(md, "NOT VERIFIED") {
 		t.Error("an unverified recipe is not marked NOT VERIFIED")
+	}
+}
+
+func TestCurateByRules(t *testing.T) {
+	arts := []atesor.Artifact{
+		{Path: "/workspace/cjson/build/libcjson.so.1.7.18", Kind: atesor.KindSharedLibrary},
+		{Path: "/workspace/cjson/build/cJSON_test", Kind: atesor.KindExecutable},
+		{Path: "/workspace/cjson/build/fuzzing/fuzz_main", Kind: atesor.KindExecutable},
+		{Path: "/workspace/cjson/build/CMakeFiles/3.31/CompilerIdC/a.out", Kind: atesor.KindExecutable},
+		{Path: "/workspace/cjson/build/tests/readme_examples", Kind: atesor.KindExecutable},
+		{Path: "/workspace/cjson/build/cjson", Kind: atesor.KindExecutable},
+		{Path: "/workspace/cjson/build/cjson.o", Kind: atesor.KindObject},
+		{Path: "/workspace/cjson/build/jsontool", Kind: atesor.KindExecutable},
+		{Path: "/workspace/cjson/build/attestation", Kind: atesor.KindExecutable},
+	}
+	got := map[string]atesor.ArtifactRole{}
+	for _, a := range curateByRules(arts, "cjson", "/workspace/cjson") {
+		got[strings.TrimPrefix(a.Path, "/workspace/cjson/build/")] = a.Role
+	}
+	want := map[string]atesor.ArtifactRole{
+		"libcjson.so.1.7.18": atesor.RolePrimary, "cJSON_test": atesor.RoleSecondary,
+		"fuzzing/fuzz_main": atesor.RoleSecondary, "tests/readme_examples": atesor.RoleSecondary,
+		"cjson": atesor.RolePrimary, "cjson.o": atesor.RoleSecondary, "jsontool": atesor.RolePrimary,
+		"attestation": atesor.RolePrimary,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("roles (-want +got):\n%s", d)
 	}
 }
