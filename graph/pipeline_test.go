@@ -494,3 +494,63 @@ func TestOnlyTheFixBeforeASuccessfulBuildSucceeds(t *testing.T) {
 		t.Errorf("attempts = %d, want 2", st.Attempts)
 	}
 }
+
+// promptsOf returns the first user message of every call of a role.
+func (h *harness) promptsOf(role atesor.Role) []string {
+	var out []string
+	for _, c := range h.prov.Calls() {
+		if c.Role == role && len(c.Messages) > 0 {
+			out = append(out, c.Messages[0].Content)
+		}
+	}
+	return out
+}
+
+func TestPromptsCarryTheEvidence(t *testing.T) {
+	h := newHarness(t, true)
+	h.sb.Add(sandboxtest.Rule{Match: func(c atesor.Command) bool { return strings.HasPrefix(c.Line, "make") }, Times: 1,
+		Result: sandboxtest.Fail(2, "E: Unable to locate package libvecsum-dev")})
+	h.failsOnce(m64Error)
+	h.builds(0, "riscv64-glibc-hello")
+	h.prov.Queue(atesor.RolePlanner, `{"purpose": "sums numbers", "build_system": {"type": "make", "confidence": 0.9, "reasoning": "Makefile"}, "dependencies": [], "needs_custom_plan": true}`)
+	plan := `{"phases": [{"name": "build", "commands": ["make -j$(nproc)"]}, {"name": "test", "commands": ["make check"]}]}`
+	h.prov.Queue(atesor.RoleScout, plan, plan)
+	h.prov.Queue(atesor.RoleFixer, fixAnswer(`sed -i 's/ -m64//' Makefile`))
+	res := h.run()
+	if !res.Verified {
+		t.Fatalf("status %s (%s)", res.Status, res.Reason)
+	}
+	analyst := h.promptsOf(atesor.RolePlanner)
+	scout := h.promptsOf(atesor.RoleScout)
+	fixer := h.promptsOf(atesor.RoleFixer)
+	if len(analyst) != 1 || len(scout) != 2 || len(fixer) != 1 {
+		t.Fatalf("calls: analyst %d scout %d fixer %d", len(analyst), len(scout), len(fixer))
+	}
+	checks := []struct {
+		name, prompt string
+		want         []string
+	}{
+		{"analyst", analyst[0], []string{"apt-get", "riscv64-linux-gnu", "Makefile", `"needs_custom_plan"`, "JSON only"}},
+		{"scout", scout[0], []string{"apt-get install -y", "__riscv_xlen", "sums numbers", "Makefile", `"phases"`, "Examples of plans"}},
+		{"re-scout", scout[1], []string{"Failed command: make -j$(nproc)", "Unable to locate package libvecsum-dev"}},
+		{"fixer", fixer[0], []string{"Failed command: make -j$(nproc)", "unrecognized command-line option '-m64'",
+			"Completed phases:", "sums numbers", "__riscv_xlen", `"recommended_strategy_id"`, "investigate"}},
+	}
+	for _, c := range checks {
+		for _, w := range c.want {
+			if !strings.Contains(c.prompt, w) {
+				t.Errorf("%s prompt lacks %q", c.name, w)
+			}
+		}
+	}
+	// The scout's test commands were stripped and run by finish.
+	st := h.state()
+	if len(st.TestCommands) != 1 || st.TestCommands[0] != "make check" || st.Tests == nil {
+		t.Errorf("test commands %q, tests %+v", st.TestCommands, st.Tests)
+	}
+	for _, ph := range st.Plan.Phases {
+		if ph.Name == "test" {
+			t.Error("a test phase stayed in the plan")
+		}
+	}
+}
