@@ -2,6 +2,8 @@ package anthropic
 
 import (
 	"context"
+	"strconv"
+	"sync"
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
 	"github.com/cloudwego/eino-ext/components/model/claude"
@@ -24,6 +26,9 @@ func init() {
 // Provider makes Claude chat models, one client per model and effort.
 type Provider struct {
 	provider.Base
+
+	mu     sync.Mutex
+	models map[string]model.BaseChatModel // by model, effort and cap
 }
 
 var _ atesor.Provider = (*Provider)(nil)
@@ -39,7 +44,28 @@ func New(cfg provider.Config) (*Provider, error) {
 
 // ChatModel returns a model for spec: no temperature (spec.Temperature is ignored),
 // max_tokens = spec.MaxTokens, adaptive thinking and output_config.effort = spec.Effort.
+//
+// The effort can only be set when a client is made, so the provider keeps one client per
+// model, effort and output cap and hands it out again.
 func (p *Provider) ChatModel(ctx context.Context, spec atesor.ModelSpec) (model.BaseChatModel, error) {
+	key := spec.Model + "\x00" + spec.Effort + "\x00" + strconv.Itoa(p.MaxTokens(spec))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if m, ok := p.models[key]; ok {
+		return m, nil
+	}
+	m, err := p.newModel(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	if p.models == nil {
+		p.models = map[string]model.BaseChatModel{}
+	}
+	p.models[key] = m
+	return m, nil
+}
+
+func (p *Provider) newModel(ctx context.Context, spec atesor.ModelSpec) (model.BaseChatModel, error) {
 	base := p.Endpoint(DefaultBaseURL)
 	mc := &claude.Config{
 		APIKey:         p.Config().APIKey,

@@ -103,3 +103,25 @@ func TestNoSDKRetriesOfAFailedConnection(t *testing.T) {
 		t.Errorf("key leaks: %v", err)
 	}
 }
+
+func TestOneClientPerModelEffortAndCap(t *testing.T) {
+	p, err := anthropic.New(provider.Config{APIKey: "k", BaseURL: "http://127.0.0.1:1", MaxOutputTokens: 8192})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	spec := atesor.ModelSpec{Model: "claude-haiku-5-5", Effort: "medium", MaxTokens: 4096}
+	a, _ := p.ChatModel(ctx, spec)
+	b, _ := p.ChatModel(ctx, spec)
+	if a != b {
+		t.Error("the same model, effort and cap made a second client")
+	}
+	spec.Effort = "low"
+	if c, _ := p.ChatModel(ctx, spec); c == a {
+		t.Error("another effort reused the client")
+	}
+	spec.Effort, spec.MaxTokens = "medium", 1000
+	if d, _ := p.ChatModel(ctx, spec); d == a {
+		t.Error("a lowered cap reused the client")
+	}
+}
