@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"sort"
@@ -55,6 +56,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	a := &app{stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr), root: os.Geteuid() == 0}
+	// Libraries log through slog's default logger; the progress display says what a user
+	// needs, so only warnings reach the terminal (-v gives port its own debug logger).
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	cwd, err := os.Getwd()
 	if err != nil {
 		cwd = "."
