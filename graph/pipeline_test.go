@@ -554,3 +554,36 @@ func TestPromptsCarryTheEvidence(t *testing.T) {
 		}
 	}
 }
+
+func TestResumeAtFixRestoresThePackage(t *testing.T) {
+	h := newHarness(t, true)
+	h.failsOnce(m64Error)
+	ctx, cancel := context.WithCancel(context.Background())
+	stopper := nodeFunc{NodeFix, func(context.Context, *atesor.State) error { cancel(); return context.Canceled }}
+	if _, err := h.pipeline(WithNode(NodeFix, stopper)).Run(ctx, atesor.Request{Source: h.src}); err == nil {
+		t.Fatal("the interrupted run returned no error")
+	}
+	if st := h.state(); st.NextNode != NodeFix {
+		t.Fatalf("saved next node %s, want fix", st.NextNode)
+	}
+	// A fresh sandbox, as after a crash: the package is not there until it is restored.
+	h.sb = sandboxtest.New(t, h.platform)
+	h.sb.Add(sandboxtest.Rule{Match: func(c atesor.Command) bool { return strings.HasPrefix(c.Line, "test -d ") }, Times: 1,
+		Result: sandboxtest.Fail(1, "")})
+	h.builds(0, "riscv64-glibc-hello")
+	h.prov.Queue(atesor.RoleFixer, fixAnswer(`sed -i 's/ -m64//' Makefile`))
+	res, err := h.pipeline().Run(context.Background(), atesor.Request{Source: h.src, Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Verified {
+		t.Fatalf("status %s (%s)", res.Status, res.Reason)
+	}
+	if _, err := os.Stat(filepath.Join(h.sb.Root(), "workspace/vecsum/Makefile")); err != nil {
+		t.Errorf("the package was not restored in the fresh sandbox: %v", err)
+	}
+	lines := h.sb.Lines()
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], "test -d ") || lines[1] != `sed -i 's/ -m64//' Makefile` {
+		t.Errorf("the resumed run did not restore before fixing: %q", lines)
+	}
+}

@@ -34,6 +34,9 @@ type run struct {
 	resumeTo string
 	// hostTree is the package's tree on the host, for scripted detection and excerpts.
 	hostTree string
+	// restore is set on resume: the first node that uses the package restores it in the
+	// fresh sandbox first.
+	restore bool
 }
 
 func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, platform atesor.Platform, src *source) (*run, error) {
@@ -51,6 +54,7 @@ func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, 
 		}
 		st.Request.Resume, st.Request.OutputDir = true, req.OutputDir
 		r.state = st
+		r.restore = true
 		r.resumeTo = st.NextNode
 		if r.resumeTo == "" {
 			r.resumeTo = r.sv.next(st)
@@ -143,7 +147,14 @@ func (r *run) runNode(ctx context.Context, n atesor.Node, s *atesor.State) error
 	r.emit(Event{Kind: EventNodeStarted, Node: name})
 	r.log.Info("node started", "node", name)
 	start := time.Now()
-	err := n.Run(ctx, s)
+	var err error
+	if r.restore && s.LastNode != "" && name != NodeEscalate {
+		r.restore = false
+		err = r.ensureRepo(ctx, s)
+	}
+	if err == nil {
+		err = n.Run(ctx, s)
+	}
 	d := time.Since(start)
 	s.Timings = append(s.Timings, atesor.NodeTiming{Node: name, Duration: d})
 	if err != nil && ctx.Err() != nil {
