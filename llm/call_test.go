@@ -78,7 +78,8 @@ func TestCallCritiqueRetries(t *testing.T) {
 				}
 			}
 			wantUsage := atesor.Usage{Calls: tt.wantAttempts, InputTokens: 100 * tt.wantAttempts, OutputTokens: 10 * tt.wantAttempts,
-				CostUSD: llm.CostForUsage("fake-scout", 100*tt.wantAttempts, 10*tt.wantAttempts)}
+				CostUSD: llm.CostForUsage("fake-scout", 100*tt.wantAttempts, 10*tt.wantAttempts),
+				Prices:  map[string]atesor.Price{"fake-scout": {Input: 3, Output: 12, Source: atesor.PriceUnknown}}}
 			if d := cmp.Diff(wantUsage, out.Usage, cmpApprox); d != "" {
 				t.Errorf("usage (-want +got):\n%s", d)
 			}

@@ -3,6 +3,8 @@ package llm
 import (
 	"regexp"
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go"
 )
 
 // Prices in USD per million tokens.
@@ -68,3 +70,47 @@ func CostForUsage(modelID string, inputTokens, outputTokens int) float64 {
 	p := priceOf(modelID)
 	return (float64(max(inputTokens, 0))*p.in + float64(max(outputTokens, 0))*p.out) / 1e6
 }
+
+// ModelPrice returns the price a call to spec is charged at and the model id it is
+// charged under (answered, the model the provider says answered, when it is not empty;
+// else spec.Model):
+//
+//   - spec.Price when the provider set one (its Source defaults to
+//     [atesor.PriceFromSpec]): local models, gateways, ATESOR_PRICE_INPUT/OUTPUT;
+//   - 0 for a free model ([IsFree]), source [atesor.PriceFreeModel];
+//   - the reference system's table ([CostForUsage]), source [atesor.PriceFromTable];
+//   - else 3.00 in and 12.00 out per million tokens, source [atesor.PriceUnknown]: an
+//     unknown model counts high, never free. Callers report it, naming the model and
+//     how to set its price ([UnknownPriceHint]).
+func ModelPrice(spec atesor.ModelSpec, answered string) (string, atesor.Price) {
+	id := spec.Model
+	if answered != "" {
+		id = answered
+	}
+	if spec.Price != nil {
+		p := *spec.Price
+		if p.Source == "" {
+			p.Source = atesor.PriceFromSpec
+		}
+		return id, p
+	}
+	priced := pricedModel(spec.Model, answered)
+	if IsFree(priced) {
+		return id, atesor.Price{Source: atesor.PriceFreeModel}
+	}
+	p := priceOf(priced)
+	src := atesor.PriceFromTable
+	if p == unknownPaid {
+		src = atesor.PriceUnknown
+	}
+	return id, atesor.Price{Input: p.in, Output: p.out, Source: src}
+}
+
+// CostAt returns the cost in USD of the given tokens at price p.
+func CostAt(p atesor.Price, inputTokens, outputTokens int) float64 {
+	return (float64(max(inputTokens, 0))*max(p.Input, 0) + float64(max(outputTokens, 0))*max(p.Output, 0)) / 1e6
+}
+
+// UnknownPriceHint says how to price a model the table does not know; it ends the
+// warning the pipeline reports for such a model.
+const UnknownPriceHint = "set its price in US dollars per million tokens with ATESOR_PRICE_INPUT and ATESOR_PRICE_OUTPUT (0 for a local model), or, from Go, in the Price field of the provider's ModelSpec"

@@ -207,11 +207,14 @@ func (c *Client) invoke(ctx context.Context, spec atesor.ModelSpec, msgs []*sche
 	if u := usageOf(res.msg); u != nil {
 		reply.Usage.InputTokens, reply.Usage.OutputTokens = u.PromptTokens, u.CompletionTokens
 	}
+	id, price := ModelPrice(spec, reply.Model)
 	if cost, ok := res.msg.Extra[provider.ExtraCostUSD].(float64); ok {
 		reply.Usage.CostUSD = cost
+		price = atesor.Price{Source: atesor.PriceReported}
 	} else {
-		reply.Usage.CostUSD = CostForUsage(pricedModel(spec.Model, reply.Model), reply.Usage.InputTokens, reply.Usage.OutputTokens)
+		reply.Usage.CostUSD = CostAt(price, reply.Usage.InputTokens, reply.Usage.OutputTokens)
 	}
+	reply.Usage.Prices = map[string]atesor.Price{id: price}
 	c.audit(spec, msgs, reply, meta)
 	return reply, nil
 }

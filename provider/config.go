@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -17,11 +18,18 @@ import (
 // Config builds a provider without the environment: embedders and tests fill it in and
 // pass it to the New function of a provider package.
 type Config struct {
-	// APIKey is required by the real providers.
+	// APIKey is required by the real providers unless BaseURL is set (a local model
+	// server often needs no key).
 	APIKey string
-	// BaseURL overrides the provider's API endpoint (an httptest server in tests).
-	// Empty means the provider's public endpoint.
+	// BaseURL overrides the provider's API endpoint: a local model server, a company
+	// gateway, an httptest server in tests. Empty means the provider's public endpoint.
 	BaseURL string
+	// Models replaces the built-in table's model of the roles it names (the first model
+	// of the role's pool); the role's temperature and effort stay.
+	Models map[atesor.Role]string
+	// Price, when set, is the price of every model of the provider (see
+	// atesor.ModelSpec.Price); nil means the built-in price table of package llm.
+	Price *atesor.Price
 	// HTTPClient is the client requests go through. Optional: nil makes one. The provider
 	// works on a copy whose transport is wrapped in the [Tap]; the caller's client is
 	// not changed.
@@ -57,6 +65,11 @@ func (c Config) WithDefaults() Config {
 		c.Now = time.Now
 	}
 	c.FallbackModels = slices.Clone(c.FallbackModels)
+	c.Models = maps.Clone(c.Models)
+	if c.Price != nil {
+		p := *c.Price
+		c.Price = &p
+	}
 	return c
 }
 
@@ -84,10 +97,10 @@ type Base struct {
 	hc   *http.Client
 }
 
-// NewBase checks cfg (a real provider needs an API key) and prepares the shared HTTP
-// client.
+// NewBase checks cfg (a real provider needs an API key, unless it has a base URL) and
+// prepares the shared HTTP client.
 func NewBase(name string, cfg Config) (Base, error) {
-	if cfg.APIKey == "" {
+	if cfg.APIKey == "" && cfg.BaseURL == "" {
 		v := KeyVariable(name)
 		return Base{}, fmt.Errorf("%s provider: %w (set %s or Config.APIKey)", name, ErrNoAPIKey, v)
 	}
@@ -104,9 +117,17 @@ func (b Base) Config() Config { return b.cfg }
 // HTTPClient returns the tapped HTTP client shared by the provider's models.
 func (b Base) HTTPClient() *http.Client { return b.hc }
 
-// Pool returns the role's model pool (see [BuildPool]).
+// Pool returns the role's model pool (see [BuildPool]), with the configured model of
+// the role (Config.Models) first and the configured price (Config.Price) on every spec.
 func (b Base) Pool(role atesor.Role) []atesor.ModelSpec {
-	return BuildPool(b.name, role, b.cfg.MaxOutputTokens, b.cfg.FallbackModels)
+	pool := buildPool(b.name, role, b.cfg.Models[role], b.cfg.MaxOutputTokens, b.cfg.FallbackModels)
+	if b.cfg.Price != nil {
+		for i := range pool {
+			p := *b.cfg.Price
+			pool[i].Price = &p
+		}
+	}
+	return pool
 }
 
 // Timeout returns the HTTP timeout of the provider's requests. Package llm adds 15 s to

@@ -23,7 +23,7 @@ func TestLoadSettings(t *testing.T) {
 		wantErr []string // substrings of the error
 	}{
 		{"default gemini", map[string]string{"GOOGLE_API_KEY": "k1"},
-			provider.Settings{Provider: "gemini", KeyVariable: "GOOGLE_API_KEY", APIKey: "k1", MaxOutputTokens: 8192, Timeout: 120 * time.Second}, nil},
+			provider.Settings{Provider: "gemini", KeyVariable: "GOOGLE_API_KEY", APIKey: "k1", MaxOutputTokens: 8192, Timeout: 120 * time.Second, BaseURLVariable: "GOOGLE_GEMINI_BASE_URL"}, nil},
 		{"missing key names the variable", map[string]string{"LLM_PROVIDER": "openrouter"}, provider.Settings{}, []string{"OPENROUTER_API_KEY", "not set"}},
 		{"placeholder key", map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": "your_key_here"}, provider.Settings{}, []string{"ANTHROPIC_API_KEY", "placeholder"}},
 		{"unknown provider lists known", map[string]string{"LLM_PROVIDER": "mistral"}, provider.Settings{}, []string{"mistral", "anthropic, gemini, none, openai, openrouter"}},

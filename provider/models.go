@@ -118,9 +118,17 @@ func OpenRouterModels(active string, fallbacks []string) []string {
 // cap; OpenRouter specs list the pool's named fallbacks in Fallbacks. An unknown provider
 // or role gives an empty pool.
 func BuildPool(providerName string, role atesor.Role, maxTokens int, fallbacks []string) []atesor.ModelSpec {
+	return buildPool(providerName, role, "", maxTokens, fallbacks)
+}
+
+// buildPool is BuildPool with primary, when not empty, in place of the table's model.
+func buildPool(providerName string, role atesor.Role, primary string, maxTokens int, fallbacks []string) []atesor.ModelSpec {
 	e, ok := DefaultModel(providerName, role)
 	if !ok {
 		return nil
+	}
+	if primary != "" {
+		e.Model = primary
 	}
 	spec := func(m string) atesor.ModelSpec {
 		s := atesor.ModelSpec{Provider: providerName, Role: role, Model: m, Effort: e.Effort, MaxTokens: maxTokens}
