@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/buildlog"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
@@ -16,7 +16,7 @@ import (
 const emulatorFaultPrefix = "emulator fault: "
 
 // maxErrorChars bounds the error message kept for a failed command.
-const maxErrorChars = 3000
+const maxErrorChars = buildlog.MaxChars
 
 // buildNode runs the plan's phases in the sandbox. Phases that succeeded before are
 // skipped, and the build directory is never wiped, so a rebuild after a fix is
@@ -41,7 +41,7 @@ func (r *run) buildNode(ctx context.Context, s *atesor.State) error {
 				return err
 			}
 			if failed {
-				r.failBuild(s, ph.Name, line, res)
+				r.failBuild(ctx, s, ph.Name, line, res)
 				return nil
 			}
 		}
@@ -85,19 +85,18 @@ func (r *run) runPlanCommand(ctx context.Context, s *atesor.State, node, phase, 
 	return res, false, nil
 }
 
-func (r *run) failBuild(s *atesor.State, phase, line string, res atesor.CommandResult) {
-	msg := extractError(res.Output)
+func (r *run) failBuild(ctx context.Context, s *atesor.State, phase, line string, res atesor.CommandResult) {
+	rec := atesor.ErrorRecord{Node: NodeBuild, Phase: phase, Command: line, ExitCode: res.ExitCode}
 	if strings.HasPrefix(res.Output, emulatorFaultPrefix) {
-		msg = firstLine(res.Output)
-	}
-	rec := atesor.ErrorRecord{Node: NodeBuild, Phase: phase, Command: line, ExitCode: res.ExitCode, Message: msg}
-	if strings.HasPrefix(msg, emulatorFaultPrefix) {
-		rec.Category = atesor.CategoryUnknown
+		rec.Message, rec.Category = firstLine(res.Output), atesor.CategoryUnknown
+	} else {
+		ev := r.failureEvidence(ctx, s, phase, line, res)
+		rec.Message, rec.Category = ev.Text, ev.Category()
 	}
 	s.Record(rec)
 	s.BuiltFixes = len(s.FixAttempts) // those fixes were followed by a failed build
 	s.Status = atesor.StatusBuildFailed
-	r.emit(Event{Kind: EventInfo, Node: NodeBuild, Phase: phase, Line: "failed: " + line, Err: firstLine(msg)})
+	r.emit(Event{Kind: EventInfo, Node: NodeBuild, Phase: phase, Line: "failed: " + line, Err: firstLine(rec.Message)})
 }
 
 // appendLog keeps the full output of every build command.
@@ -109,41 +108,6 @@ func (r *run) appendLog(line string, res atesor.CommandResult) {
 	}
 	defer f.Close()
 	fmt.Fprintf(f, "$ %s\n%s\n[exit %d, %s]\n\n", line, res.Output, res.ExitCode, res.Duration.Round(1e6))
-}
-
-var errorLine = regexp.MustCompile(`(?i)(\berror\b|fatal|undefined reference|not found|no such file|cannot find|unrecognized|unknown|denied|failed|\*\*\*)`)
-
-// extractError picks the part of a command's output that says what went wrong: from the
-// first line that looks like an error, with a little context, else the tail. The first
-// line of the result is the error itself, which keys error loops and learned examples.
-func extractError(output string) string {
-	lines := strings.Split(strings.TrimRight(output, "\n"), "\n")
-	first := -1
-	for i, l := range lines {
-		if errorLine.MatchString(l) && !strings.Contains(strings.ToLower(l), "warning:") {
-			first = i
-			break
-		}
-	}
-	var out string
-	if first < 0 {
-		start := max(0, len(lines)-40)
-		out = strings.Join(lines[start:], "\n")
-	} else {
-		end := min(len(lines), first+40)
-		out = strings.Join(lines[first:end], "\n")
-		if first > 0 {
-			ctx := max(0, first-5)
-			out += "\n--- context before the error ---\n" + strings.Join(lines[ctx:first], "\n")
-		}
-	}
-	if len(out) > maxErrorChars {
-		out = out[:maxErrorChars]
-	}
-	if strings.TrimSpace(out) == "" {
-		return "the command failed with no output"
-	}
-	return out
 }
 
 // ensureRepo restores the package in a fresh sandbox on resume: the source is copied in
