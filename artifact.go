@@ -11,15 +11,16 @@ const (
 	KindObject        ArtifactKind = "object"
 )
 
-// ArtifactRole is the curator's verdict on an artifact.
+// ArtifactRole is the curator's verdict on an artifact. It is not an LLM [Role]: its
+// constants are named Artifact*, the LLM roles Role*.
 type ArtifactRole string
 
 // The curator's roles: primary artifacts are verified and copied out, secondary ones are
 // listed, dropped ones are build noise.
 const (
-	RolePrimary   ArtifactRole = "primary"
-	RoleSecondary ArtifactRole = "secondary"
-	RoleDrop      ArtifactRole = "drop"
+	ArtifactPrimary   ArtifactRole = "primary"
+	ArtifactSecondary ArtifactRole = "secondary"
+	ArtifactDrop      ArtifactRole = "drop"
 )
 
 // Artifact is an ELF file (or a static archive of ELF objects) found after a build.

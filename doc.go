@@ -25,6 +25,29 @@
 // Atesor stores, there are two types: [AnalysisAnswer] is what the analyst answers and
 // [PackageAnalysis] what the run keeps.
 //
+// # Names
+//
+// Three vocabularies name the parts of a run, and they are kept apart on purpose:
+//
+//   - A node (graph.NodeAnalyst, ...) is a step of the pipeline; events (graph.Event.Node),
+//     the state's LastNode and timings, and the audit log's metadata "node" use it.
+//   - A [Role] is an LLM model pool (RolePlanner, ...); [Provider.Pool] is asked by role.
+//   - An agent label is the audit log's role field: who asked the model. When it differs
+//     from the pool's role, the metadata's "llm_role" names the pool.
+//   - An [Agent] names a few-shot example file (AgentScout, AgentFixer, AgentBuilder).
+//
+// Which node asks which pool, under which label:
+//
+//	node      Role         audit label   few-shot Agent
+//	analyst   planner      analyst       -
+//	scout     scout        scout         scout
+//	fix       fixer        fixer         fixer
+//	finish    summarizer   summarizer    -   (the recipe)
+//	finish    summarizer   curator       -   (the artifact curator)
+//
+// An artifact's curator verdict is an [ArtifactRole] (ArtifactPrimary, ArtifactSecondary,
+// ArtifactDrop); it is not an LLM role.
+//
 // This package imports only the standard library and the Eino model and schema packages
 // needed by the [Provider] interface.
 package atesor

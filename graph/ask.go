@@ -29,7 +29,7 @@ func askJSONTimeout[T any](ctx context.Context, r *run, s *atesor.State, role at
 	}
 	out := llm.Call(ctx, r.client(), llm.Request[T]{
 		Role: role, Messages: []*schema.Message{schema.UserMessage(prompt)},
-		Decode: validate.Decode[T], Validate: check, Label: label, Phase: s.LastNode, WallTimeout: wall,
+		Decode: validate.Decode[T], Validate: check, Label: label, Node: r.current, WallTimeout: wall,
 	})
 	s.Usage = s.Usage.Add(out.Usage)
 	if out.Data == nil {
@@ -44,7 +44,7 @@ func askText(ctx context.Context, r *run, s *atesor.State, role atesor.Role, lab
 	if r.provider == nil {
 		return "", false
 	}
-	opts := []llm.InvokeOption{llm.WithLabel(label)}
+	opts := []llm.InvokeOption{llm.WithLabel(label), llm.WithNode(r.current)}
 	if wall > 0 {
 		opts = append(opts, llm.WithWallTimeout(wall))
 	}

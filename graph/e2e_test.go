@@ -116,7 +116,7 @@ func checkVerified(t *testing.T, e *e2eEnv, res *atesor.Result, want ...string) 
 	rep := e.report(t, res.Package)
 	names := map[string]bool{}
 	for _, a := range rep.Artifacts {
-		if a.Role != atesor.RolePrimary {
+		if a.Role != atesor.ArtifactPrimary {
 			continue
 		}
 		names[path.Base(a.Path)] = true
@@ -235,7 +235,7 @@ func TestE2EOfflinePorts(t *testing.T) {
 func primaryNames(arts []atesor.Artifact) []string {
 	var out []string
 	for _, a := range arts {
-		if a.Role == atesor.RolePrimary && a.RISCV64 {
+		if a.Role == atesor.ArtifactPrimary && a.RISCV64 {
 			out = append(out, strings.TrimPrefix(a.Path, "/workspace/zlib/"))
 		}
 	}

@@ -121,7 +121,7 @@ func (r *run) runTests(ctx context.Context, s *atesor.State) *atesor.TestResult 
 func (r *run) copyArtifacts(ctx context.Context, s *atesor.State) error {
 	dir := r.files()["artifacts"]
 	for _, a := range s.Artifacts {
-		if a.Role != atesor.RolePrimary {
+		if a.Role != atesor.ArtifactPrimary {
 			continue
 		}
 		dest := filepath.Join(dir, filepath.FromSlash(rel(s.RepoDir, a.Path)))
@@ -231,7 +231,7 @@ func (r *run) sourceKey() string {
 func primaryArtifacts(arts []atesor.Artifact) []atesor.Artifact {
 	var out []atesor.Artifact
 	for _, a := range arts {
-		if a.Role == atesor.RolePrimary {
+		if a.Role == atesor.ArtifactPrimary {
 			out = append(out, a)
 		}
 	}

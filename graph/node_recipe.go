@@ -78,7 +78,7 @@ func (r *run) curate(ctx context.Context, s *atesor.State) {
 	}
 	kept := 0
 	for i := range s.Artifacts {
-		if s.Artifacts[i].Role == atesor.RolePrimary && primary[i] {
+		if s.Artifacts[i].Role == atesor.ArtifactPrimary && primary[i] {
 			kept++
 		}
 	}
@@ -86,8 +86,8 @@ func (r *run) curate(ctx context.Context, s *atesor.State) {
 		return // the curator would leave no verified primary artifact: keep the rules
 	}
 	for i := range s.Artifacts {
-		if s.Artifacts[i].Role == atesor.RolePrimary && !primary[i] {
-			s.Artifacts[i].Role = atesor.RoleSecondary
+		if s.Artifacts[i].Role == atesor.ArtifactPrimary && !primary[i] {
+			s.Artifacts[i].Role = atesor.ArtifactSecondary
 		}
 	}
 }

@@ -43,7 +43,7 @@ func (r *run) verifyNode(ctx context.Context, s *atesor.State) error {
 	primaries := 0
 	for i := range built {
 		a := &built[i]
-		if a.Role != atesor.RolePrimary {
+		if a.Role != atesor.ArtifactPrimary {
 			continue
 		}
 		primaries++
@@ -87,7 +87,7 @@ func (r *run) smoke(ctx context.Context, s *atesor.State, arts []atesor.Artifact
 	// (libtool's .libs/ among them), as `make check` would.
 	libPath := []string{"LD_LIBRARY_PATH=" + strings.Join(libraryDirs(arts), ":")}
 	for _, a := range arts {
-		if a.Role != atesor.RolePrimary {
+		if a.Role != atesor.ArtifactPrimary {
 			continue
 		}
 		switch a.Kind {
@@ -169,18 +169,18 @@ func curateByRules(arts []atesor.Artifact, pkg, repoDir string) []atesor.Artifac
 		stem := strings.TrimPrefix(strings.SplitN(base, ".", 2)[0], "lib")
 		switch {
 		case a.Kind == atesor.KindObject:
-			a.Role = atesor.RoleSecondary
+			a.Role = atesor.ArtifactSecondary
 		case a.Kind == atesor.KindSharedLibrary || a.Kind == atesor.KindStaticLibrary:
-			a.Role = atesor.RolePrimary
+			a.Role = atesor.ArtifactPrimary
 			if secondaryDir.MatchString(p) {
-				a.Role = atesor.RoleSecondary
+				a.Role = atesor.ArtifactSecondary
 			}
 		case strings.EqualFold(base, pkg) || strings.EqualFold(stem, pkg):
-			a.Role = atesor.RolePrimary
+			a.Role = atesor.ArtifactPrimary
 		case secondaryDir.MatchString(p) || testProgram.MatchString(base):
-			a.Role = atesor.RoleSecondary
+			a.Role = atesor.ArtifactSecondary
 		default:
-			a.Role = atesor.RolePrimary
+			a.Role = atesor.ArtifactPrimary
 		}
 		out = append(out, a)
 	}

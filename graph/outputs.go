@@ -168,7 +168,7 @@ func fallbackRecipe(s *atesor.State) string {
 	b.WriteString("\n## Verification\n\n")
 	fmt.Fprintf(&b, "Verdict: **%s**.\n\n", verdict)
 	for _, a := range s.Artifacts {
-		if a.Role == atesor.RolePrimary {
+		if a.Role == atesor.ArtifactPrimary {
 			fmt.Fprintf(&b, "- `%s`: %s, %s, %s, %s\n", rel(s.RepoDir, a.Path), a.Kind, a.Machine, orNone(a.FloatABI), orNone(a.Interpreter))
 		}
 	}
@@ -286,7 +286,7 @@ func (r *run) result() *atesor.Result {
 		Usage: s.Usage, Duration: s.Duration, Files: map[string]string{},
 	}
 	for _, a := range s.Artifacts {
-		if a.Role == atesor.RolePrimary {
+		if a.Role == atesor.ArtifactPrimary {
 			res.Artifacts = append(res.Artifacts, a)
 		}
 	}

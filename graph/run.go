@@ -37,6 +37,8 @@ type run struct {
 	// restore is set on resume: the first node that uses the package restores it in the
 	// fresh sandbox first.
 	restore bool
+	// current is the node running now, as events and the audit log name it.
+	current string
 }
 
 func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, platform atesor.Platform, src *source) (*run, error) {
@@ -144,6 +146,7 @@ func (r *run) node(name string) atesor.Node {
 // state and saves the state.
 func (r *run) runNode(ctx context.Context, n atesor.Node, s *atesor.State) error {
 	name := n.Name()
+	r.current = name
 	r.emit(Event{Kind: EventNodeStarted, Node: name})
 	r.log.Info("node started", "node", name)
 	start := time.Now()

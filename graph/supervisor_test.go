@@ -168,10 +168,10 @@ func TestCurateByRules(t *testing.T) {
 		got[strings.TrimPrefix(a.Path, "/workspace/cjson/build/")] = a.Role
 	}
 	want := map[string]atesor.ArtifactRole{
-		"libcjson.so.1.7.18": atesor.RolePrimary, "cJSON_test": atesor.RoleSecondary,
-		"fuzzing/fuzz_main": atesor.RoleSecondary, "tests/readme_examples": atesor.RoleSecondary,
-		"cjson": atesor.RolePrimary, "cjson.o": atesor.RoleSecondary, "jsontool": atesor.RolePrimary,
-		"attestation": atesor.RolePrimary,
+		"libcjson.so.1.7.18": atesor.ArtifactPrimary, "cJSON_test": atesor.ArtifactSecondary,
+		"fuzzing/fuzz_main": atesor.ArtifactSecondary, "tests/readme_examples": atesor.ArtifactSecondary,
+		"cjson": atesor.ArtifactPrimary, "cjson.o": atesor.ArtifactSecondary, "jsontool": atesor.ArtifactPrimary,
+		"attestation": atesor.ArtifactPrimary,
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("roles (-want +got):\n%s", d)

@@ -56,8 +56,13 @@ type Request[T any] struct {
 	// WallTimeout overrides the wall timeout of each attempt (default: Client.Timeout +
 	// 15 s; the optimizer uses [HarnessWallTimeout] for a harness).
 	WallTimeout time.Duration
-	// Label is the role label of the audit log entries (default: Role), e.g. "optimizer".
+	// Label is the agent label of the audit log entries' role field (default: Role), for
+	// example "analyst", "curator" or "optimizer"; when it differs from Role, the
+	// metadata's "llm_role" names the pool.
 	Label string
+	// Node is the pipeline node that makes the call, as events name it ("analyst",
+	// "fix", "finish"); it goes into the audit metadata.
+	Node string
 	// Phase goes into the audit metadata, e.g. "optimize-harness-c".
 	Phase string
 }
@@ -178,7 +183,7 @@ func (r *run[T]) pool(ctx context.Context, pool []atesor.ModelSpec, critiques in
 		spec := pool[idx]
 		out.Attempts++
 		out.Models = append(out.Models, spec.Model)
-		reply, err := c.invoke(ctx, spec, thread, wall, auditMeta{label: req.Label, phase: req.Phase, attempt: out.Attempts, poolIndex: idx})
+		reply, err := c.invoke(ctx, spec, thread, wall, auditMeta{label: req.Label, node: req.Node, phase: req.Phase, attempt: out.Attempts, poolIndex: idx})
 		out.Usage = out.Usage.Add(reply.Usage)
 		log := c.logger().With("role", spec.Role, "model", spec.Model, "attempt", out.Attempts)
 

@@ -104,13 +104,16 @@ func TestCallDecoderAndMetadata(t *testing.T) {
 		}
 		return a, nil
 	}
-	out := llm.Call(context.Background(), c, llm.Request[answer]{Role: atesor.RoleBuilder, Messages: prompt(), Decode: decode, Label: "optimizer", Phase: "optimize-harness-go"})
+	out := llm.Call(context.Background(), c, llm.Request[answer]{Role: atesor.RoleBuilder, Messages: prompt(), Decode: decode, Label: "optimizer", Node: "optimize", Phase: "optimize-harness-go"})
 	if !out.OK() || out.Data.Name != "good" || out.Attempts != 2 {
 		t.Fatalf("%+v", out)
 	}
 	recs := c.Audit.Records()
 	if recs[1].Role != "optimizer" || recs[1].Metadata["phase"] != "optimize-harness-go" || recs[1].Metadata["attempt"] != 2 || recs[1].Metadata["repository"] != "zlib" {
 		t.Errorf("record %+v", recs[1])
+	}
+	if recs[1].Metadata["node"] != "optimize" || recs[1].Metadata["llm_role"] != "builder" {
+		t.Errorf("metadata does not name the node and the pool's role: %v", recs[1].Metadata)
 	}
 	if !strings.Contains(recs[1].Prompt, "value must be good") {
 		t.Errorf("the logged thread lacks the critique: %s", recs[1].Prompt)

@@ -107,6 +107,7 @@ type InvokeOption func(*invokeConfig)
 type invokeConfig struct {
 	wall  time.Duration
 	label string
+	node  string
 	phase string
 	spec  *atesor.ModelSpec
 }
@@ -114,8 +115,13 @@ type invokeConfig struct {
 // WithWallTimeout sets the wall timeout (for example [CuratorWallTimeout]).
 func WithWallTimeout(d time.Duration) InvokeOption { return func(c *invokeConfig) { c.wall = d } }
 
-// WithLabel sets the role label of the audit log entry (for example "curator").
+// WithLabel sets the agent label of the audit log entry's role field (for example
+// "curator"); when it differs from the role, the metadata's "llm_role" names the pool.
 func WithLabel(label string) InvokeOption { return func(c *invokeConfig) { c.label = label } }
+
+// WithNode sets the pipeline node of the audit metadata, as events name it (for example
+// "finish").
+func WithNode(node string) InvokeOption { return func(c *invokeConfig) { c.node = node } }
 
 // WithPhase sets the phase of the audit metadata (for example "optimize-harness-c").
 func WithPhase(phase string) InvokeOption { return func(c *invokeConfig) { c.phase = phase } }
@@ -146,7 +152,7 @@ func (c *Client) Invoke(ctx context.Context, role atesor.Role, msgs []*schema.Me
 		}
 		spec = &pool[0]
 	}
-	r, err := c.invoke(ctx, *spec, msgs, cfg.wall, auditMeta{label: cfg.label, phase: cfg.phase, attempt: 1})
+	r, err := c.invoke(ctx, *spec, msgs, cfg.wall, auditMeta{label: cfg.label, node: cfg.node, phase: cfg.phase, attempt: 1})
 	if err == nil && r.Text == "" {
 		err = fmt.Errorf("%s: %w", spec.Model, ErrEmptyReply)
 	}
@@ -155,6 +161,7 @@ func (c *Client) Invoke(ctx context.Context, role atesor.Role, msgs []*schema.Me
 
 type auditMeta struct {
 	label     string
+	node      string
 	phase     string
 	attempt   int
 	poolIndex int
@@ -235,6 +242,9 @@ func (c *Client) audit(spec atesor.ModelSpec, msgs []*schema.Message, r Reply, m
 		"attempt":    meta.attempt,
 		"pool_index": meta.poolIndex,
 	}
+	if meta.node != "" {
+		md["node"] = meta.node
+	}
 	if meta.phase != "" {
 		md["phase"] = meta.phase
 	}
@@ -244,6 +254,9 @@ func (c *Client) audit(spec atesor.ModelSpec, msgs []*schema.Message, r Reply, m
 	label := meta.label
 	if label == "" {
 		label = string(spec.Role)
+	}
+	if label != string(spec.Role) {
+		md["llm_role"] = string(spec.Role)
 	}
 	err := c.Audit.Log(Record{
 		Role:         label,

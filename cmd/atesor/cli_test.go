@@ -275,7 +275,7 @@ func seedRecipe(t *testing.T, c *cli, source string) atesor.CachedRecipe {
 		Recipe: "# Porting recipe: hello\n\n## Summary\nBuilt with make.\n",
 		Plan:   atesor.BuildPlan{Phases: []atesor.Phase{{Name: "build", Commands: []string{"make"}}}},
 		Artifacts: []atesor.Artifact{{Path: "/workspace/hello/hello", Kind: atesor.KindExecutable, Class: "ELFCLASS64",
-			Machine: "EM_RISCV", RISCV64: true, Role: atesor.RolePrimary, SHA256: strings.Repeat("ab", 32)}},
+			Machine: "EM_RISCV", RISCV64: true, Role: atesor.ArtifactPrimary, SHA256: strings.Repeat("ab", 32)}},
 		LastBuilt: time.Date(2025, 11, 2, 10, 30, 0, 0, time.UTC),
 	}
 	if err := store.SaveRecipe(context.Background(), r); err != nil {

@@ -287,7 +287,7 @@ func printVerdict(w io.Writer, res *atesor.Result) {
 		fmt.Fprintln(w)
 	}
 	for _, art := range res.Artifacts {
-		if art.Role == atesor.RolePrimary || art.Role == "" {
+		if art.Role == atesor.ArtifactPrimary || art.Role == "" {
 			fmt.Fprintf(w, "  artifact:  %s (%s, %s", art.Path, art.Kind, art.Machine)
 			if art.Problem != "" {
 				fmt.Fprintf(w, ", %s", art.Problem)
