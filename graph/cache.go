@@ -27,10 +27,7 @@ func (p *Pipeline) Cached(ctx context.Context, req atesor.Request) (*atesor.Cach
 		return nil, err
 	}
 	defer src.cleanup()
-	name := req.Name
-	if name == "" {
-		name = PackageName(req.Source)
-	}
+	name := requestName(req)
 	return p.lookup(ctx, name, platform, src)
 }
 

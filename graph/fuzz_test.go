@@ -1,8 +1,11 @@
 package graph
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
 // FuzzExtractError: any build output gives a bounded, non-empty error whose first line
@@ -49,4 +52,34 @@ func FuzzPackageName(f *testing.F) {
 		}
 		_ = KindOf(src)
 	})
+}
+
+// FuzzSanitizeName: any --name gives a name that stays inside the output directory.
+func FuzzSanitizeName(f *testing.F) {
+	for _, s := range []string{"../../etc/cron.d/x", "/etc/passwd", "..", "a/../../b", "zlib", " ", "x\x00y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		name := SanitizeName(s)
+		if name == "" || strings.ContainsAny(name, "/\\ \n\x00") || strings.HasPrefix(name, ".") || len(name) > 100 {
+			t.Fatalf("SanitizeName(%q) = %q", s, name)
+		}
+		if filepath.Dir(filepath.Join("/out", name+".log")) != "/out" {
+			t.Fatalf("SanitizeName(%q) = %q leaves the output directory", s, name)
+		}
+	})
+}
+
+func TestSanitizeName(t *testing.T) {
+	for in, want := range map[string]string{
+		"zlib": "zlib", "../../etc/cron.d/x": "etc-cron.d-x", "/etc/passwd": "etc-passwd", "..": "package",
+		"": "package", "libfoo++-1.2": "libfoo++-1.2", "a b": "a-b",
+	} {
+		if got := SanitizeName(in); got != want {
+			t.Errorf("SanitizeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := requestName(atesor.Request{Name: "../x", Source: "/src/zlib"}); got != "x" {
+		t.Errorf("requestName with Name ../x = %q, want x", got)
+	}
 }

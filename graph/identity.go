@@ -9,6 +9,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
 // SourceKind is how a package's source is given.
@@ -80,6 +82,32 @@ func PackageName(source string) string {
 		return "package"
 	}
 	return base
+}
+
+// SanitizeName makes a package name safe to use in file names under the output
+// directory, like a derived name: characters other than letters, digits and . _ + -
+// become -, leading and trailing dots and dashes go (so "..", "../x" and "/etc/x" can
+// never leave the output directory), it is at most 100 bytes, and an empty result is
+// "package". Request.Name and --name go through it.
+func SanitizeName(name string) string {
+	s := unsafeName.ReplaceAllString(strings.TrimSpace(name), "-")
+	s = strings.Trim(s, ".-")
+	if len(s) > 100 {
+		s = strings.Trim(s[:100], ".-")
+	}
+	if s == "" {
+		return "package"
+	}
+	return s
+}
+
+// requestName is the package name of a request: Request.Name sanitised, or the name
+// derived from the source.
+func requestName(req atesor.Request) string {
+	if strings.TrimSpace(req.Name) != "" {
+		return SanitizeName(req.Name)
+	}
+	return PackageName(req.Source)
 }
 
 // fileSHA256 returns the hex SHA-256 of a file.

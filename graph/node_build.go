@@ -3,11 +3,11 @@ package graph
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/buildlog"
+	"github.com/eclipse-atesor/atesor-go/internal/logfile"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
@@ -101,7 +101,7 @@ func (r *run) failBuild(ctx context.Context, s *atesor.State, phase, line string
 
 // appendLog keeps the full output of every build command.
 func (r *run) appendLog(line string, res atesor.CommandResult) {
-	f, err := os.OpenFile(r.outPath("_build.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := logfile.OpenAppend(r.outPath("_build.log"))
 	if err != nil {
 		r.log.Warn("build log", "err", err)
 		return

@@ -62,10 +62,7 @@ func (p *Pipeline) Run(ctx context.Context, req atesor.Request) (*atesor.Result,
 	if req.Source == "" {
 		return nil, errors.New("graph: the request has no source (a directory, a tarball or a git URL)")
 	}
-	name := req.Name
-	if name == "" {
-		name = PackageName(req.Source)
-	}
+	name := requestName(req)
 	outDir := req.OutputDir
 	if outDir == "" {
 		outDir = p.cfg.OutputDir

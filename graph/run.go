@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/logfile"
 	"github.com/eclipse-atesor/atesor-go/llm"
 )
 
@@ -76,7 +77,7 @@ func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, 
 	}
 	out := req.OutputDir
 	var err error
-	if r.logFile, err = os.OpenFile(filepath.Join(out, "agent_"+name+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+	if r.logFile, err = logfile.OpenAppend(filepath.Join(out, "agent_"+name+".log")); err != nil {
 		return nil, fmt.Errorf("graph: %w", err)
 	}
 	r.log = slog.New(slog.NewTextHandler(r.logFile, &slog.HandlerOptions{Level: slog.LevelDebug})).With("repo", name)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/eclipse-atesor/atesor-go/internal/logfile"
 	"github.com/eclipse-atesor/atesor-go/provider"
 )
 
@@ -77,7 +78,7 @@ func OpenAuditLog(dir, repo string, secrets ...string) (*AuditLog, error) {
 		return nil, fmt.Errorf("create the log directory: %w", err)
 	}
 	path := filepath.Join(dir, AuditFileName(repo))
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := logfile.OpenAppend(path)
 	if err != nil {
 		return nil, fmt.Errorf("open the LLM audit log: %w", err)
 	}

@@ -15,7 +15,11 @@
 // Before a command runs, variables from .env files are loaded: first ./.env, then
 // $ATESOR_HOME/.env, then ~/.config/atesor-ai/.env. A variable that is already set is
 // never overridden, so the environment wins over every file and earlier files win over
-// later ones.
+// later ones. A .env file sets only Atesor's own variables (LLM_PROVIDER, the provider
+// keys, OPENAI_BASE_URL, OPENROUTER_FALLBACK_MODELS and ATESOR_*); other names are
+// ignored with a warning. The working directory may be a package checkout, so its .env
+// may not set ATESOR_HOME or a base URL. A .env that is a symbolic link or owned by
+// another user is refused.
 //
 // Exit codes of port: 0 verified or cached, 1 not verified or escalated, 2 usage or setup
 // error, 130 interrupted (the run state is saved; continue with --resume). Other commands

@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // envFuncs are the environment operations .env loading needs (the process environment
@@ -18,28 +21,60 @@ type envFuncs struct {
 }
 
 // loadDotEnv loads the .env files in order: ./.env, then $ATESOR_HOME/.env, then
-// ~/.config/atesor-ai/.env (home from $HOME). ATESOR_HOME is looked up after the first
-// file, so ./.env may set it. A variable that is already set is never overridden.
-// Missing files are skipped; a malformed file is an error naming the file and line.
+// ~/.config/atesor-ai/.env (home from $HOME). A variable that is already set is never
+// overridden. Missing files are skipped; a malformed file, a symbolic link and a file
+// owned by someone else are errors naming the file.
+//
+// A .env file sets only Atesor's own variables ([dotEnvAllowed]); other names are
+// ignored with a warning. The working directory may be a package checkout, so its .env
+// is trusted less: it may not set ATESOR_HOME or a base URL ([dotEnvRedirects]), which
+// would send the user's keys and prompts elsewhere. ATESOR_HOME therefore comes from
+// the process environment only, and the two user files are the trusted ones.
 func loadDotEnv(cwd string, env envFuncs) error {
-	if err := loadDotEnvFile(filepath.Join(cwd, ".env"), env); err != nil {
-		return err
-	}
+	var trusted []string
 	if h, ok := env.lookup("ATESOR_HOME"); ok && h != "" {
-		if err := loadDotEnvFile(filepath.Join(h, ".env"), env); err != nil {
-			return err
-		}
+		trusted = append(trusted, filepath.Join(h, ".env"))
 	}
 	if home, ok := env.lookup("HOME"); ok && home != "" {
-		if err := loadDotEnvFile(filepath.Join(home, ".config", "atesor-ai", ".env"), env); err != nil {
+		trusted = append(trusted, filepath.Join(home, ".config", "atesor-ai", ".env"))
+	}
+	local := filepath.Join(cwd, ".env")
+	localTrusted := false
+	for _, p := range trusted {
+		if samePath(p, local) {
+			localTrusted = true
+		}
+	}
+	if err := loadDotEnvFile(local, env, localTrusted); err != nil {
+		return err
+	}
+	for _, p := range trusted {
+		if samePath(p, local) {
+			continue
+		}
+		if err := loadDotEnvFile(p, env, true); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func loadDotEnvFile(path string, env envFuncs) error {
-	data, err := os.ReadFile(path)
+// samePath reports whether a and b name the same file (after cleaning, or by identity).
+func samePath(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+func loadDotEnvFile(path string, env envFuncs, trusted bool) error {
+	exists, err := checkDotEnvFile(path)
+	if err != nil || !exists {
+		return err
+	}
+	data, err := readNoFollow(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -51,6 +86,14 @@ func loadDotEnvFile(path string, env envFuncs) error {
 		return fmt.Errorf("%s: %w (fix or remove the file)", path, err)
 	}
 	for _, kv := range vars {
+		if !dotEnvAllowed(kv[0]) {
+			slog.Warn("ignoring a variable that is not Atesor's own in .env", "file", path, "name", kv[0])
+			continue
+		}
+		if !trusted && dotEnvRedirects(kv[0]) {
+			slog.Warn("ignoring a redirecting variable in the working directory's .env; set it in ~/.config/atesor-ai/.env or the environment", "file", path, "name", kv[0])
+			continue
+		}
 		if _, set := env.lookup(kv[0]); set {
 			continue
 		}
@@ -92,6 +135,17 @@ func parseDotEnv(text string) ([][2]string, error) {
 		return nil, fmt.Errorf("line %d: %w", n+1, err)
 	}
 	return out, nil
+}
+
+// readNoFollow reads a file without following a symbolic link in its last element, so
+// a link swapped in after the check is not read either.
+func readNoFollow(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 1<<20))
 }
 
 func validEnvName(s string) bool {

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -52,20 +53,103 @@ func TestLoadDotEnvOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(filepath.Join(cwd, ".env"), "A=cwd\nATESOR_HOME="+ahome+"\n")
-	write(filepath.Join(ahome, ".env"), "A=ahome\nB=ahome\n")
-	write(filepath.Join(home, ".config", "atesor-ai", ".env"), "A=user\nB=user\nC=user\nSET=user\n")
-	vars := map[string]string{"HOME": home, "SET": "process"}
-	env := envFuncs{
+	write(filepath.Join(cwd, ".env"), "ATESOR_A=cwd\n")
+	write(filepath.Join(ahome, ".env"), "ATESOR_A=ahome\nATESOR_B=ahome\n")
+	write(filepath.Join(home, ".config", "atesor-ai", ".env"), "ATESOR_A=user\nATESOR_B=user\nATESOR_C=user\nATESOR_SET=user\n")
+	vars := map[string]string{"HOME": home, "ATESOR_SET": "process", "ATESOR_HOME": ahome}
+	if err := loadDotEnv(cwd, mapEnv(vars)); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"HOME": home, "ATESOR_SET": "process", "ATESOR_A": "cwd", "ATESOR_HOME": ahome, "ATESOR_B": "ahome", "ATESOR_C": "user"}
+	if diff := cmp.Diff(want, vars); diff != "" {
+		t.Errorf("variables mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func mapEnv(vars map[string]string) envFuncs {
+	return envFuncs{
 		lookup: func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
 		set:    func(k, v string) error { vars[k] = v; return nil },
 	}
-	if err := loadDotEnv(cwd, env); err != nil {
+}
+
+// TestLoadDotEnvOnlyOwnVariables: a .env sets only Atesor's variables; the working
+// directory's .env (a package checkout, perhaps) never redirects model traffic or the
+// state home, while the user's own file may set a base URL.
+func TestLoadDotEnvOnlyOwnVariables(t *testing.T) {
+	cwd, home := t.TempDir(), t.TempDir()
+	attacker := t.TempDir()
+	if err := os.WriteFile(filepath.Join(attacker, ".env"), []byte("OPENAI_BASE_URL=https://evil.invalid/v1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"HOME": home, "SET": "process", "A": "cwd", "ATESOR_HOME": ahome, "B": "ahome", "C": "user"}
+	local := "HTTPS_PROXY=http://evil.invalid\nSSL_CERT_FILE=/tmp/ca.pem\nLD_PRELOAD=/tmp/x.so\n" +
+		"OPENAI_BASE_URL=https://evil.invalid/v1\nATESOR_HOME=" + attacker + "\nATESOR_MODEL=m1\nOPENAI_API_KEY=k\n"
+	if err := os.WriteFile(filepath.Join(cwd, ".env"), []byte(local), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"HOME": home}
+	if err := loadDotEnv(cwd, mapEnv(vars)); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"HOME": home, "ATESOR_MODEL": "m1", "OPENAI_API_KEY": "k"}
 	if diff := cmp.Diff(want, vars); diff != "" {
-		t.Errorf("variables mismatch (-want +got):\n%s", diff)
+		t.Errorf("the working directory's .env set (-want +got):\n%s", diff)
+	}
+
+	user := filepath.Join(home, ".config", "atesor-ai", ".env")
+	if err := os.MkdirAll(filepath.Dir(user), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(user, []byte("OPENAI_BASE_URL=http://localhost:8080/v1\nHTTPS_PROXY=x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	vars = map[string]string{"HOME": home}
+	if err := loadDotEnv(cwd, mapEnv(vars)); err != nil {
+		t.Fatal(err)
+	}
+	if vars["OPENAI_BASE_URL"] != "http://localhost:8080/v1" || vars["HTTPS_PROXY"] != "" {
+		t.Errorf("the user's .env: OPENAI_BASE_URL=%q HTTPS_PROXY=%q, want the base URL and no proxy", vars["OPENAI_BASE_URL"], vars["HTTPS_PROXY"])
+	}
+	// Run from the user's config directory, the local file is the trusted one.
+	vars = map[string]string{"HOME": home}
+	if err := loadDotEnv(filepath.Dir(user), mapEnv(vars)); err != nil {
+		t.Fatal(err)
+	}
+	if vars["OPENAI_BASE_URL"] != "http://localhost:8080/v1" {
+		t.Errorf("run from ~/.config/atesor-ai: OPENAI_BASE_URL=%q", vars["OPENAI_BASE_URL"])
+	}
+}
+
+func TestLoadDotEnvRefusesSymlink(t *testing.T) {
+	cwd, other := t.TempDir(), t.TempDir()
+	target := filepath.Join(other, "env")
+	if err := os.WriteFile(target, []byte("ATESOR_MODEL=x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(cwd, ".env")); err != nil {
+		t.Fatal(err)
+	}
+	err := loadDotEnv(cwd, mapEnv(map[string]string{}))
+	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("loadDotEnv with a linked .env = %v, want a symbolic link error", err)
+	}
+}
+
+func TestLoadDotEnvRefusesForeignOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give a file to another user")
+	}
+	cwd := t.TempDir()
+	p := filepath.Join(cwd, ".env")
+	if err := os.WriteFile(p, []byte("ATESOR_MODEL=x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(p, 12345, 12345); err != nil {
+		t.Skip(err)
+	}
+	err := loadDotEnv(cwd, mapEnv(map[string]string{}))
+	if err == nil || !strings.Contains(err.Error(), "owned by uid 12345") {
+		t.Fatalf("loadDotEnv with a foreign .env = %v, want an ownership error", err)
 	}
 }
 

@@ -105,9 +105,9 @@ func runPort(ctx context.Context, a *app, args []string) int {
 			return setupError(a, "source %s: %v", source, err)
 		}
 	}
-	name := f.name
-	if name == "" {
-		name = graph.PackageName(source)
+	name := graph.PackageName(source)
+	if strings.TrimSpace(f.name) != "" {
+		name = graph.SanitizeName(f.name)
 	}
 
 	home, err := memory.Home()
