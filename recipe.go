@@ -23,11 +23,16 @@ type CachedRecipe struct {
 	Artifacts    []Artifact       `json:"artifacts"`
 	Patches      []string         `json:"patches,omitempty"`
 	Tests        *TestResult      `json:"tests,omitempty"`
-	Performance  *Performance     `json:"performance,omitempty"`
-	LastBuilt    time.Time        `json:"last_built"`
+	// TestsFailing marks a port whose fixes changed source files and whose tests then
+	// failed: the artifacts verified, but the port is not proven to work.
+	TestsFailing bool         `json:"tests_failing,omitempty"`
+	Performance  *Performance `json:"performance,omitempty"`
+	LastBuilt    time.Time    `json:"last_built"`
 }
 
 // TestResult is the outcome of the package's own tests, run after verification.
+// Passed is true only when tests ran and none failed for real: zero tests ran is
+// NoTests, never a pass.
 type TestResult struct {
 	Commands []string      `json:"commands"`
 	Passed   bool          `json:"passed"`
@@ -35,6 +40,47 @@ type TestResult struct {
 	ExitCode int           `json:"exit_code"`
 	Output   string        `json:"output,omitempty"` // the tail of the output
 	Duration time.Duration `json:"duration"`
+	// Counts are what the test framework reported; nil when the framework is unknown
+	// and the verdict is the exit code alone (Note says so).
+	Counts *TestCounts `json:"counts,omitempty"`
+	// NoTests is set when no candidate test command ran any test.
+	NoTests bool `json:"no_tests,omitempty"`
+	// NoTestsFrom are the candidate commands that ran no test, in the order tried.
+	NoTestsFrom []string `json:"no_tests_from,omitempty"`
+	// ClearedByRerun are tests that died by a signal and passed when rerun once;
+	// EmulatorFaults are tests whose failure is an emulator fault by the sandbox's
+	// rules. Neither is counted in Counts.Failed.
+	ClearedByRerun []string `json:"cleared_by_rerun,omitempty"`
+	EmulatorFaults []string `json:"emulator_faults,omitempty"`
+	// Note explains a verdict that is not a plain count, such as an unknown framework.
+	Note string `json:"note,omitempty"`
+}
+
+// TestCounts are the counts a test framework reported. Failed counts real failures
+// only; FailedTests names them (at most a bounded number; Failed has the total).
+type TestCounts struct {
+	// Framework is ctest, automake, meson, go, cargo or tap.
+	Framework   string   `json:"framework"`
+	Ran         int      `json:"ran"`
+	Passed      int      `json:"passed"`
+	Failed      int      `json:"failed"`
+	Skipped     int      `json:"skipped"`
+	FailedTests []string `json:"failed_tests,omitempty"`
+}
+
+// FailingCount is the number of real test failures: the counted ones, or one when the
+// framework is unknown and its command failed. Tests cleared by a rerun, emulator
+// faults, a timeout and "no tests ran" are not failures.
+func (t *TestResult) FailingCount() int {
+	switch {
+	case t == nil || t.Passed || t.NoTests:
+		return 0
+	case t.Counts != nil:
+		return t.Counts.Failed
+	case t.TimedOut:
+		return 0
+	}
+	return 1
 }
 
 // Performance is a performance-mode measurement. Numbers measured under emulation are

@@ -3,17 +3,21 @@ package atesor
 // Status is the state of a port.
 type Status string
 
-// The statuses of a run. A finished run ends verified, cached, not_verified or escalated.
+// The statuses of a run. A finished run ends verified, tests_failing, cached,
+// not_verified or escalated.
 const (
 	StatusPending     Status = "pending"
 	StatusRunning     Status = "running"
 	StatusBuilt       Status = "built"        // the build succeeded; verification pending
 	StatusBuildFailed Status = "build_failed" // the last build run failed
 	StatusVerified    Status = "verified"
-	StatusCached      Status = "cached"
-	StatusNotVerified Status = "not_verified"
-	StatusEscalated   Status = "escalated"
-	StatusFailed      Status = "failed"
+	// StatusTestsFailing: the artifacts verified, but fixes changed source files and the
+	// package's tests then failed, so the port is not proven to work. It is not learned.
+	StatusTestsFailing Status = "tests_failing"
+	StatusCached       Status = "cached"
+	StatusNotVerified  Status = "not_verified"
+	StatusEscalated    Status = "escalated"
+	StatusFailed       Status = "failed"
 )
 
 // Succeeded reports whether the status counts as a successful port.

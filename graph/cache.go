@@ -64,11 +64,20 @@ func (p *Pipeline) fromCache(ctx context.Context, req atesor.Request, name strin
 	if entry == nil {
 		return nil, nil
 	}
-	p.emitInfo(fmt.Sprintf("recipe cache hit: %s on %s, built %s", name, entry.Sandbox, entry.LastBuilt.Format(time.DateOnly)))
+	status, reason := atesor.StatusCached, ""
+	hit := fmt.Sprintf("recipe cache hit: %s on %s, built %s", name, entry.Sandbox, entry.LastBuilt.Format(time.DateOnly))
+	if entry.TestsFailing {
+		status = atesor.StatusTestsFailing
+		reason = "the cached port is marked tests_failing: its tests failed after fixes changed source files (" + entry.Tests.Summary() + ")"
+		hit += "; " + reason
+	} else if n := entry.Tests.FailingCount(); n > 0 {
+		hit += "; " + atesor.VerdictLine(status, entry.Tests)
+	}
+	p.emitInfo(hit)
 	now := p.opts.now().UTC()
 	s := &atesor.State{
 		RunID: name + "-" + platform.SandboxKey(), Request: req, RepoName: name, Platform: platform,
-		RepoDir: "/workspace/" + name, Status: atesor.StatusCached, Verified: true,
+		RepoDir: "/workspace/" + name, Status: status, Verified: true, EscalationReason: reason,
 		SourceSHA256: entry.SourceSHA256, SourceCommit: entry.SourceCommit, Analysis: entry.Analysis,
 		Plan: &entry.Plan, TestCommands: entry.TestCommands, Tests: entry.Tests, Artifacts: entry.Artifacts,
 		Recipe: entry.Recipe, StartedAt: now, FinishedAt: now, PlanSource: "cache",
@@ -83,7 +92,7 @@ func (p *Pipeline) fromCache(ctx context.Context, req atesor.Request, name strin
 	if err := writeJSON(files["report"], rep); err != nil {
 		return nil, fmt.Errorf("graph: write report: %w", err)
 	}
-	res := &atesor.Result{Package: name, Sandbox: platform.SandboxKey(), Status: atesor.StatusCached, Verified: true,
+	res := &atesor.Result{Package: name, Sandbox: platform.SandboxKey(), Status: status, Verified: true, Reason: reason,
 		Artifacts: entry.Artifacts, Tests: entry.Tests, Files: map[string]string{}}
 	for _, k := range []string{"recipe", "report"} {
 		res.Files[k] = files[k]

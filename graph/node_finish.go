@@ -7,11 +7,8 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"strings"
-	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
 // finishNode ends a verified port: the package tests, the artifact curator, the recipe,
@@ -21,9 +18,10 @@ func (r *run) finishNode(ctx context.Context, s *atesor.State) error {
 	if s.Verified {
 		s.Status = atesor.StatusVerified
 		s.Tests = r.runTests(ctx, s)
+		r.judgeTests(s)
 	}
 	r.curate(ctx, s)
-	s.Recipe = appendCommands(r.writeRecipe(ctx, s), s)
+	s.Recipe = appendCommands(withTestEvidence(r.writeRecipe(ctx, s), s), s)
 	if err := r.copyArtifacts(ctx, s); err != nil {
 		r.log.Error("copy artifacts", "err", err)
 		r.emit(Event{Kind: EventInfo, Node: NodeFinish, Line: "copying artifacts out failed", Err: err.Error()})
@@ -57,66 +55,6 @@ func (r *run) escalateNode(ctx context.Context, s *atesor.State) error {
 	return nil
 }
 
-// defaultTests are the build system's own test commands, used when the plan had none.
-var defaultTests = map[atesor.BuildSystem][]string{
-	atesor.BuildCMake:     {"ctest --test-dir build --output-on-failure"},
-	atesor.BuildAutotools: {"make check"},
-	atesor.BuildMake:      {"make check"},
-	atesor.BuildMeson:     {"meson test -C builddir"},
-	atesor.BuildGo:        {"go test ./..."},
-	atesor.BuildCargo:     {"cargo test --release"},
-}
-
-// runTests runs the package's tests (the commands the scout stripped, else the build
-// system's default) with no network and a bounded time. Failing tests are reported; they
-// do not un-verify the port.
-func (r *run) runTests(ctx context.Context, s *atesor.State) *atesor.TestResult {
-	cmds := s.TestCommands
-	if len(cmds) == 0 && s.Detection != nil {
-		cmds = defaultTests[s.Detection.BuildSystem]
-	}
-	if len(cmds) == 0 {
-		return nil
-	}
-	timeout := s.Request.WithDefaults().TestTimeout
-	deadline := time.Now().Add(timeout)
-	res := &atesor.TestResult{Commands: cmds, Passed: true}
-	var out strings.Builder
-	r.emit(Event{Kind: EventPhase, Node: NodeFinish, Phase: "tests"})
-	for _, c := range cmds {
-		left := time.Until(deadline)
-		if left <= 0 {
-			res.TimedOut, res.Passed = true, false
-			break
-		}
-		if err := validate.DenyRules(c); err != nil {
-			res.Passed = false
-			out.WriteString("$ " + c + "\nrefused by the command safety rules: " + err.Error() + "\n")
-			break
-		}
-		r.emit(Event{Kind: EventCommand, Node: NodeFinish, Phase: "tests", Line: c})
-		lw := &lineWriter{r: r, node: NodeFinish, phase: "tests"}
-		cr, err := r.sb.Exec(ctx, atesor.Command{Line: c, Dir: s.RepoDir, Timeout: left, Stdout: lw, Stderr: lw})
-		res.Duration += cr.Duration
-		out.WriteString("$ " + c + "\n" + cr.Output + "\n")
-		if err != nil {
-			res.Passed = false
-			out.WriteString(err.Error() + "\n")
-			break
-		}
-		if cr.TimedOut {
-			res.TimedOut, res.Passed = true, false
-			break
-		}
-		if !cr.OK() {
-			res.Passed, res.ExitCode = false, cr.ExitCode
-			break
-		}
-	}
-	res.Output = tail(out.String(), 4000)
-	return res
-}
-
 // copyArtifacts copies the primary artifacts out to <repo>_artifacts/.
 func (r *run) copyArtifacts(ctx context.Context, s *atesor.State) error {
 	dir := r.files()["artifacts"]
@@ -135,7 +73,8 @@ func (r *run) copyArtifacts(ctx context.Context, s *atesor.State) error {
 	return nil
 }
 
-// learn saves the examples of a verified port and its recipe-cache entry.
+// learn saves the examples of a verified port and its recipe-cache entry. A port marked
+// tests_failing learns no example; its cache entry carries the mark.
 func (r *run) learn(ctx context.Context, s *atesor.State) {
 	if r.memory == nil || !s.Verified {
 		return
@@ -158,7 +97,12 @@ func (r *run) learn(ctx context.Context, s *atesor.State) {
 		hasMain := d.HasMain
 		trigger.HasMain, trigger.MainPath, trigger.ModuleDir = &hasMain, d.MainPath, d.ModuleDir
 	}
+	testsFailing := s.Status == atesor.StatusTestsFailing
 	save := func(agent atesor.Agent, ex atesor.Example) {
+		if testsFailing {
+			r.log.Info("learn: not learning the examples of a port whose tests fail after source fixes", "agent", agent)
+			return
+		}
 		ok, err := r.memory.Save(ctx, agent, ex)
 		if err != nil {
 			r.log.Warn("learn", "agent", agent, "err", err)
@@ -206,7 +150,7 @@ func (r *run) learn(ctx context.Context, s *atesor.State) {
 		Package: s.RepoName, Sandbox: sandboxKey, Source: r.sourceKey(), SourceSHA256: s.SourceSHA256,
 		SourceCommit: s.SourceCommit, BuildSystem: bs, Verified: true, Recipe: s.Recipe, Analysis: s.Analysis,
 		Artifacts: primaryArtifacts(s.Artifacts), TestCommands: s.TestCommands, Tests: s.Tests,
-		LastBuilt: r.p.opts.now().UTC(),
+		TestsFailing: testsFailing, LastBuilt: r.p.opts.now().UTC(),
 	}
 	if s.Plan != nil {
 		entry.Plan = *s.Plan

@@ -21,10 +21,7 @@ func (r *run) writeRecipe(ctx context.Context, s *atesor.State) string {
 	if r.provider == nil {
 		return fallback
 	}
-	verdict := "VERIFIED"
-	if !s.Verified {
-		verdict = "NOT VERIFIED"
-	}
+	verdict := recipeVerdict(s)
 	prompt, err := render("summarizer", map[string]any{
 		"Repo": s.RepoName, "Platform": s.Platform.DisplayName, "Verdict": verdict, "Facts": fallback,
 	})

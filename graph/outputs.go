@@ -109,10 +109,7 @@ func RecipeCommands(md string) ([]string, error) {
 // lacks a section. It has the six sections too.
 func fallbackRecipe(s *atesor.State) string {
 	var b strings.Builder
-	verdict := "VERIFIED"
-	if !s.Verified {
-		verdict = "NOT VERIFIED"
-	}
+	verdict := recipeVerdict(s)
 	bs := atesor.BuildUnknown
 	if s.Detection != nil {
 		bs = s.Detection.BuildSystem
@@ -175,15 +172,8 @@ func fallbackRecipe(s *atesor.State) string {
 	for _, p := range s.VerifyProblems {
 		fmt.Fprintf(&b, "- problem: %s\n", p)
 	}
-	if t := s.Tests; t != nil {
-		state := "passed"
-		switch {
-		case t.TimedOut:
-			state = "timed out"
-		case !t.Passed:
-			state = fmt.Sprintf("failed (exit %d)", t.ExitCode)
-		}
-		fmt.Fprintf(&b, "\nPackage tests (`%s`): %s in %s.\n", strings.Join(t.Commands, " && "), state, t.Duration.Round(time.Second))
+	if ev := testEvidence(s); ev != "" {
+		b.WriteString("\n" + ev)
 	}
 	b.WriteString("\n## Known Issues & Recommendations\n\n")
 	if len(s.MissingArtifacts) > 0 {
@@ -192,7 +182,10 @@ func fallbackRecipe(s *atesor.State) string {
 	if s.LastError != nil && !s.Verified {
 		fmt.Fprintf(&b, "- Last error (%s): %s\n", s.LastError.Category, firstLine(s.LastError.Message))
 	}
-	if s.Tests != nil && !s.Tests.Passed {
+	switch t := s.Tests; {
+	case t != nil && t.NoTests:
+		b.WriteString("- No package test ran: the port is verified by its artifacts alone; add the package's tests to prove it works.\n")
+	case t != nil && !t.Passed:
 		b.WriteString("- The package tests did not pass under emulation; check them on riscv64 hardware.\n")
 	}
 	b.WriteString("- Numbers and timings measured under qemu emulation are not hardware numbers.\n")

@@ -296,11 +296,7 @@ func printVerdict(w io.Writer, res *atesor.Result) {
 		}
 	}
 	if res.Tests != nil {
-		t := "passed"
-		if !res.Tests.Passed {
-			t = fmt.Sprintf("failed (exit %d)", res.Tests.ExitCode)
-		}
-		fmt.Fprintf(w, "  tests:     %s: %s\n", strings.Join(res.Tests.Commands, "; "), t)
+		fmt.Fprintf(w, "  tests:     %s: %s\n", strings.Join(res.Tests.Commands, "; "), res.Tests.Summary())
 	}
 	fmt.Fprintf(w, "  attempts:  %d, model calls %d, cost $%.4f, %s\n", res.Attempts, res.Usage.Calls,
 		res.Usage.CostUSD, res.Duration.Round(time.Second))
@@ -309,5 +305,5 @@ func printVerdict(w io.Writer, res *atesor.Result) {
 			fmt.Fprintf(w, "  %-10s %s\n", k+":", p)
 		}
 	}
-	fmt.Fprintf(w, "verdict: %s\n", res.Status)
+	fmt.Fprintf(w, "verdict: %s\n", atesor.VerdictLine(res.Status, res.Tests))
 }
