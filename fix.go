@@ -99,15 +99,33 @@ func (p *FixProposal) Recommended() *Strategy {
 	return nil
 }
 
+// FixSource says who proposed a fix.
+type FixSource string
+
+// The fix sources: the fixer model, or a scripted repair rule (package repair).
+const (
+	FixSourceModel    FixSource = "model"
+	FixSourceScripted FixSource = "scripted"
+)
+
 // FixAttempt records one applied fix: the error it answered, what it did, and whether
 // the next build succeeded.
 type FixAttempt struct {
 	Attempt       int           `json:"attempt"`
 	Error         string        `json:"error"`
 	ErrorCategory ErrorCategory `json:"error_category,omitempty"`
-	Analysis      string        `json:"analysis,omitempty"`
-	Strategy      string        `json:"strategy"`
-	Actions       []Action      `json:"actions"`
+	// Source is who proposed the fix; empty in records older than scripted repairs
+	// means the model.
+	Source FixSource `json:"source,omitempty"`
+	// Rule names the scripted rule that made the fix (source scripted).
+	Rule     string   `json:"rule,omitempty"`
+	Analysis string   `json:"analysis,omitempty"`
+	Strategy string   `json:"strategy"`
+	Actions  []Action `json:"actions"`
+	// Plan is the build plan the fix put in place of the old one, when the fix changes
+	// how the build runs (a phase run serially, compiler flags passed to configure)
+	// rather than the package or the sandbox.
+	Plan *BuildPlan `json:"plan,omitempty"`
 	// Commands are the command lines the fix executed, in order.
 	Commands []string `json:"commands,omitempty"`
 	// Files are the repository paths the fix created or patched.

@@ -64,6 +64,7 @@ type options struct {
 	events   func(Event)
 	replaced map[string]atesor.Node
 	now      func() time.Time
+	repair   repairOptions
 }
 
 // WithEvents sets the progress callback.

@@ -94,6 +94,7 @@ func (r *run) failBuild(ctx context.Context, s *atesor.State, phase, line string
 		rec.Message, rec.Category = ev.Text, ev.Category()
 	}
 	s.Record(rec)
+	r.lastOutput = res.Output
 	s.BuiltFixes = len(s.FixAttempts) // those fixes were followed by a failed build
 	s.Status = atesor.StatusBuildFailed
 	r.emit(Event{Kind: EventInfo, Node: NodeBuild, Phase: phase, Line: "failed: " + line, Err: firstLine(rec.Message)})

@@ -26,18 +26,30 @@ const (
 // invalidFix starts the error recorded when the fixer gave nothing that could be applied.
 const invalidFix = "FIXER proposed invalid fix"
 
-// fixNode asks the fixer (fixer role) for a repair of the last failure, with one bounded
-// investigation round, and applies the recommended strategy.
+// fixNode repairs the last failure: first with the scripted repair rules (package
+// repair), which need no model; then, when none applies, by asking the fixer (fixer role)
+// with one bounded investigation round and applying the recommended strategy.
 func (r *run) fixNode(ctx context.Context, s *atesor.State) error {
 	s.FixInvalid = false
 	last := s.LastError
 	if last == nil {
 		return r.rejectFix(s, "there is no failure to fix")
 	}
+	applied, notes := r.scriptedFix(ctx, s, last)
+	if applied || ctx.Err() != nil {
+		return ctx.Err()
+	}
 	if r.provider == nil {
-		return r.rejectFix(s, "no model is configured (offline)")
+		why := "no model is configured (offline)"
+		if len(notes) > 0 {
+			why = "no scripted rule could repair it (" + strings.Join(notes, "; ") + ") and no model is configured (offline)"
+		}
+		return r.rejectFix(s, why)
 	}
 	evidence := r.fixEvidence(ctx, s, last)
+	if len(notes) > 0 {
+		evidence["PreviousFixes"] = strings.TrimSpace(evidence["PreviousFixes"].(string) + "\n- scripted rules that could not help: " + strings.Join(notes, "; "))
+	}
 	proposal := r.askFixer(ctx, s, evidence, true, "")
 	if proposal != nil && proposal.Investigate != nil && len(proposal.Strategies) == 0 {
 		out := r.investigate(ctx, s, proposal.Investigate.Commands)
@@ -50,7 +62,7 @@ func (r *run) fixNode(ctx context.Context, s *atesor.State) error {
 	strat := proposal.Recommended()
 	attempt := atesor.FixAttempt{
 		Attempt: len(s.FixAttempts) + 1, Error: firstLine(last.Message), ErrorCategory: last.Category,
-		Analysis: proposal.Analysis, Strategy: strat.Description, Actions: strat.Actions, Timestamp: r.p.opts.now().UTC(),
+		Source: atesor.FixSourceModel, Analysis: proposal.Analysis, Strategy: strat.Description, Actions: strat.Actions, Timestamp: r.p.opts.now().UTC(),
 	}
 	r.emit(Event{Kind: EventPhase, Node: NodeFix, Phase: "apply", Line: strat.Description})
 	if err := r.applyActions(ctx, s, strat.Actions, &attempt); err != nil {
@@ -89,7 +101,11 @@ func (r *run) fixEvidence(ctx context.Context, s *atesor.State, last *atesor.Err
 		for _, a := range f.Actions {
 			cmds = append(cmds, describeAction(a))
 		}
-		prev = append(prev, fmt.Sprintf("- attempt %d for %q: %s [%s] (build after it succeeded: %t)", f.Attempt, f.Error, f.Strategy, strings.Join(cmds, "; "), f.Success))
+		by := ""
+		if f.Source == atesor.FixSourceScripted {
+			by = " (scripted rule " + f.Rule + ")"
+		}
+		prev = append(prev, fmt.Sprintf("- attempt %d%s for %q: %s [%s] (build after it succeeded: %t)", f.Attempt, by, f.Error, f.Strategy, strings.Join(cmds, "; "), f.Success))
 	}
 	var findings []string
 	if s.Detection != nil {

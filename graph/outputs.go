@@ -44,6 +44,10 @@ type Report struct {
 	StartedAt      time.Time         `json:"started_at"`
 	FinishedAt     time.Time         `json:"finished_at"`
 	Files          map[string]string `json:"files"`
+	// FixesBySource counts the fixes by source (scripted, model); FixesByRule counts
+	// the scripted ones by rule.
+	FixesBySource map[string]int `json:"fixes_by_source,omitempty"`
+	FixesByRule   map[string]int `json:"fixes_by_rule,omitempty"`
 }
 
 // recipeSections are the six H2 sections a recipe has, in this order.
@@ -254,6 +258,7 @@ func (r *run) report(s *atesor.State, files map[string]string) Report {
 	if rep.Artifacts == nil {
 		rep.Artifacts = []atesor.Artifact{}
 	}
+	rep.FixesBySource, rep.FixesByRule = fixCounts(s.FixAttempts)
 	if s.Analysis != nil {
 		rep.BuildSystem = s.Analysis.BuildSystem
 	} else if s.Detection != nil {

@@ -26,6 +26,8 @@ var ErrInterrupted = errors.New("run interrupted; its state is saved, resume it 
 type Pipeline struct {
 	cfg  Config
 	opts options
+	// contents is the Contents index of the scripted repairs, opened on first use.
+	contents contentsIndex
 }
 
 var _ atesor.Graph = (*Pipeline)(nil)

@@ -55,6 +55,8 @@ func (h *harness) pipeline(opts ...Option) *Pipeline {
 	cfg := Config{Sandbox: h.sb, Memory: h.mem, OutputDir: h.out, RunsDir: filepath.Join(h.out, "runs")}
 	if h.prov != nil {
 		cfg.Provider = h.prov
+		// These tests are about the model's fixes; scripted_test.go tests the rules.
+		opts = append(opts, WithoutScriptedRepairs())
 	}
 	opts = append(opts, WithEvents(func(e Event) { h.events = append(h.events, e) }))
 	p, err := New(cfg, opts...)

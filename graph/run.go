@@ -40,6 +40,9 @@ type run struct {
 	restore bool
 	// current is the node running now, as events and the audit log name it.
 	current string
+	// lastOutput is the full output of the last failed build command, for the scripted
+	// repairs (not saved: after a resume they read the error record's message).
+	lastOutput string
 }
 
 func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, platform atesor.Platform, src *source) (*run, error) {

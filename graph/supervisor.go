@@ -116,12 +116,15 @@ func (sv supervisor) afterFailure(s *atesor.State, req atesor.Request) string {
 	if s.Attempts >= req.MaxAttempts {
 		return sv.escalate(s, atesor.FailureBudget, fmt.Sprintf("attempt limit reached (%d of %d)", s.Attempts, req.MaxAttempts))
 	}
+	if scriptedClaims(s) {
+		return NodeFix // scripted rules first for their failures; offline they are the fixer
+	}
 	if sv.offline {
 		class := atesor.FailureBuild
 		if s.BuildSucceeded {
 			class = atesor.FailureVerify
 		}
-		return sv.escalate(s, class, "no model is configured (offline), so there is no fixer to repair: "+lastMessage(s))
+		return sv.escalate(s, class, "no model is configured (offline) and no scripted rule repairs it: "+lastFailureMessage(s))
 	}
 	if last != nil && last.Node == NodeBuild {
 		if sig := replanSignature(last.Message); sig != "" && !contains(s.ReplanSignatures, sig) {

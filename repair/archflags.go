@@ -1,0 +1,170 @@
+package repair
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+// x86Flag is an x86-only compiler flag as a build file writes it.
+const x86Flag = `-m64|-m32|-mfpmath=sse|-msse[0-9a-z._]*|-mssse3|-mavx[0-9a-z_]*|-mpopcnt|-mpclmul|-maes|-mbmi2?|-mfma|-mf16c|-mlzcnt|-mcx16|` +
+	`-m(?:arch|tune)=(?:native|generic|x86-64[a-z0-9-]*|core[a-z0-9-]*|nehalem|westmere|sandybridge|ivybridge|haswell|broadwell|skylake[a-z0-9-]*|icelake[a-z0-9-]*|i[3-6]86|pentium[a-z0-9-]*|athlon[a-z0-9-]*|k8|opteron|znver\d)`
+
+var (
+	x86FlagWord = re(`(?:^|[\s"'=(,])(` + x86Flag + `)(?:[\s"'),]|$)`)
+	// x86FlagError is the compiler refusing such a flag: riscv64 gcc says "unrecognized
+	// command-line option '-m64'" or "'-march=native': ISA string must begin with rv32
+	// or rv64", clang "unsupported option '-msse2' for target".
+	x86FlagError = re(`(?:unrecognized (?:command[- ]line|command) option|unsupported option|unknown argument:?|invalid argument|error: unknown cpu|ISA string must begin with rv).{0,8}['‘"]?(?:` + x86Flag + `|native)\b|['‘"](?:` + x86Flag + `)['’"]: ISA string must begin`)
+)
+
+func archFlagsRule() Rule {
+	return Rule{
+		Name:       "x86-flags",
+		Doc:        "x86-only compiler flags in build files: removed with a recorded edit",
+		Signatures: []*regexp.Regexp{x86FlagError},
+		Make:       makeArchFlags,
+	}
+}
+
+// buildFileForFlags reports whether a repository file is a build file whose compiler
+// flags the rule may edit. With a shipped configure, the autotools inputs
+// (configure.ac, Makefile.am) are left alone: editing them would make make run automake
+// again; their generated Makefile.in is edited instead.
+func buildFileForFlags(p string, shippedConfigure bool) bool {
+	base := path.Base(p)
+	switch {
+	case base == "Makefile" || base == "makefile" || base == "GNUmakefile" || base == "Makefile.in" ||
+		base == "CMakeLists.txt" || base == "meson.build" || base == "meson_options.txt" ||
+		strings.HasSuffix(base, ".mk") || strings.HasSuffix(base, ".mak") || strings.HasSuffix(base, ".cmake"):
+		return true
+	case base == "configure.ac" || base == "configure.in" || base == "Makefile.am":
+		return !shippedConfigure
+	}
+	return false
+}
+
+// RemoveX86Flags removes the x86-only flags from one line and reports whether it
+// changed. A flag goes with one space next to it, so "-O2 -m64 -Wall" becomes
+// "-O2 -Wall".
+func RemoveX86Flags(line string) (string, bool) {
+	changed := false
+	for range 64 {
+		loc := x86FlagWord.FindStringSubmatchIndex(line)
+		if loc == nil {
+			break
+		}
+		start, end := loc[2], loc[3]
+		switch {
+		case start > 0 && line[start-1] == ' ':
+			start--
+		case end < len(line) && line[end] == ' ':
+			end++
+		}
+		line, changed = line[:start]+line[end:], true
+	}
+	return line, changed
+}
+
+func makeArchFlags(ctx context.Context, f Failure, env Env) (*Fix, string) {
+	shipped := env.Detection != nil && env.Detection.ShippedConfigure
+	var actions []atesor.Action
+	var files []string
+	if env.ReadFile != nil {
+		for _, p := range env.Files {
+			if len(files) == 20 || !buildFileForFlags(p, shipped) || noiseDir(p) {
+				continue
+			}
+			b, err := env.ReadFile(ctx, p)
+			if err != nil {
+				continue
+			}
+			diff, ok := flagDiff(p, string(b))
+			if !ok {
+				continue
+			}
+			actions = append(actions, atesor.Action{Type: atesor.ActionPatch, File: p, Diff: diff})
+			files = append(files, p)
+		}
+	}
+	var plan *atesor.BuildPlan
+	if env.Plan != nil {
+		p := *env.Plan
+		p.Phases = slices.Clone(p.Phases)
+		changed := false
+		for i := range p.Phases {
+			cmds := slices.Clone(p.Phases[i].Commands)
+			for j, c := range cmds {
+				if n, ok := RemoveX86Flags(c); ok {
+					cmds[j], changed = n, true
+				}
+			}
+			p.Phases[i].Commands = cmds
+		}
+		if changed {
+			plan = &p
+			files = append(files, "the build plan")
+		}
+	}
+	if len(files) == 0 {
+		return nil, "no x86-only flag found in the build files or the plan"
+	}
+	return &Fix{
+		Analysis: "The build files pass x86-only compiler flags, which the riscv64 compiler refuses; riscv64 needs none of them.",
+		Strategy: fmt.Sprintf("remove the x86-only flags from %s", strings.Join(files, ", ")),
+		Actions:  actions,
+		Plan:     plan,
+	}, ""
+}
+
+// noiseDir skips directories that are not the package's build: version control,
+// vendored copies of other projects' build files are still edited.
+func noiseDir(p string) bool {
+	return strings.HasPrefix(p, ".git/") || strings.Contains(p, "/.git/") || strings.HasPrefix(p, "debian/")
+}
+
+// comment is a comment line of a Makefile, CMake, meson or autoconf file.
+var comment = re(`^\s*(?:#|dnl\b)`)
+
+// flagDiff returns a unified diff (no context lines, a/ b/ prefixes) that removes the
+// x86-only flags from a file, and whether there were any.
+func flagDiff(p, content string) (string, bool) {
+	lines := strings.SplitAfter(content, "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		if l == "" {
+			continue
+		}
+		body, nl := strings.CutSuffix(l, "\n")
+		cr := strings.HasSuffix(body, "\r")
+		body = strings.TrimSuffix(body, "\r")
+		if comment.MatchString(body) {
+			continue
+		}
+		n, ok := RemoveX86Flags(body)
+		if !ok {
+			continue
+		}
+		if b.Len() == 0 {
+			fmt.Fprintf(&b, "--- a/%s\n+++ b/%s\n", p, p)
+		}
+		end := ""
+		if cr {
+			end = "\r"
+		}
+		fmt.Fprintf(&b, "@@ -%d +%d @@\n-%s%s\n", i+1, i+1, body, end)
+		if !nl {
+			b.WriteString("\\ No newline at end of file\n")
+		}
+		fmt.Fprintf(&b, "+%s%s\n", n, end)
+		if !nl {
+			b.WriteString("\\ No newline at end of file\n")
+		}
+	}
+	return b.String(), b.Len() > 0
+}

@@ -1,0 +1,121 @@
+package repair
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+// configScriptSignatures are config.guess and config.sub that predate riscv64.
+var configScriptSignatures = []*regexp.Regexp{
+	re(`unable to guess system type`),
+	re(`cannot guess build type; you must specify one`),
+	re(`(?i)machine [‘'` + "`" + `]?riscv64[^'’\s]*['’]? not recognized`),
+	re(`(?i)invalid configuration [‘'` + "`" + `]?riscv64`),
+	re(`config\.sub: .*riscv64.*not recognized`),
+}
+
+// sharedConfigScripts is where the distro keeps current copies (autotools-dev on Debian,
+// the same path on Alpine's automake).
+const sharedConfigScripts = "/usr/share/misc"
+
+func configScriptsRule() Rule {
+	return Rule{
+		Name:       "config-scripts",
+		Doc:        "config.guess/config.sub older than riscv64: replace the shipped copies with the distro's current ones",
+		Signatures: configScriptSignatures,
+		Make:       makeConfigScripts,
+	}
+}
+
+func makeConfigScripts(_ context.Context, _ Failure, env Env) (*Fix, string) {
+	var targets []string
+	for _, p := range env.Files {
+		if b := path.Base(p); (b == "config.guess" || b == "config.sub") && !noiseDir(p) {
+			targets = append(targets, p)
+		}
+	}
+	if len(targets) == 0 {
+		return nil, "the tree has no config.guess or config.sub to replace"
+	}
+	slices.Sort(targets)
+	pkg := "autotools-dev"
+	if env.Platform.PackageManager == "apk" {
+		pkg = "automake"
+	}
+	actions := []atesor.Action{{Type: atesor.ActionCommand, Command: installCommand(env) + " " + pkg}}
+	for _, t := range targets {
+		actions = append(actions, atesor.Action{Type: atesor.ActionCommand,
+			Command: fmt.Sprintf("cp %s/%s %s", sharedConfigScripts, path.Base(t), quoteArg(t))})
+	}
+	return &Fix{
+		Analysis: "The shipped config.guess/config.sub do not know riscv64; the distro's current copies do (the shipped configure is kept).",
+		Strategy: "replace " + strings.Join(targets, ", ") + " with current copies from " + sharedConfigScripts,
+		Actions:  actions,
+	}, ""
+}
+
+// noConfigure is a plan running a configure the tree does not have yet.
+var noConfigure = re(`(?:\./configure|configure): (?:\d+: )?(?:No such file or directory|not found)|sh: \d+: \./configure: not found|can't open (?:file )?\./configure`)
+
+func autoreconfRule() Rule {
+	return Rule{
+		Name:       "autoreconf",
+		Doc:        "an autotools tree without a generated configure: autoreconf -fi with the autotools installed",
+		Signatures: []*regexp.Regexp{noConfigure, re(`(?m)^configure\.(?:ac|in):\d+: error: possibly undefined macro`)},
+		Make:       makeAutoreconf,
+	}
+}
+
+func makeAutoreconf(_ context.Context, f Failure, env Env) (*Fix, string) {
+	dir := ""
+	found := false
+	for _, p := range env.Files {
+		if b := path.Base(p); (b == "configure.ac" || b == "configure.in") && !noiseDir(p) {
+			if d := path.Dir(p); !found || strings.Count(d, "/") < strings.Count(dir, "/") || d == "." {
+				dir, found = d, true
+			}
+		}
+	}
+	if !found {
+		return nil, "the tree has no configure.ac or configure.in"
+	}
+	pkgs := "autoconf automake libtool autopoint pkg-config"
+	if env.Platform.PackageManager == "apk" {
+		pkgs = "autoconf automake libtool gettext-dev pkgconf"
+	}
+	cmd := "autoreconf -fi"
+	if dir != "." {
+		cmd += " " + quoteArg(dir)
+	}
+	return &Fix{
+		Analysis: "The tree is an autotools source without a generated configure (or with macros of tools not installed); autoreconf generates it.",
+		Strategy: "install the autotools and run " + cmd,
+		Actions: []atesor.Action{
+			{Type: atesor.ActionCommand, Command: installCommand(env) + " " + pkgs},
+			{Type: atesor.ActionCommand, Command: cmd},
+		},
+	}, ""
+}
+
+func installCommand(env Env) string {
+	if c := strings.TrimSpace(env.Platform.InstallCommand); c != "" {
+		return c
+	}
+	return "apt-get install -y"
+}
+
+var plainArg = regexp.MustCompile(`^[A-Za-z0-9._/+-]+$`)
+
+// quoteArg quotes a repository path for a command when it needs it.
+func quoteArg(s string) string {
+	if plainArg.MatchString(s) {
+		return s
+	}
+	return shellQuote(s)
+}

@@ -1,0 +1,433 @@
+package repair
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"compress/gzip"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// FileKind is the kind of file a build found missing.
+type FileKind string
+
+// The kinds of missing files the missing-package rule resolves.
+const (
+	KindHeader    FileKind = "header"     // fatal error: zlib.h: No such file or directory
+	KindLibrary   FileKind = "library"    // cannot find -lz
+	KindPkgConfig FileKind = "pkg-config" // No package 'zlib' found
+	KindProgram   FileKind = "program"    // bison: command not found
+)
+
+// PackageFinder finds the distro packages that provide a file, best first.
+type PackageFinder interface {
+	Providers(kind FileKind, name string) []string
+}
+
+// Contents is an index of a Debian archive's Contents file, cut down to the files
+// builds find missing: headers under usr/include, libraries (lib*.so, lib*.a) in the
+// library directories, pkg-config modules and programs in the bin directories. Lookups
+// are map reads.
+type Contents struct {
+	byKey map[string][]string // kind + "\x00" + name -> packages
+	// headers maps a header's base name to its paths under usr/include, for a header
+	// included by a suffix of its path (glib.h lives in usr/include/glib-2.0/).
+	headers map[string][]string
+}
+
+var _ PackageFinder = (*Contents)(nil)
+
+// ParseContents reads an uncompressed Contents file ("path   section/pkg,section/pkg"
+// per line). triplet is the multiarch directory (riscv64-linux-gnu) whose include and
+// library directories count like the plain ones.
+func ParseContents(r io.Reader, triplet string) (*Contents, error) {
+	c := &Contents{byKey: map[string][]string{}, headers: map[string][]string{}}
+	if err := c.add(r, triplet); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// add indexes one more Contents file.
+func (c *Contents) add(r io.Reader, triplet string) error {
+	intern := map[string]string{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	lines := 0
+	for sc.Scan() {
+		raw := sc.Bytes()
+		lines++
+		if !interesting(raw) {
+			continue
+		}
+		line := strings.TrimRight(string(raw), " \t\r")
+		i := strings.LastIndexAny(line, " \t")
+		if i <= 0 {
+			continue
+		}
+		file, loc := strings.TrimRight(line[:i], " \t"), line[i+1:]
+		kind, name := classifyPath(strings.TrimPrefix(file, "/"), triplet)
+		if kind == "" {
+			continue
+		}
+		key := string(kind) + "\x00" + name
+		for _, q := range strings.Split(loc, ",") {
+			pkg := q[strings.LastIndexByte(q, '/')+1:]
+			if pkg == "" {
+				continue
+			}
+			if p, ok := intern[pkg]; ok {
+				pkg = p
+			} else {
+				intern[pkg] = pkg
+			}
+			if !slices.Contains(c.byKey[key], pkg) {
+				c.byKey[key] = append(c.byKey[key], pkg)
+			}
+		}
+		if kind == KindHeader {
+			base := path.Base(name)
+			if !slices.Contains(c.headers[base], name) {
+				c.headers[base] = append(c.headers[base], name)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("read the Contents index: %w", err)
+	}
+	if lines == 0 {
+		return errors.New("the Contents index lists no files")
+	}
+	return nil
+}
+
+// interestingPrefixes are the directories classifyPath looks at; other lines are
+// skipped before any allocation (most of an index is documentation and data).
+var interestingPrefixes = [][]byte{[]byte("usr/include/"), []byte("usr/bin/"), []byte("usr/sbin/"),
+	[]byte("bin/"), []byte("sbin/"), []byte("usr/lib/"), []byte("lib/"), []byte("usr/share/pkgconfig/")}
+
+func interesting(line []byte) bool {
+	for _, p := range interestingPrefixes {
+		if bytes.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// classifyPath returns the kind and lookup name of an archive path, or "" when the
+// path is nothing a build looks for.
+func classifyPath(p, triplet string) (FileKind, string) {
+	dir, base := path.Split(p)
+	dir = strings.TrimSuffix(dir, "/")
+	switch {
+	case strings.HasPrefix(p, "usr/include/"):
+		rel := strings.TrimPrefix(p, "usr/include/")
+		if triplet != "" {
+			rel = strings.TrimPrefix(rel, triplet+"/")
+		}
+		if rel == "" || strings.HasSuffix(rel, "/") {
+			return "", ""
+		}
+		return KindHeader, rel
+	case dir == "usr/bin" || dir == "bin" || dir == "usr/sbin" || dir == "sbin":
+		return KindProgram, base
+	case strings.HasSuffix(base, ".pc") && strings.HasSuffix(dir, "/pkgconfig") &&
+		(strings.HasPrefix(dir, "usr/lib/") || strings.HasPrefix(dir, "usr/share/")):
+		return KindPkgConfig, strings.TrimSuffix(base, ".pc")
+	case strings.HasPrefix(base, "lib") && (strings.HasSuffix(base, ".so") || strings.HasSuffix(base, ".a")) && libDir(dir, triplet):
+		return KindLibrary, base
+	}
+	return "", ""
+}
+
+func libDir(dir, triplet string) bool {
+	switch dir {
+	case "usr/lib", "lib", "usr/lib/" + triplet, "lib/" + triplet:
+		return true
+	}
+	return false
+}
+
+// Providers returns the packages that provide the file, best first: for headers,
+// libraries and pkg-config modules the -dev packages, then names sharing a stem with the
+// file, then shorter names; debug and cross packages last.
+func (c *Contents) Providers(kind FileKind, name string) []string {
+	if c == nil || name == "" {
+		return nil
+	}
+	var pkgs []string
+	switch kind {
+	case KindLibrary:
+		for _, ext := range []string{".so", ".a"} {
+			pkgs = appendNew(pkgs, c.byKey[string(kind)+"\x00lib"+name+ext]...)
+		}
+	case KindHeader:
+		name = strings.TrimPrefix(path.Clean("/"+name), "/")
+		pkgs = appendNew(pkgs, c.byKey[string(kind)+"\x00"+name]...)
+		if len(pkgs) == 0 {
+			for _, rel := range c.headers[path.Base(name)] {
+				if strings.HasSuffix(rel, "/"+name) {
+					pkgs = appendNew(pkgs, c.byKey[string(kind)+"\x00"+rel]...)
+				}
+			}
+		}
+	default:
+		pkgs = appendNew(pkgs, c.byKey[string(kind)+"\x00"+name]...)
+	}
+	return rankPackages(pkgs, kind, name)
+}
+
+// Len is the number of indexed names.
+func (c *Contents) Len() int { return len(c.byKey) }
+
+func appendNew(dst []string, src ...string) []string {
+	for _, s := range src {
+		if !slices.Contains(dst, s) {
+			dst = append(dst, s)
+		}
+	}
+	return dst
+}
+
+func rankPackages(pkgs []string, kind FileKind, name string) []string {
+	stem := strings.ToLower(strings.TrimPrefix(strings.TrimSuffix(path.Base(name), path.Ext(name)), "lib"))
+	score := func(p string) int {
+		s := 0
+		if strings.HasSuffix(p, "-dbg") || strings.HasSuffix(p, "-dbgsym") || strings.Contains(p, "-cross") ||
+			strings.Contains(p, "mingw") || strings.HasSuffix(p, "-doc") {
+			s += 100
+		}
+		if kind != KindProgram && !strings.HasSuffix(p, "-dev") {
+			s += 10
+		}
+		if stem != "" && !strings.Contains(p, stem) {
+			s += 5
+		}
+		return s
+	}
+	out := slices.Clone(pkgs)
+	slices.SortStableFunc(out, func(a, b string) int {
+		if c := cmp.Compare(score(a), score(b)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(len(a), len(b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}
+
+// ContentsOptions say where the Contents index comes from and where it is cached.
+type ContentsOptions struct {
+	// Mirror is the archive's base URL (the directory holding dists/), from
+	// knowledge.DebianMirror.
+	Mirror string
+	// Suite, Component and Arch name the index: trixie, main, riscv64.
+	Suite, Component, Arch string
+	// Triplet is the multiarch directory name, riscv64-linux-gnu.
+	Triplet string
+	// CacheDir keeps the downloaded index (under the state home).
+	CacheDir string
+	// MaxAge is how long a cached index is used without asking the mirror whether it
+	// changed (a conditional request). Default 24 h, the cadence of apt list refreshes.
+	MaxAge time.Duration
+	// Client is the HTTP client; nil means http.DefaultClient.
+	Client *http.Client
+}
+
+// OpenContents returns the Contents index of opts: the architecture's file and the one
+// of architecture-independent packages (Contents-all: autoconf, automake, header-only
+// libraries), each the cached copy when it is fresh, else the mirror's (downloaded
+// once with a conditional request, so an unchanged index is not fetched again); a stale
+// cached copy is used when the mirror cannot be reached.
+//
+// The cut-down index is kept next to the downloads (a gob file), so later runs load it
+// in well under a second instead of reading the archive's files again.
+func OpenContents(ctx context.Context, opts ContentsOptions) (*Contents, error) {
+	c := &Contents{byKey: map[string][]string{}, headers: map[string][]string{}}
+	var gzFiles []string
+	fresh := true
+	for _, arch := range []string{opts.Arch, "all"} {
+		o := opts
+		o.Arch = arch
+		file, changed, err := fetchContents(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		fresh = fresh && !changed
+		gzFiles = append(gzFiles, file)
+	}
+	idx := strings.TrimSuffix(gzFiles[0], ".gz") + ".index"
+	if fresh {
+		if loaded, err := loadIndex(idx, gzFiles); err == nil {
+			return loaded, nil
+		}
+	}
+	for _, file := range gzFiles {
+		if err := parseFile(file, opts.Triplet, c); err != nil {
+			return nil, err
+		}
+	}
+	if err := saveIndex(idx, c); err != nil {
+		return c, nil //nolint:nilerr // the index works without its cache file
+	}
+	return c, nil
+}
+
+// indexFile is the gob form of a cut-down index.
+type indexFile struct {
+	ByKey   map[string][]string
+	Headers map[string][]string
+}
+
+// loadIndex reads the saved index when it is newer than every download.
+func loadIndex(idx string, sources []string) (*Contents, error) {
+	fi, err := os.Stat(idx)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range sources {
+		if si, err := os.Stat(s); err != nil || si.ModTime().After(fi.ModTime()) {
+			return nil, errors.New("stale index")
+		}
+	}
+	f, err := os.Open(idx)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var x indexFile
+	if err := gob.NewDecoder(bufio.NewReader(f)).Decode(&x); err != nil || len(x.ByKey) == 0 {
+		return nil, fmt.Errorf("index %s: %v", idx, err)
+	}
+	return &Contents{byKey: x.ByKey, headers: x.Headers}, nil
+}
+
+func saveIndex(idx string, c *Contents) error {
+	tmp, err := os.CreateTemp(filepath.Dir(idx), filepath.Base(idx)+".tmp-")
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(tmp)
+	if err := gob.NewEncoder(w).Encode(indexFile{ByKey: c.byKey, Headers: c.headers}); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), idx)
+}
+
+// fetchContents makes sure the cached download of opts is there and fresh; changed
+// reports a new download.
+func fetchContents(ctx context.Context, opts ContentsOptions) (file string, changed bool, err error) {
+	if opts.Mirror == "" {
+		return "", false, errors.New("repair: no Debian mirror for the Contents index: set ATESOR_DEBIAN_MIRROR or configure apt")
+	}
+	opts.Component = cmp.Or(opts.Component, "main")
+	opts.MaxAge = cmp.Or(opts.MaxAge, 24*time.Hour)
+	if opts.Suite == "" || opts.Arch == "" || opts.CacheDir == "" {
+		return "", false, errors.New("repair: the Contents index needs a suite, an architecture and a cache directory")
+	}
+	if err := os.MkdirAll(opts.CacheDir, 0o755); err != nil {
+		return "", false, fmt.Errorf("repair: Contents cache: %w", err)
+	}
+	file = filepath.Join(opts.CacheDir, fmt.Sprintf("%s-%s-Contents-%s.gz", opts.Suite, opts.Component, opts.Arch))
+	url := fmt.Sprintf("%s/dists/%s/%s/Contents-%s.gz", strings.TrimRight(opts.Mirror, "/"), opts.Suite, opts.Component, opts.Arch)
+	fi, statErr := os.Stat(file)
+	if statErr == nil && time.Since(fi.ModTime()) <= opts.MaxAge {
+		return file, false, nil
+	}
+	var since time.Time
+	if statErr == nil {
+		since = fi.ModTime()
+	}
+	changed, err = download(ctx, opts.Client, url, file, since)
+	if err != nil && statErr != nil {
+		return "", false, fmt.Errorf("repair: %w", err)
+	}
+	return file, changed, nil
+}
+
+// parseFile adds a downloaded (gzip) Contents file to c.
+func parseFile(file, triplet string, c *Contents) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return fmt.Errorf("repair: Contents index: %w", err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		os.Remove(file)
+		return fmt.Errorf("repair: Contents index %s is not gzip; removed it, the next run downloads it again: %w", file, err)
+	}
+	if err := c.add(bufio.NewReaderSize(zr, 1<<20), triplet); err != nil {
+		return fmt.Errorf("repair: %s: %w", file, err)
+	}
+	return nil
+}
+
+// download fetches url into file through a temporary file. With since set it asks
+// If-Modified-Since; a 304 only renews the file's time. changed reports a new file.
+func download(ctx context.Context, client *http.Client, url, file string, since time.Time) (changed bool, err error) {
+	if client == nil {
+		client = http.DefaultClient
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return false, err
+	}
+	if !since.IsZero() {
+		req.Header.Set("If-Modified-Since", since.UTC().Format(http.TimeFormat))
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return false, fmt.Errorf("download the Contents index: %w", err)
+	}
+	defer resp.Body.Close()
+	now := time.Now()
+	switch resp.StatusCode {
+	case http.StatusNotModified:
+		return false, os.Chtimes(file, now, now)
+	case http.StatusOK:
+	default:
+		return false, fmt.Errorf("download %s: %s", url, resp.Status)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".tmp-")
+	if err != nil {
+		return false, err
+	}
+	if _, err := io.Copy(tmp, resp.Body); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return false, fmt.Errorf("download %s: %w", url, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return false, err
+	}
+	return true, os.Rename(tmp.Name(), file)
+}

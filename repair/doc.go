@@ -1,0 +1,27 @@
+// Package repair holds scripted fixes: rules that map a classified build failure and
+// its log to a fix that needs no model. Each [Rule] is data (a name, the error
+// categories it answers, signatures of the failing output) plus a function that makes
+// the [Fix]: actions like a model's strategy (commands, patches) and/or a new build
+// plan. The graph's fix node turns a fix into an ordinary atesor.FixAttempt with source
+// "scripted" and the rule's name; it passes the same validation, is proven by the same
+// next build and lands in the same recipe as a model's fix.
+//
+// The rules, in the order they are tried ([Rules]):
+//   - config-scripts: config.guess/config.sub older than riscv64 are replaced by the
+//     distro's current copies (the shipped configure is kept);
+//   - autoreconf: an autotools tree without a generated configure gets autoreconf -fi
+//     with the autotools installed;
+//   - x86-flags: x86-only flags (-m64, -msse*, -mavx*, -march=native, -march=x86-64...)
+//     are removed from the build files with a recorded patch;
+//   - gcc14-permissive: GCC 14's new default errors in old C (implicit function
+//     declarations, implicit int, int-conversion, incompatible pointer types) are
+//     relaxed by the smallest -Wno-error= flags, passed through the build system's own
+//     variables (CFLAGS at configure time, CMAKE_C_FLAGS), never by editing sources;
+//   - missing-package: a missing header, library, pkg-config module or program is
+//     looked up in the archive's Contents index ([Contents]) and its package installed;
+//   - parallel-make-race: a race of parallel jobs reruns the failing phase serially;
+//   - next-build-system: a wrongly chosen build system gives way to the next detected
+//     system's default plan.
+//
+// [Claims] says without I/O which rules answer a failure; [Propose] makes the fix.
+package repair

@@ -1,0 +1,207 @@
+package repair
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+// gcc14Diagnostics are the warnings GCC 14 made errors by default for C. Each is
+// relaxed back to a warning by its own -Wno-error= flag, the smallest change that
+// restores the old behaviour.
+var gcc14Diagnostics = []string{"implicit-function-declaration", "implicit-int", "int-conversion",
+	"incompatible-pointer-types", "return-mismatch", "declaration-missing-parameter-type"}
+
+var (
+	gcc14Tag = re(`\[-W(?:error=)?(` + strings.Join(gcc14Diagnostics, "|") + `)\]`)
+	// An old configure whose test programs no longer compile fails before any tag shows.
+	configureCompiler = re(`C compiler cannot create executables|C compiler .* not found|error: cannot run C compiled programs`)
+)
+
+func gcc14Rule() Rule {
+	return Rule{
+		Name:       "gcc14-permissive",
+		Doc:        "GCC 14's new default errors in old C: the smallest -Wno-error= flags through the build system's own variables",
+		Categories: nil,
+		Signatures: []*regexp.Regexp{gcc14Tag, configureCompiler},
+		Make:       makeGCC14,
+	}
+}
+
+// gcc14Flags returns the -Wno-error= flags for the GCC 14 diagnostics in text, in the
+// table's order.
+func gcc14Flags(text string) []string {
+	var found []string
+	for _, m := range gcc14Tag.FindAllStringSubmatch(text, -1) {
+		if !slices.Contains(found, m[1]) {
+			found = append(found, m[1])
+		}
+	}
+	var flags []string
+	for _, d := range gcc14Diagnostics {
+		if slices.Contains(found, d) {
+			flags = append(flags, "-Wno-error="+d)
+		}
+	}
+	return flags
+}
+
+func makeGCC14(ctx context.Context, f Failure, env Env) (*Fix, string) {
+	flags := gcc14Flags(f.text() + "\n" + f.Message)
+	if len(flags) == 0 && configureCompiler.MatchString(f.text()) && env.ReadFile != nil {
+		// configure hides the compiler's words in config.log.
+		for _, logFile := range configLogs(f, env) {
+			if b, err := env.ReadFile(ctx, logFile); err == nil {
+				flags = gcc14Flags(string(b))
+				if len(flags) > 0 {
+					break
+				}
+			}
+		}
+	}
+	if len(flags) == 0 {
+		return nil, "no GCC 14 diagnostic in the output or config.log"
+	}
+	if env.Plan == nil {
+		return nil, "no build plan to pass the flags through"
+	}
+	plan, where, ok := withCFlags(*env.Plan, f.Phase, flags, makefileSetsCFlags(ctx, env))
+	if !ok {
+		return nil, "no configure, cmake or make command in the plan takes CFLAGS"
+	}
+	return &Fix{
+		Analysis: "GCC 14 turned old C warnings into errors (" + strings.Join(flags, " ") + " restores them as warnings); the sources are not changed.",
+		Strategy: fmt.Sprintf("pass %s through %s", strings.Join(flags, " "), where),
+		Plan:     &plan,
+	}, ""
+}
+
+// configLogs are the config.log files configure may have written: next to the failing
+// command's configure, else the top-level one.
+func configLogs(f Failure, env Env) []string {
+	var out []string
+	for _, p := range env.Files {
+		if p == "config.log" || strings.HasSuffix(p, "/config.log") {
+			out = append(out, p)
+		}
+	}
+	if !slices.Contains(out, "config.log") {
+		out = append([]string{"config.log"}, out...)
+	}
+	return out
+}
+
+var (
+	configureWord = re(`(^|&&\s*|;\s*|\s)(\./configure|\.\./configure|\S+/configure)(\s|$)`)
+	cmakeConfig   = re(`(^|&&\s*|;\s*)(cmake)(\s+(?:-S|-B|-G|-D|\.))`)
+	makeWord      = re(`(^|&&\s*|;\s*)(make)(\s|$)`)
+	cflagsArg     = re(`\bCFLAGS=(?:'([^']*)'|"([^"]*)"|(\S*))`)
+	ccArg         = re(`\bCC=(?:'([^']*)'|"([^"]*)"|(\S*))`)
+	makeCFlags    = re(`(?m)^\s*CFLAGS\s*:{0,2}=`)
+	cmakeCFlags   = re(`-DCMAKE_C_FLAGS(?::STRING)?=(?:'([^']*)'|"([^"]*)"|(\S*))`)
+)
+
+// withCFlags returns the plan with flags added through the build system's variables in
+// the first phase, from the failing one back, that configures the build: configure gets
+// CFLAGS (keeping autoconf's default -g -O2), cmake gets CMAKE_C_FLAGS, and a plain make
+// gets CFLAGS in its environment (which a Makefile's += and ?= keep), or, when the
+// Makefile sets CFLAGS outright (setsCFlags), the flags with the compiler in CC.
+func withCFlags(plan atesor.BuildPlan, failedPhase string, flags []string, setsCFlags bool) (atesor.BuildPlan, string, bool) {
+	add := strings.Join(flags, " ")
+	phases := slices.Clone(plan.Phases)
+	end := len(phases) - 1
+	for i, ph := range phases {
+		if ph.Name == failedPhase {
+			end = i
+		}
+	}
+	type edit func(string) (string, bool)
+	tries := []struct {
+		where string
+		do    edit
+	}{
+		{"CFLAGS at configure time", func(line string) (string, bool) {
+			return editWord(line, configureWord, func(word string) string {
+				return word + " CFLAGS=" + shellQuote("-g -O2 "+add)
+			}, cflagsArg, add)
+		}},
+		{"CMAKE_C_FLAGS", func(line string) (string, bool) {
+			return editWord(line, cmakeConfig, func(word string) string {
+				return word + " -DCMAKE_C_FLAGS=" + shellQuote(add)
+			}, cmakeCFlags, add)
+		}},
+		{"CFLAGS in make's environment", func(line string) (string, bool) {
+			if strings.Contains(line, "configure") || strings.Contains(line, "cmake") {
+				return line, false
+			}
+			if setsCFlags {
+				return editWord(line, makeWord, func(word string) string {
+					return word + " CC=" + shellQuote("cc "+add)
+				}, ccArg, add)
+			}
+			return editWord(line, makeWord, func(word string) string {
+				return "CFLAGS=" + shellQuote("-g -O2 "+add) + " " + word
+			}, cflagsArg, add)
+		}},
+	}
+	for _, t := range tries {
+		for i := end; i >= 0; i-- {
+			cmds := slices.Clone(phases[i].Commands)
+			changed := false
+			for j, c := range cmds {
+				if n, ok := t.do(c); ok {
+					cmds[j], changed = n, true
+				}
+			}
+			if changed {
+				phases[i].Commands = cmds
+				plan.Phases = phases
+				return plan, t.where, true
+			}
+		}
+	}
+	return plan, "", false
+}
+
+// editWord inserts at the first match of word, or, when the line already sets the
+// variable (existing), appends add inside its value.
+func editWord(line string, word *regexp.Regexp, insert func(string) string, existing *regexp.Regexp, add string) (string, bool) {
+	loc := word.FindStringSubmatchIndex(line)
+	if loc == nil {
+		return line, false
+	}
+	if m := existing.FindStringSubmatchIndex(line); m != nil {
+		for g := 2; g <= 6; g += 2 {
+			if m[g] >= 0 {
+				val := strings.TrimSpace(line[m[g]:m[g+1]] + " " + add)
+				name := line[m[0] : strings.IndexByte(line[m[0]:], '=')+m[0]+1]
+				return line[:m[0]] + name + shellQuote(val) + line[m[1]:], true
+			}
+		}
+	}
+	start, stop := loc[4], loc[5]
+	return line[:start] + insert(line[start:stop]) + line[stop:], true
+}
+
+// shellQuote quotes a value for a plan line.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// makefileSetsCFlags reports whether the top-level Makefile assigns CFLAGS with = or :=,
+// which overrides CFLAGS from the environment.
+func makefileSetsCFlags(ctx context.Context, env Env) bool {
+	if env.ReadFile == nil {
+		return false
+	}
+	for _, name := range []string{"GNUmakefile", "makefile", "Makefile"} {
+		if b, err := env.ReadFile(ctx, name); err == nil {
+			return makeCFlags.Match(b)
+		}
+	}
+	return false
+}

@@ -1,0 +1,165 @@
+package repair
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+// Missing is a file a build found missing.
+type Missing struct {
+	Kind FileKind
+	Name string
+}
+
+// missingPatterns find missing files in build output. The first group is the name.
+var missingPatterns = []struct {
+	kind FileKind
+	re   *regexp.Regexp
+}{
+	{KindHeader, re(`fatal error: ([A-Za-z0-9_./+-]+\.h(?:h|pp|xx)?): No such file or directory`)},
+	{KindHeader, re(`['"]([A-Za-z0-9_./+-]+\.h(?:h|pp|xx)?)['"] file not found`)},
+	{KindLibrary, re(`cannot find -l([A-Za-z0-9_.+-]+)`)},
+	{KindPkgConfig, re(`No package '([A-Za-z0-9_.+-]+)' found`)},
+	{KindPkgConfig, re(`Package '?([A-Za-z0-9_.+-]+)'?,? (?:required by '[^']*', )?(?:was )?not found`)},
+	{KindPkgConfig, re(`[Dd]ependency "?([A-Za-z0-9_.+-]+)"? (?:not found|found: NO)`)},
+	{KindPkgConfig, re(`(?m)The following required packages were not found:\s*\n\s*\n?\s*- ([A-Za-z0-9_.+-]+)`)},
+	{KindProgram, re(`(?m)(?:^|: )([A-Za-z][A-Za-z0-9_.+-]*): (?:command )?not found\s*$`)},
+	{KindProgram, re(`(?m)^make(?:\[\d+\])?: ([A-Za-z][A-Za-z0-9_.+-]*): No such file or directory\s*$`)},
+	{KindProgram, re(`Program '([A-Za-z0-9_.+-]+)' not found`)},
+	{KindProgram, re(`Could not find (?:program|executable) '?([A-Za-z0-9_.+-]+)`)},
+	{KindProgram, re(`Could NOT find (PkgConfig) `)},
+	{KindProgram, re(`unable to find a build program corresponding to "(Ninja)"`)},
+}
+
+// programAliases map what a build names to the file a package installs.
+var programAliases = map[string]string{"PkgConfig": "pkg-config", "Ninja": "ninja", "yacc": "bison"}
+
+// notPackages are names the patterns catch that no package should be installed for:
+// shell builtins, the build's own scripts, and words of other messages.
+var notPackages = map[string]bool{"source": true, "export": true, "configure": true, "test": true,
+	"found": true, "required": true, "package": true, "Package": true, "Dependency": true}
+
+// FindMissing returns the missing files named in build output, first mention first,
+// each once.
+func FindMissing(text string) []Missing {
+	type hit struct {
+		at int
+		m  Missing
+	}
+	var hits []hit
+	for _, p := range missingPatterns {
+		for _, loc := range p.re.FindAllStringSubmatchIndex(text, -1) {
+			name := text[loc[2]:loc[3]]
+			if p.kind == KindProgram {
+				if a, ok := programAliases[name]; ok {
+					name = a
+				}
+			}
+			if notPackages[name] || strings.HasPrefix(name, ".") {
+				continue
+			}
+			hits = append(hits, hit{loc[0], Missing{p.kind, name}})
+		}
+	}
+	// First mention first; stable for equal positions.
+	for i := 1; i < len(hits); i++ {
+		for j := i; j > 0 && hits[j].at < hits[j-1].at; j-- {
+			hits[j], hits[j-1] = hits[j-1], hits[j]
+		}
+	}
+	var out []Missing
+	seen := map[Missing]bool{}
+	for _, h := range hits {
+		if !seen[h.m] {
+			seen[h.m] = true
+			out = append(out, h.m)
+		}
+	}
+	return out
+}
+
+func missingPackageRule() Rule {
+	var sigs []*regexp.Regexp
+	for _, p := range missingPatterns {
+		sigs = append(sigs, p.re)
+	}
+	return Rule{
+		Name: "missing-package",
+		Doc:  "a missing header, library, pkg-config module or program: install the distro package that provides it",
+		Categories: []atesor.ErrorCategory{atesor.CategoryDependency, atesor.CategoryLinking, atesor.CategoryMissingTool,
+			atesor.CategoryConfiguration, atesor.CategoryCompilation, atesor.CategoryUnknown},
+		Signatures: sigs,
+		Make:       makeMissingPackage,
+	}
+}
+
+func makeMissingPackage(_ context.Context, f Failure, env Env) (*Fix, string) {
+	missing := FindMissing(f.Message)
+	if f.Output != "" {
+		missing = append(missing, FindMissing(f.Output)...)
+	}
+	if len(missing) == 0 {
+		return nil, "no missing file named"
+	}
+	var pkgs, found, notFound []string
+	for _, m := range missing {
+		pkg, ok := providerOf(env, m)
+		if !ok {
+			notFound = append(notFound, fmt.Sprintf("%s %s", m.Kind, m.Name))
+			continue
+		}
+		if !contains(pkgs, pkg) {
+			pkgs = append(pkgs, pkg)
+			found = append(found, fmt.Sprintf("%s %s is in %s", m.Kind, m.Name, pkg))
+		}
+		if len(pkgs) == 4 {
+			break
+		}
+	}
+	if len(pkgs) == 0 {
+		if env.Packages == nil && env.Platform.PackageManager != "apk" {
+			return nil, "no Contents index to look up " + strings.Join(notFound, ", ")
+		}
+		return nil, "no package provides " + strings.Join(notFound, ", ")
+	}
+	install := installCommand(env)
+	return &Fix{
+		Analysis: "The build is missing files a distro package provides: " + strings.Join(found, "; ") + ".",
+		Strategy: "install " + strings.Join(pkgs, " "),
+		Actions:  []atesor.Action{{Type: atesor.ActionCommand, Command: install + " " + strings.Join(pkgs, " ")}},
+	}, ""
+}
+
+// providerOf finds the package for a missing file: through the Contents index on Debian,
+// through apk's own provides (cmd:, pc:) on Alpine.
+func providerOf(env Env, m Missing) (string, bool) {
+	if env.Platform.PackageManager == "apk" {
+		switch m.Kind {
+		case KindProgram:
+			return "cmd:" + m.Name, true
+		case KindPkgConfig:
+			return "pc:" + m.Name, true
+		}
+		return "", false
+	}
+	if env.Packages == nil {
+		return "", false
+	}
+	if p := env.Packages.Providers(m.Kind, m.Name); len(p) > 0 {
+		return p[0], true
+	}
+	return "", false
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

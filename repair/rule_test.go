@@ -1,0 +1,397 @@
+package repair
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/validate"
+)
+
+func readLog(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func debian(t testing.TB) atesor.Platform {
+	t.Helper()
+	p, err := knowledge.Profile("debian")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func excerptIndex(t testing.TB) *Contents {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "Contents-riscv64.excerpt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c, err := ParseContents(f, "riscv64-linux-gnu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// memTree is a repository held in memory, for rules that read build files.
+type memTree map[string]string
+
+func (m memTree) files() []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func (m memTree) read(_ context.Context, rel string) ([]byte, error) {
+	if s, ok := m[rel]; ok {
+		return []byte(s), nil
+	}
+	return nil, errors.New("no such file")
+}
+
+func defaultPlan(build string) *atesor.BuildPlan {
+	return &atesor.BuildPlan{Phases: []atesor.Phase{
+		{Name: "setup", Commands: []string{"apt-get update && apt-get install -y build-essential"}},
+		{Name: "build", Commands: []string{build}},
+	}}
+}
+
+// TestRules runs each rule on real build-log excerpts, through Propose as the graph does,
+// and checks the fix, and that the fix passes the validation a model's fix passes.
+func TestRules(t *testing.T) {
+	p := debian(t)
+	idx := excerptIndex(t)
+	tests := []struct {
+		name     string
+		log      string
+		category atesor.ErrorCategory
+		command  string
+		plan     *atesor.BuildPlan
+		tree     memTree
+		det      *atesor.Detection
+		rule     string
+		actions  []string // command lines, or "patch FILE"
+		planLine string   // the build phase's new command
+	}{
+		{name: "header", log: "missing-header.log", rule: "missing-package",
+			actions: []string{"apt-get install -y libpopt-dev"}},
+		{name: "library", log: "missing-lib.log", rule: "missing-package",
+			actions: []string{"apt-get install -y libgdbm-dev"}},
+		{name: "pkg-config", log: "missing-pc.log", rule: "missing-package",
+			actions: []string{"apt-get install -y libcurl4-gnutls-dev"}},
+		{name: "program via make", log: "missing-prog-make.log", rule: "missing-package",
+			actions: []string{"apt-get install -y bison"}},
+		{name: "program via sh", log: "missing-prog-sh.log", rule: "missing-package",
+			actions: []string{"apt-get install -y gperf"}},
+		{name: "parallel race", log: "race.log", command: "make -j$(nproc)", plan: defaultPlan("make -j$(nproc)"),
+			rule: "parallel-make-race", planLine: "make -j1"},
+		{name: "no configure", log: "no-configure.log", command: "./configure && make -j$(nproc)",
+			plan: defaultPlan("./configure && make -j$(nproc)"), tree: memTree{"configure.ac": "AC_INIT([x],[1])\n", "Makefile.am": ""},
+			rule: "autoreconf", actions: []string{"apt-get install -y autoconf automake libtool autopoint pkg-config", "autoreconf -fi"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := readLog(t, tt.log)
+			cat := tt.category
+			if cat == "" {
+				cat = atesor.ClassifyError(out)
+			}
+			f := Failure{Category: cat, Message: out, Phase: "build", Command: tt.command}
+			env := Env{Platform: p, Plan: tt.plan, Packages: idx, Detection: tt.det}
+			if tt.tree != nil {
+				env.Files, env.ReadFile = tt.tree.files(), tt.tree.read
+			}
+			claims := Claims(f, nil)
+			if len(claims) == 0 || !contains(claims, tt.rule) {
+				t.Fatalf("Claims = %v, want %s among them", claims, tt.rule)
+			}
+			fix, notes := Propose(context.Background(), f, env, nil)
+			if fix == nil {
+				t.Fatalf("no fix; notes %v", notes)
+			}
+			if fix.Rule != tt.rule {
+				t.Fatalf("rule %s, want %s (notes %v)", fix.Rule, tt.rule, notes)
+			}
+			var got []string
+			for _, a := range fix.Actions {
+				if a.Type == atesor.ActionPatch {
+					got = append(got, "patch "+a.File)
+				} else {
+					got = append(got, a.Command)
+				}
+				if a.Type == atesor.ActionCommand {
+					if err := validate.FixCommand(a.Command); err != nil {
+						t.Errorf("action %q fails the fix validation: %v", a.Command, err)
+					}
+				}
+			}
+			if d := cmp.Diff(tt.actions, got); d != "" {
+				t.Errorf("actions (-want +got):\n%s", d)
+			}
+			if tt.planLine != "" {
+				if fix.Plan == nil {
+					t.Fatal("no new plan")
+				}
+				if got := fix.Plan.Phases[1].Commands[0]; got != tt.planLine {
+					t.Errorf("build phase = %q, want %q", got, tt.planLine)
+				}
+				if err := validate.BuildPlan(fix.Plan); err != nil {
+					t.Errorf("the new plan fails the scout's rules: %v", err)
+				}
+				if tt.plan.Phases[1].Commands[0] == tt.planLine {
+					t.Error("the rule changed the caller's plan in place")
+				}
+			}
+			a := fix.Attempt(3, f)
+			if a.Source != atesor.FixSourceScripted || a.Rule != tt.rule || a.Attempt != 3 || a.Error == "" {
+				t.Errorf("attempt = %+v", a)
+			}
+			// A rule fires at most once per distinct error.
+			tried := func(rule, key string) bool { return rule == fix.Rule && key == ErrorKey(f.Message) }
+			if again, _ := Propose(context.Background(), f, env, tried); again != nil && again.Rule == fix.Rule {
+				t.Errorf("%s fired twice on one error", fix.Rule)
+			}
+		})
+	}
+}
+
+func TestFindMissing(t *testing.T) {
+	tests := []struct {
+		text string
+		want []Missing
+	}{
+		{readLog(t, "missing-header.log"), []Missing{{KindHeader, "popt.h"}}},
+		{readLog(t, "missing-lib.log"), []Missing{{KindLibrary, "gdbm"}}},
+		{readLog(t, "missing-pc.log"), []Missing{{KindPkgConfig, "libcurl"}}},
+		{readLog(t, "missing-prog-make.log"), []Missing{{KindProgram, "bison"}}},
+		{readLog(t, "missing-prog-sh.log"), []Missing{{KindProgram, "gperf"}}},
+		{`Run-time dependency libpng found: NO (tried pkgconfig and cmake)`, []Missing{{KindPkgConfig, "libpng"}}},
+		{`meson.build:5:0: ERROR: Program 'flex' not found or not executable`, []Missing{{KindProgram, "flex"}}},
+		{"src/a.c:1:10: fatal error: openssl/ssl.h: No such file or directory\nsrc/b.c:1:10: fatal error: zlib.h: No such file or directory",
+			[]Missing{{KindHeader, "openssl/ssl.h"}, {KindHeader, "zlib.h"}}},
+		{readLog(t, "race.log"), nil}, // ./prog is the build's own program
+		{"no error here", nil},
+	}
+	for _, tt := range tests {
+		if d := cmp.Diff(tt.want, FindMissing(tt.text)); d != "" {
+			t.Errorf("FindMissing(%.60q) (-want +got):\n%s", tt.text, d)
+		}
+	}
+}
+
+func TestContentsProviders(t *testing.T) {
+	c := excerptIndex(t)
+	tests := []struct {
+		kind FileKind
+		name string
+		want []string
+	}{
+		{KindHeader, "popt.h", []string{"libpopt-dev"}},
+		{KindHeader, "glib.h", []string{"libgio-2.0-dev"}}, // under usr/include/glib-2.0/
+		{KindHeader, "nlohmann/json.hpp", []string{"nlohmann-json3-dev"}},
+		{KindLibrary, "z", []string{"zlib1g-dev"}},
+		{KindLibrary, "gdbm", []string{"libgdbm-dev"}},
+		{KindPkgConfig, "libcurl", []string{"libcurl4-gnutls-dev", "libcurl4-openssl-dev"}},
+		{KindProgram, "bison", []string{"bison", "bison++"}},
+		{KindProgram, "autoreconf", []string{"autoconf"}},
+		{KindProgram, "copyright", nil}, // usr/share/doc is not indexed
+		{KindHeader, "nothere.h", nil},
+	}
+	for _, tt := range tests {
+		if d := cmp.Diff(tt.want, c.Providers(tt.kind, tt.name)); d != "" {
+			t.Errorf("Providers(%s, %s) (-want +got):\n%s", tt.kind, tt.name, d)
+		}
+	}
+}
+
+func TestSerialLine(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"make -j$(nproc)", "make -j1"},
+		{"./configure && make -j$(nproc)", "./configure && make -j1"},
+		{"make -j4 all", "make -j1 all"},
+		{"cmake -S . -B build && cmake --build build -j$(nproc)", "cmake -S . -B build && cmake --build build -j1"},
+		{"cmake --build build --parallel 8", "cmake --build build -j1"},
+		{"meson setup builddir && ninja -C builddir", "meson setup builddir && ninja -j1 -C builddir"},
+		{"make --jobs=3", "make -j1"},
+	}
+	for _, tt := range tests {
+		got, ok := serialLine(tt.in)
+		if !ok || got != tt.want {
+			t.Errorf("serialLine(%q) = %q, %t; want %q", tt.in, got, ok, tt.want)
+		}
+	}
+	if got, ok := serialLine("make"); ok {
+		t.Errorf("serialLine(make) = %q, want no change", got)
+	}
+}
+
+func TestRemoveX86Flags(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"CFLAGS = -O2 -m64 -Wall", "CFLAGS = -O2 -Wall"},
+		{"CFLAGS=-m64 -O2", "CFLAGS=-O2"},
+		{`set(CMAKE_C_FLAGS "${CMAKE_C_FLAGS} -msse4.2 -mavx2")`, `set(CMAKE_C_FLAGS "${CMAKE_C_FLAGS}")`},
+		{"OPT = -O3 -march=native -mtune=native", "OPT = -O3"},
+		{"add_compile_options(-march=x86-64-v3)", "add_compile_options()"},
+		{"CFLAGS += -mfpmath=sse -msse2", "CFLAGS +="},
+	}
+	for _, tt := range tests {
+		got, ok := RemoveX86Flags(tt.in)
+		if !ok || got != tt.want {
+			t.Errorf("RemoveX86Flags(%q) = %q, %t; want %q", tt.in, got, ok, tt.want)
+		}
+	}
+	for _, keep := range []string{"CFLAGS = -O2 -mabi=lp64d", "LDFLAGS = -lm64x", "-march=rv64gc", "# -mmacosx-version-min"} {
+		if got, ok := RemoveX86Flags(keep); ok {
+			t.Errorf("RemoveX86Flags(%q) = %q, want no change", keep, got)
+		}
+	}
+}
+
+// TestX86FlagPatchApplies checks that the recorded edit is a diff patch(1) applies, on
+// the repository's vecsum sample whose Makefile forces -m64.
+func TestX86FlagPatchApplies(t *testing.T) {
+	if _, err := exec.LookPath("patch"); err != nil {
+		t.Skip("patch(1) is not installed")
+	}
+	dir := t.TempDir()
+	orig, err := os.ReadFile("../testdata/packages/vecsum/Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Makefile"), orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tree := memTree{"Makefile": string(orig), "vecsum.c": "int main(void){return 0;}\n"}
+	f := Failure{Category: atesor.CategoryArchitecture, Message: "cc: error: unrecognized command-line option '-m64'", Phase: "build", Command: "make -j$(nproc)"}
+	fix, notes := Propose(context.Background(), f, Env{Platform: debian(t), Plan: defaultPlan("make -j$(nproc)"), Files: tree.files(), ReadFile: tree.read}, nil)
+	if fix == nil || fix.Rule != "x86-flags" || len(fix.Actions) != 1 {
+		t.Fatalf("fix = %+v, notes %v", fix, notes)
+	}
+	p := atesor.FixProposal{RecommendedStrategyID: "1", Strategies: []atesor.Strategy{{ID: "1", Actions: fix.Actions}}}
+	if err := validate.FixProposal(&p, "/workspace/vecsum"); err != nil {
+		t.Fatalf("the patch fails the fix validation: %v", err)
+	}
+	cmd := exec.Command("patch", "--batch", "--forward", "-p1")
+	cmd.Dir, cmd.Stdin = dir, strings.NewReader(fix.Actions[0].Diff)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("patch: %v\n%s\n%s", err, out, fix.Actions[0].Diff)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "Makefile"))
+	if strings.Contains(string(got), "CFLAGS = -O2 -m64") || !strings.Contains(string(got), "CFLAGS = -O2 -Wall") {
+		t.Errorf("patched Makefile:\n%s", got)
+	}
+	if !strings.Contains(string(got), "# -m64, which") {
+		t.Error("the edit changed a comment")
+	}
+}
+
+func TestGCC14Flags(t *testing.T) {
+	plan := func(lines ...string) atesor.BuildPlan {
+		return atesor.BuildPlan{Phases: []atesor.Phase{{Name: "build", Commands: lines}}}
+	}
+	flags := []string{"-Wno-error=implicit-function-declaration"}
+	tests := []struct {
+		in, want   string
+		setsCFlags bool
+	}{
+		{"./configure && make -j$(nproc)", "./configure CFLAGS='-g -O2 -Wno-error=implicit-function-declaration' && make -j$(nproc)", false},
+		{"./configure CFLAGS=-O1 && make", "./configure CFLAGS='-O1 -Wno-error=implicit-function-declaration' && make", false},
+		{"cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)",
+			"cmake -DCMAKE_C_FLAGS='-Wno-error=implicit-function-declaration' -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)", false},
+		{"make -j$(nproc)", "CFLAGS='-g -O2 -Wno-error=implicit-function-declaration' make -j$(nproc)", false},
+		{"make -j$(nproc)", "make CC='cc -Wno-error=implicit-function-declaration' -j$(nproc)", true},
+	}
+	for _, tt := range tests {
+		got, _, ok := withCFlags(plan(tt.in), "build", flags, tt.setsCFlags)
+		if !ok || got.Phases[0].Commands[0] != tt.want {
+			t.Errorf("withCFlags(%q) = %q, %t; want %q", tt.in, got.Phases[0].Commands[0], ok, tt.want)
+		}
+		if err := validate.BuildPlan(&got); err != nil {
+			t.Errorf("%q fails the scout's rules: %v", got.Phases[0].Commands[0], err)
+		}
+	}
+	text := "a.c:3:5: error: implicit declaration of function 'f' [-Wimplicit-function-declaration]\nb.c:1:1: error: return type defaults to 'int' [-Wimplicit-int]\na.c:9: error: x [-Wimplicit-function-declaration]"
+	if d := cmp.Diff([]string{"-Wno-error=implicit-function-declaration", "-Wno-error=implicit-int"}, gcc14Flags(text)); d != "" {
+		t.Errorf("gcc14Flags (-want +got):\n%s", d)
+	}
+}
+
+func TestErrorKey(t *testing.T) {
+	a := ErrorKey("a.c:12:3: error: implicit declaration\nmore")
+	b := ErrorKey("a.c:99:1: error: implicit declaration")
+	if a != b || a != "a.c::: error: implicit declaration" {
+		t.Errorf("ErrorKey: %q vs %q", a, b)
+	}
+}
+
+// FuzzFindMissing checks that any build output parses without a panic and that every
+// name found is one the output mentions.
+func FuzzFindMissing(f *testing.F) {
+	for _, n := range []string{"missing-header.log", "missing-lib.log", "missing-pc.log", "missing-prog-make.log", "race.log"} {
+		f.Add(readLog(f, n))
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, m := range FindMissing(text) {
+			if m.Name == "" || (!strings.Contains(text, m.Name) && programAliases[m.Name] == "" && !aliasTarget(m.Name)) {
+				t.Errorf("found %+v, not in the text", m)
+			}
+		}
+		_ = gcc14Flags(text)
+		_, _ = RemoveX86Flags(text)
+		_, _ = serialLine(text)
+	})
+}
+
+func aliasTarget(name string) bool {
+	for _, v := range programAliases {
+		if v == name {
+			return true
+		}
+	}
+	return false
+}
+
+// FuzzParseContents checks that any index text parses without a panic.
+func FuzzParseContents(f *testing.F) {
+	f.Add("usr/include/zlib.h   libdevel/zlib1g-dev\n")
+	f.Add("FILE LOCATION\nusr/bin/x a/b,c/d\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		c, err := ParseContents(strings.NewReader(text), "riscv64-linux-gnu")
+		if err == nil {
+			_ = c.Providers(KindHeader, "zlib.h")
+		}
+	})
+}
+
+func BenchmarkProviders(b *testing.B) {
+	c := excerptIndex(b)
+	for b.Loop() {
+		_ = c.Providers(KindHeader, "glib.h")
+		_ = c.Providers(KindLibrary, "gdbm")
+	}
+}
+
+func BenchmarkClaims(b *testing.B) {
+	out := readLog(b, "race.log")
+	f := Failure{Category: atesor.ClassifyError(out), Message: out, Command: "make -j2"}
+	for b.Loop() {
+		_ = Claims(f, nil)
+	}
+}
