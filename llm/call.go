@@ -88,7 +88,10 @@ type Outcome[T any] struct {
 func (o Outcome[T]) OK() bool { return o.Data != nil }
 
 // Call sends req.Messages to the models of req.Role until one returns a JSON object that
-// decodes and validates, as the reference system's llm_call_with_validation does:
+// decodes and validates, as the reference system's llm_call_with_validation does. Each
+// attempt asks the provider for a JSON answer ([provider.JSONOutput]; providers without
+// a JSON mode, and servers that ignore it, still work, since the JSON is extracted from
+// the text):
 //
 //   - The reply's text parts (see [ExtractContent]) from the first '{' to the last '}'
 //     are parsed; the top level must be an object. Then Decode and Validate run; a
@@ -183,7 +186,7 @@ func (r *run[T]) pool(ctx context.Context, pool []atesor.ModelSpec, critiques in
 		spec := pool[idx]
 		out.Attempts++
 		out.Models = append(out.Models, spec.Model)
-		reply, err := c.invoke(ctx, spec, thread, wall, auditMeta{label: req.Label, node: req.Node, phase: req.Phase, attempt: out.Attempts, poolIndex: idx})
+		reply, err := c.invoke(ctx, spec, thread, wall, auditMeta{label: req.Label, node: req.Node, phase: req.Phase, attempt: out.Attempts, poolIndex: idx, json: true})
 		out.Usage = out.Usage.Add(reply.Usage)
 		log := c.logger().With("role", spec.Role, "model", spec.Model, "attempt", out.Attempts)
 

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/eclipse-atesor/atesor-go"
@@ -165,6 +166,7 @@ type auditMeta struct {
 	phase     string
 	attempt   int
 	poolIndex int
+	json      bool // ask the provider for a JSON answer (provider.JSONOutput)
 }
 
 type result struct {
@@ -190,7 +192,11 @@ func (c *Client) invoke(ctx context.Context, spec atesor.ModelSpec, msgs []*sche
 				done <- result{err: fmt.Errorf("model %s panicked: %v", spec.Model, p)}
 			}
 		}()
-		msg, err := m.Generate(callCtx, msgs)
+		var opts []model.Option
+		if meta.json {
+			opts = append(opts, provider.JSONOutput())
+		}
+		msg, err := m.Generate(callCtx, msgs, opts...)
 		done <- result{msg, err}
 	}()
 	var res result

@@ -62,7 +62,7 @@ func runDoctor(ctx context.Context, a *app, args []string) int {
 	doctorHostTools(r, p)
 	doctorBinfmt(r)
 	doctorSandboxes(ctx, r)
-	doctorProvider(r)
+	doctorProvider(ctx, r)
 
 	if len(r.fixes) > 0 {
 		if a.root {
@@ -144,7 +144,7 @@ func doctorSandboxes(ctx context.Context, r *report) {
 	}
 }
 
-func doctorProvider(r *report) {
+func doctorProvider(ctx context.Context, r *report) {
 	r.section("Model provider")
 	s, err := provider.LoadSettings()
 	var mk *provider.MissingKeyError
@@ -158,6 +158,8 @@ func doctorProvider(r *report) {
 	case err != nil:
 		r.problem("", "%v", err)
 		return
+	case s.APIKey == "" && s.BaseURL != "":
+		r.ok("%s=%s, no %s (none needed with %s set; a gateway that wants one answers 401)", provider.EnvProvider, s.Provider, s.KeyVariable, s.BaseURLVariable)
 	default:
 		r.ok("%s=%s, %s is set", provider.EnvProvider, s.Provider, s.KeyVariable)
 	}
@@ -165,6 +167,9 @@ func doctorProvider(r *report) {
 		r.problem("", "%v", err)
 	}
 	r.info("model timeout %s, output cap %d tokens", s.Timeout, s.MaxOutputTokens)
+	if err == nil {
+		doctorEndpoint(ctx, r, s)
+	}
 	if strings.TrimSpace(envOr(provider.EnvProvider, "")) == "" {
 		r.info("%s is unset, so the default %s is used", provider.EnvProvider, provider.DefaultProvider)
 	}

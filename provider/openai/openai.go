@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"sync/atomic"
 
 	einoopenai "github.com/cloudwego/eino-ext/components/model/openai"
 	"github.com/cloudwego/eino/components/model"
@@ -19,14 +20,17 @@ func init() {
 	})
 }
 
-// Provider makes OpenAI chat models. Each role's pool holds one model.
+// Provider makes OpenAI chat models. Each role's pool holds one model. With a base URL
+// it reaches any server that speaks the chat-completions protocol: a local model server
+// or a company gateway.
 type Provider struct {
 	provider.Base
+	noJSONFormat atomic.Bool // the endpoint rejected response_format
 }
 
 var _ atesor.Provider = (*Provider)(nil)
 
-// New builds the provider; cfg.APIKey is required.
+// New builds the provider; cfg.APIKey is required unless cfg.BaseURL is set.
 func New(cfg provider.Config) (*Provider, error) {
 	b, err := provider.NewBase(provider.OpenAI, cfg)
 	if err != nil {
@@ -36,7 +40,9 @@ func New(cfg provider.Config) (*Provider, error) {
 }
 
 // ChatModel returns a model that sends spec's model, temperature and output cap (as
-// max_completion_tokens). Errors wrap *atesor.ProviderError for HTTP error responses.
+// max_completion_tokens), and response_format json_object when the call asks for JSON
+// ([provider.JSONOutput]) unless the endpoint rejected it before. Errors wrap
+// *atesor.ProviderError for HTTP error responses.
 func (p *Provider) ChatModel(ctx context.Context, spec atesor.ModelSpec) (model.BaseChatModel, error) {
 	maxTokens := p.MaxTokens(spec)
 	m, err := einoopenai.NewChatModel(ctx, &einoopenai.ChatModelConfig{
@@ -47,5 +53,9 @@ func (p *Provider) ChatModel(ctx context.Context, spec atesor.ModelSpec) (model.
 		Temperature:         spec.Temperature,
 		MaxCompletionTokens: &maxTokens,
 	})
-	return p.Finish(spec, m, err)
+	wrapped, err := p.Finish(spec, m, err)
+	if err != nil {
+		return nil, err
+	}
+	return &jsonMode{inner: wrapped, off: &p.noJSONFormat, p: p, model: spec.Model}, nil
 }
