@@ -7,17 +7,23 @@ import (
 	"os"
 	"strings"
 	"syscall"
+
+	"github.com/eclipse-atesor/atesor-go/provider"
 )
 
-// dotEnvProviderKeys are the provider key variables a .env file may set.
-var dotEnvProviderKeys = map[string]bool{
-	"LLM_PROVIDER": true, "GOOGLE_API_KEY": true, "GEMINI_API_KEY": true, "OPENAI_API_KEY": true,
-	"OPENROUTER_API_KEY": true, "ANTHROPIC_API_KEY": true, "OPENROUTER_FALLBACK_MODELS": true,
-	"OPENAI_BASE_URL": true,
-}
+// dotEnvProviderKeys are the provider variables a .env file may set: every variable the
+// provider layer reads (provider.EnvVariables: the provider choice, keys, base URLs,
+// models, prices), and GEMINI_API_KEY.
+var dotEnvProviderKeys = func() map[string]bool {
+	m := map[string]bool{"GEMINI_API_KEY": true}
+	for _, v := range provider.EnvVariables() {
+		m[v] = true
+	}
+	return m
+}()
 
 // dotEnvAllowed reports whether a .env file may set name: Atesor's own variables (the
-// provider selection and keys, OPENROUTER_FALLBACK_MODELS, OPENAI_BASE_URL and the
+// provider selection, keys, base URLs and models of provider.EnvVariables and the
 // ATESOR_* family). Anything else (HTTPS_PROXY, SSL_CERT_FILE, LD_PRELOAD, ...) would
 // steer other programs and libraries of the host, so it is ignored with a warning.
 func dotEnvAllowed(name string) bool {

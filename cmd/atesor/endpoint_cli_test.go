@@ -83,7 +83,12 @@ func TestDoctorEndpoint(t *testing.T) {
 			c.env["LLM_PROVIDER"] = "openai"
 			if tt.dotenv != "" {
 				delete(c.env, "LLM_PROVIDER")
-				if err := os.WriteFile(filepath.Join(c.dir, ".env"), []byte(tt.dotenv), 0o600); err != nil {
+				// The user's own .env: the working directory's may not redirect model traffic.
+				dir := filepath.Join(c.env["HOME"], ".config", "atesor-ai")
+				if err := os.MkdirAll(dir, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(tt.dotenv), 0o600); err != nil {
 					t.Fatal(err)
 				}
 			}
