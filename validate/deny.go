@@ -53,16 +53,16 @@ func DenyRules(line string) error {
 	if err != nil {
 		return err
 	}
-	return denyNode(f, 0, false)
+	return denyNode(f, 0, false, newFlow())
 }
 
-func denyNode(n syntax.Node, depth int, strict bool) error {
-	return denyNodeWith(n, depth, strict, nil)
+func denyNode(n syntax.Node, depth int, strict bool, fx *flow) error {
+	return denyNodeWith(n, depth, strict, fx, nil)
 }
 
 // denyNodeWith is denyNode with an extra check of every simple command (the plan rules
 // use it to check each command once).
-func denyNodeWith(n syntax.Node, depth int, strict bool, extra func(call) error) error {
+func denyNodeWith(n syntax.Node, depth int, strict bool, fx *flow, extra func(call) error) error {
 	var err error
 	// cwd follows the cd commands of the line, so that relative paths after cd / are
 	// not taken for repository paths. A nested shell string may run after a cd ..
@@ -79,13 +79,14 @@ func denyNodeWith(n syntax.Node, depth int, strict bool, extra func(call) error)
 		case *syntax.FuncDecl:
 			err = reject(ruleFuncDecl, printNode(n), "shell functions are not allowed in commands", "write the commands out")
 		case *syntax.Redirect:
-			err = denyRedirect(n, strict)
+			err = denyRedirect(n, strict, fx)
 		case *syntax.DeclClause:
-			err = denyDecl(n, strict)
+			err = denyDecl(n, strict, fx)
 		case *syntax.Stmt:
 			// A line of bare assignments runs nothing itself; the command
 			// substitutions in its values are statements the walk visits.
 			if c, ok := stmtCall(n); ok {
+				c.fx = fx
 				if cwd, err = trackCd(c, cwd); err == nil {
 					err = denyCall(c, depth, strict)
 				}
@@ -99,7 +100,7 @@ func denyNodeWith(n syntax.Node, depth int, strict bool, extra func(call) error)
 	return err
 }
 
-func denyRedirect(r *syntax.Redirect, strict bool) error {
+func denyRedirect(r *syntax.Redirect, strict bool, fx *flow) error {
 	switch r.Op {
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.DplOut:
 	default:
@@ -113,6 +114,10 @@ func denyRedirect(r *syntax.Redirect, strict bool) error {
 		if isSystemPath(v, strict) {
 			return reject(ruleSystemWrite, printNode(r), "the redirection writes to a system file", "write only inside the repository or /tmp; install system files with the package manager")
 		}
+		if err := denyWriteThrough(call{src: r, fx: fx}, v); err != nil {
+			return err
+		}
+		fx.record(v, "written by a redirection")
 	}
 	return nil
 }
@@ -128,21 +133,6 @@ func isDigits(s string) bool {
 	}
 	return true
 }
-
-// sudoSpec and friends describe the options of wrapper programs.
-var (
-	sudoSpec    = optSpec{short: "ugCDhprtUT", long: []string{"--user", "--group", "--close-from", "--chdir", "--host", "--prompt", "--role", "--type", "--other-user", "--command-timeout"}}
-	envSpec     = optSpec{short: "uCS", long: []string{"--unset", "--chdir", "--split-string"}}
-	timeoutSpec = optSpec{short: "sk", long: []string{"--signal", "--kill-after"}}
-	niceSpec    = optSpec{short: "n", long: []string{"--adjustment"}}
-	stdbufSpec  = optSpec{short: "ioe", long: []string{"--input", "--output", "--error"}}
-	ioniceSpec  = optSpec{short: "cnp", long: []string{"--class", "--classdata", "--pid"}}
-	xargsSpec   = optSpec{short: "adEeIiLlnPs", long: []string{"--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}}
-	execSpec    = optSpec{short: "a"}
-	timeSpec    = optSpec{short: "fo", long: []string{"--format", "--output"}}
-	shellSpec   = optSpec{short: "oO", long: []string{"--rcfile", "--init-file"}}
-	suSpec      = optSpec{short: "cgGsw", long: []string{"--command", "--group", "--supp-group", "--shell", "--whitelist-environment", "--session-command"}}
-)
 
 // shells are the programs that run a -c string.
 var shells = map[string]bool{
@@ -171,136 +161,6 @@ func stmtCall(s *syntax.Stmt) (call, bool) {
 		}
 	}
 	return c, true
-}
-
-// unwrap strips wrapper programs (sudo, env, nice, ...) and returns the command they run.
-// nested holds shell strings (sh -c, eval, su -c, env -S) to parse as command lines.
-// done is true when the wrapper runs no command. A shell that reads its commands from
-// standard input gets the here-document of the statement as a nested string; reading a
-// pipe or a file is refused, since the commands cannot be checked.
-func unwrap(c call) (inner call, nested []arg, done bool, err error) {
-	for guard := 0; guard < 32; guard++ {
-		if len(c.args) == 0 {
-			return c, nested, true, nil
-		}
-		p := c.args[0]
-		if !p.static() {
-			return c, nested, false, reject(ruleLiteralProgram, c.text(), "the program name is only known at run time", "write the program name literally")
-		}
-		name := base(p.val())
-		rest := c.args[1:]
-		next := func(args []arg) {
-			in := c.stdin
-			c = fromStrings(args, c.src)
-			c.stdin = in
-		}
-		switch name {
-		case "sudo", "doas":
-			pa := parseArgs(rest, sudoSpec, true)
-			next(pa.operands)
-		case "env":
-			pa := parseArgs(rest, envSpec, true)
-			for _, d := range pa.values("-C", "--chdir") {
-				if _, err := chdirTo(c, repoDir, d); err != nil {
-					return c, nested, true, err
-				}
-			}
-			nested = append(nested, pa.values("-S", "--split-string")...)
-			ops := pa.operands
-			for len(ops) > 0 && isAssignment(ops[0].val()) {
-				ops = ops[1:]
-			}
-			next(ops)
-		case "nohup", "builtin", "fakeroot", "unbuffer", "catchsegv", "setsid", "busybox", "nocache", "eatmydata":
-			next(rest)
-		case "command":
-			pa := parseArgs(rest, optSpec{}, true)
-			if pa.flags["v"] || pa.flags["V"] {
-				return c, nested, true, nil
-			}
-			next(pa.operands)
-		case "exec":
-			next(parseArgs(rest, execSpec, true).operands)
-		case "time":
-			next(parseArgs(rest, timeSpec, true).operands)
-		case "nice":
-			ops := rest
-			if len(ops) > 0 && strings.HasPrefix(ops[0].val(), "-") && isDigits(strings.TrimPrefix(ops[0].val(), "-")) {
-				ops = ops[1:]
-			}
-			next(parseArgs(ops, niceSpec, true).operands)
-		case "stdbuf":
-			next(parseArgs(rest, stdbufSpec, true).operands)
-		case "ionice":
-			next(parseArgs(rest, ioniceSpec, true).operands)
-		case "timeout":
-			ops := parseArgs(rest, timeoutSpec, true).operands
-			if len(ops) > 0 {
-				ops = ops[1:]
-			}
-			next(ops)
-		case "taskset", "chrt":
-			pa := parseArgs(rest, optSpec{}, true)
-			if pa.flags["p"] {
-				return c, nested, true, nil
-			}
-			ops := pa.operands
-			if len(ops) > 0 {
-				ops = ops[1:]
-			}
-			next(ops)
-		case "xargs":
-			ops := parseArgs(rest, xargsSpec, true).operands
-			if len(ops) == 0 {
-				ops = []arg{{alts: []string{"echo"}}}
-			}
-			ops = append(append([]arg(nil), ops...), arg{alts: []string{dyn}, dynamic: true})
-			next(ops)
-		case "eval":
-			if len(rest) == 0 {
-				return c, nested, true, nil
-			}
-			nested = append(nested, joinArgs(rest))
-			return c, nested, true, nil
-		case "su":
-			pa := parseArgs(rest, suSpec, false)
-			nested = append(nested, pa.values("-c", "--command", "--session-command")...)
-			return c, nested, true, nil
-		default:
-			if shells[name] {
-				pa := parseArgs(rest, shellSpec, true)
-				if pa.flags["c"] {
-					if len(pa.operands) == 0 {
-						return c, nested, true, nil
-					}
-					nested = append(nested, pa.operands[0])
-					return c, nested, true, nil
-				}
-				if len(pa.operands) == 0 || pa.flags["s"] || pa.flags["i"] {
-					in, err := stdinScript(c)
-					if err != nil {
-						return c, nested, true, err
-					}
-					nested = append(nested, in)
-					return c, nested, true, nil
-				}
-				if err := scriptOperand(c, pa.operands[0]); err != nil {
-					return c, nested, true, err
-				}
-				return c, nested, true, nil
-			}
-			if name == "source" || name == "." {
-				if len(rest) > 0 {
-					if err := scriptOperand(c, rest[0]); err != nil {
-						return c, nested, true, err
-					}
-				}
-				return c, nested, true, nil
-			}
-			return c, nested, false, nil
-		}
-	}
-	return c, nested, false, reject(ruleSingle, c.text(), "too many wrapper programs", "run the program directly")
 }
 
 func joinArgs(args []arg) arg {
@@ -338,6 +198,12 @@ func denyCall(c call, depth int, strict bool) error {
 	if err != nil {
 		return err
 	}
+	if inner.assigns != nil && len(inner.args) > 0 && inner.args[0].static() {
+		// VAR=value words given to env: checked like leading assignments.
+		if err := denyAssigns(call{assigns: inner.assigns, src: c.src, fx: c.fx}, depth, strict); err != nil {
+			return err
+		}
+	}
 	for _, s := range nested {
 		if s.dynamic || len(s.alts) != 1 {
 			return reject(ruleLiteralProgram, c.text(), "the shell string is only known at run time", "run the command directly, not through a shell string")
@@ -349,12 +215,22 @@ func denyCall(c call, depth int, strict bool) error {
 		if err != nil {
 			return err
 		}
-		if err := denyNode(f, depth+1, strict); err != nil {
+		if err := denyNode(f, depth+1, strict, c.fx); err != nil {
 			return err
 		}
 	}
 	if done {
 		return nil
 	}
-	return denyProgram(inner, depth, strict)
+	if err := denyFlowExec(inner, execScripts(inner)); err != nil {
+		return err
+	}
+	if err := denyProgram(inner, depth, strict); err != nil {
+		return err
+	}
+	if err := denyHooks(inner, strict); err != nil {
+		return err
+	}
+	recordEffects(inner)
+	return nil
 }

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -37,12 +38,15 @@ func denyEnvName(name, subject string) error {
 }
 
 // denyDecl checks export, declare, local and readonly assignments.
-func denyDecl(d *syntax.DeclClause, strict bool) error {
+func denyDecl(d *syntax.DeclClause, strict bool, fx *flow) error {
 	for _, as := range d.Args {
 		if as.Name == nil {
 			continue
 		}
 		if err := denyEnvName(as.Name.Value, printNode(d)); err != nil {
+			return err
+		}
+		if err := denyToolEnv(call{src: d, fx: fx}, as.Name.Value, evalWord(as.Value)); err != nil {
 			return err
 		}
 		if err := denyGitEnv(as.Name.Value, evalWord(as.Value), printNode(d)); err != nil {
@@ -59,6 +63,9 @@ func denyDecl(d *syntax.DeclClause, strict bool) error {
 func denyAssigns(c call, depth int, strict bool) error {
 	for name, v := range c.assigns {
 		if err := denyEnvName(name, c.text()); err != nil {
+			return err
+		}
+		if err := denyToolEnv(c, name, v); err != nil {
 			return err
 		}
 		if err := denyGitEnv(name, v, c.text()); err != nil {
@@ -146,7 +153,7 @@ func denyValue(c call, name string, v arg, depth int, strict bool) error {
 		if err != nil {
 			return reject(ruleShellSyntax, c.text(), "the value of "+name+" holds shell syntax that does not parse", "write plain flags and paths as the value")
 		}
-		if err := denyNode(f, depth+1, strict); err != nil {
+		if err := denyNode(f, depth+1, strict, c.fx); err != nil {
 			return err
 		}
 	}
@@ -287,9 +294,115 @@ func scriptOperand(c call, s arg) error {
 	if !s.static() {
 		return reject(ruleLiteralProgram, c.text(), "the script is only known at run time (a variable or <(...))", "run a script of the repository, such as sh ./autogen.sh")
 	}
+	if err := denyFlowExec(c, []arg{s}); err != nil {
+		return err
+	}
 	p := path.Clean(s.val())
 	if p == "/dev/stdin" || strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/") {
 		return reject(ruleDenied, c.text(), "the script is a stream that cannot be checked", "run a script of the repository, such as sh ./autogen.sh")
+	}
+	return nil
+}
+
+// toolEnv are variables that make a tool run another program, read a configuration
+// file, or load code: setting them is refused in plans and fixes alike.
+var toolEnv = map[string]string{
+	"APT_CONFIG":    "makes apt read another configuration, which can run hooks",
+	"RUSTC_WRAPPER": "makes cargo run another program around rustc", "RUSTC_WORKSPACE_WRAPPER": "makes cargo run another program around rustc",
+	"RUSTC": "makes cargo run another compiler", "RUSTDOC": "makes cargo run another program", "RUSTDOC_WRAPPER": "makes cargo run another program",
+	"MAKEFILES": "makes make read other makefiles", "GOENV": "makes go read another configuration file",
+	"GOTOOLDIR": "makes go run other tools", "GOROOT": "makes go run another toolchain",
+	"TAR_OPTIONS": "adds tar options, which can run commands", "PERL5OPT": "loads Perl code into every perl",
+	"PERL5DB": "runs Perl code", "RUBYOPT": "loads Ruby code into every ruby", "NODE_OPTIONS": "loads code into every node",
+	"PYTHONSTARTUP": "runs Python code", "PYTHONHOME": "makes python load another library tree",
+	"LESSOPEN": "runs a program on every file less opens", "LESSCLOSE": "runs a program", "MANPAGER": "runs a program",
+	"BROWSER": "runs a program", "CCACHE_PREFIX": "makes ccache run another program", "SUDO_ASKPASS": "runs a program",
+	"SSH_ASKPASS": "runs a program", "HOME": "moves every tool's configuration to files the commands may have written",
+	"XDG_CONFIG_HOME": "moves every tool's configuration to files the commands may have written",
+	"CARGO_HOME":      "moves cargo's configuration and binaries", "CMAKE_TOOLCHAIN_FILE": "selects cross-compilation",
+}
+
+// cargoSafeEnv are the CARGO_* variables that select no program, registry or target.
+var cargoSafeEnv = regexp.MustCompile(`^CARGO_(BUILD_JOBS|TERM_[A-Z_]+|INCREMENTAL|NET_OFFLINE|NET_RETRY|NET_GIT_FETCH_WITH_CLI|HTTP_TIMEOUT|HTTP_MULTIPLEXING|HTTP_LOW_SPEED_LIMIT|HTTP_CHECK_REVOKE|REGISTRIES_CRATES_IO_PROTOCOL|TARGET_DIR|BUILD_TARGET_DIR|PROFILE_[A-Z_]+_(OPT_LEVEL|DEBUG|LTO|CODEGEN_UNITS|PANIC|INCREMENTAL|STRIP|DEBUG_ASSERTIONS|OVERFLOW_CHECKS|SPLIT_DEBUGINFO)|LOG|BUILD_INCREMENTAL|FEATURE_[A-Z0-9_]+|PKG_[A-Z_]+|MANIFEST_DIR|ENCODED_RUSTFLAGS|BUILD_RUSTFLAGS)$`)
+
+// programVars are variables whose value names a program that build tools run.
+var programVars = map[string]bool{
+	"CC": true, "CXX": true, "CPP": true, "LD": true, "AR": true, "AS": true, "NM": true, "RANLIB": true, "STRIP": true,
+	"OBJCOPY": true, "FC": true, "F77": true, "PKG_CONFIG": true, "SHELL": true, "CONFIG_SHELL": true, "MAKESHELL": true,
+	"MAKE": true, "INSTALL": true, "YACC": true, "LEX": true, "M4": true, "PYTHON": true, "PERL": true, "CMAKE": true,
+	"NINJA": true, "HOSTCC": true, "CC_FOR_BUILD": true, "CXX_FOR_BUILD": true,
+}
+
+// flagVars are variables whose value is a compiler or linker command line.
+var flagVars = regexp.MustCompile(`^(CC|CXX|CPP|LD|AS|FC|F77|HOSTCC|CC_FOR_BUILD|CXX_FOR_BUILD|[A-Z_]*(CFLAGS|CXXFLAGS|CPPFLAGS|LDFLAGS|FFLAGS|FCFLAGS|ASFLAGS|OBJCFLAGS|LIBS)|CGO_[A-Z_]+|EXTRA_[A-Z_]*FLAGS)$`)
+
+// denyToolEnv refuses a variable that configures a tool to run other code: the
+// variables of toolEnv, CARGO_* other than plain build settings, GOFLAGS with hooks,
+// MAKEFLAGS with --eval in any spelling, compiler flags with hooks, rust flags that
+// select a linker, and a program variable (CC=./x) naming a file the commands wrote.
+func denyToolEnv(c call, name string, v arg) error {
+	const instead = "set only plain build variables (CC=gcc, CFLAGS=-O2, ...) and pass options on the command line"
+	if why, ok := toolEnv[name]; ok && why != "" {
+		return reject(ruleHook, c.text(), "setting "+name+" "+why, instead)
+	}
+	if strings.HasPrefix(name, "CARGO_") && !cargoSafeEnv.MatchString(name) {
+		return reject(ruleHook, c.text(), "setting "+name+" configures cargo (a program it runs, a registry, a target or a credential provider)", instead)
+	}
+	for _, val := range v.alts {
+		fields := strings.Fields(val)
+		switch {
+		case name == "GOFLAGS":
+			for _, f := range fields {
+				n, fv, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+				if n == "toolexec" || n == "exec" || n == "overlay" || strings.Contains(fv, "extld") || strings.Contains(f, "extld") {
+					return reject(ruleHook, c.text(), "GOFLAGS "+f+" makes go run another program", instead)
+				}
+			}
+		case name == "MAKEFLAGS" || name == "MFLAGS" || name == "GNUMAKEFLAGS":
+			for i, f := range fields {
+				letters := !strings.HasPrefix(f, "-") && i == 0
+				if strings.HasPrefix(f, "--") {
+					for _, canon := range makeSpec.resolveLong(strings.SplitN(f, "=", 2)[0]) {
+						if canon == "--eval" || canon == "--file" || canon == "--makefile" || canon == "--include-dir" {
+							return reject(ruleHook, c.text(), name+" "+f+" makes make read code the rules cannot see", "pass variables as make VAR=value")
+						}
+					}
+					continue
+				}
+				if strings.HasPrefix(f, "-") || letters {
+					if strings.ContainsAny(strings.TrimPrefix(f, "-"), "EfI") {
+						return reject(ruleHook, c.text(), name+" "+f+" makes make read code the rules cannot see", "pass variables as make VAR=value")
+					}
+				}
+			}
+		case name == "RUSTFLAGS" || name == "CARGO_ENCODED_RUSTFLAGS" || name == "CARGO_BUILD_RUSTFLAGS" || name == "RUSTDOCFLAGS":
+			toks := strings.Fields(strings.ReplaceAll(val, "\x1f", " "))
+			for i := 0; i < len(toks); i++ {
+				t := toks[i]
+				o := ""
+				switch {
+				case t == "-C" && i+1 < len(toks):
+					o = toks[i+1]
+					i++
+				case strings.HasPrefix(t, "-C"):
+					o = t[2:]
+				case strings.HasPrefix(t, "--codegen="):
+					o = strings.TrimPrefix(t, "--codegen=")
+				}
+				if why := rustCodegenHook(o); o != "" && why != "" {
+					return reject(ruleHook, c.text(), name+": "+why, instead)
+				}
+			}
+		case flagVars.MatchString(name):
+			if p, _ := hookProblem("cc", fields); p != "" {
+				return reject(ruleHook, c.text(), "the value of "+name+": "+p, "compile with plain flags")
+			}
+		}
+		if programVars[name] && len(fields) > 0 {
+			if how, ok := c.fx.wrote(fields[0]); ok && strings.Contains(fields[0], "/") {
+				return reject(ruleTwoStep, c.text(), name+"="+fields[0]+" runs a file that was "+how, "use the distro's tools")
+			}
+		}
 	}
 	return nil
 }

@@ -163,6 +163,9 @@ func checkWrites(c call, targets []arg, strict bool) error {
 			if isSystemPath(v, strict) {
 				return reject(ruleSystemWrite, c.text(), "it writes to the system path "+shown(v), insteadSystem)
 			}
+			if err := denyWriteThrough(c, v); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -177,6 +180,9 @@ func denyRm(c call, args []arg) error {
 		for _, v := range t.alts {
 			if why := rmTargetProblem(v); why != "" {
 				return reject(ruleRmRoot, c.text(), "rm of "+shown(v)+" is destructive: "+why, insteadRm)
+			}
+			if l, ok := c.fx.throughLink(v); ok && repoKey(v) != l {
+				return reject(ruleTwoStep, c.text(), "it deletes through the link "+l+" to "+shown(c.fx.links[l])+", outside the repository", insteadRm)
 			}
 		}
 	}
@@ -476,7 +482,7 @@ func denyCMakeE(c call, args []arg, depth int, strict bool) error {
 		if len(inner) == 0 {
 			return nil
 		}
-		return denyCall(fromStrings(inner, c.src), depth, strict)
+		return denyCall(c.sub(inner), depth, strict)
 	}
 	return nil
 }
@@ -549,7 +555,7 @@ func denyFind(c call, args []arg, depth int, strict bool) error {
 			}
 			i = j
 			if len(cmd) > 0 {
-				if err := denyCall(fromStrings(cmd, c.src), depth, strict); err != nil {
+				if err := denyCall(c.sub(cmd), depth, strict); err != nil {
 					return err
 				}
 			}

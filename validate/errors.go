@@ -96,4 +96,7 @@ const (
 	ruleAnalysis       = "analysis"
 	ruleHarness        = "harness"
 	ruleFuncDecl       = "no-function-definition"
+	ruleTwoStep        = "no-two-step"
+	ruleHook           = "no-tool-hook"
+	ruleRemoteCode     = "no-remote-code"
 )

@@ -18,6 +18,11 @@ const MaxInvestigationCommands = 4
 // go subcommand installed as a package (apk add mod) and cross-compilation (the sandbox
 // builds natively), then requires exactly one allowed simple command ([SingleCommand]).
 func FixCommand(cmd string) error {
+	return fixCommand(cmd, newFlow())
+}
+
+// fixCommand is FixCommand with the flow of the fix's earlier actions.
+func fixCommand(cmd string, fx *flow) error {
 	if strings.TrimSpace(cmd) == "" {
 		return reject(ruleEmpty, "", "the command is empty", "write one command such as apt-get install -y zlib1g-dev")
 	}
@@ -25,7 +30,7 @@ func FixCommand(cmd string) error {
 	if err != nil {
 		return err
 	}
-	if err := denyNode(f, 0, true); err != nil {
+	if err := denyNode(f, 0, true, fx); err != nil {
 		return err
 	}
 	if err := SingleCommand(cmd); err != nil {
@@ -97,18 +102,19 @@ func FixProposal(p *atesor.FixProposal, repoRoot string) error {
 	if len(rec.Actions) == 0 {
 		return reject(ruleFix, "strategy "+string(rec.ID), "the recommended strategy has no actions", "give it at least one command, create_file or patch action")
 	}
+	fx := newFlow()
 	for i, a := range rec.Actions {
-		if err := action(a, repoRoot); err != nil {
+		if err := action(a, repoRoot, fx); err != nil {
 			return within(err, fmt.Sprintf("strategy %s, action %d (%s)", rec.ID, i+1, a.Type))
 		}
 	}
 	return nil
 }
 
-func action(a atesor.Action, repoRoot string) error {
+func action(a atesor.Action, repoRoot string, fx *flow) error {
 	switch a.Type {
 	case atesor.ActionCommand:
-		return FixCommand(a.Command)
+		return fixCommand(a.Command, fx)
 	case atesor.ActionCreateFile:
 		if strings.TrimSpace(a.Path) == "" {
 			return reject(ruleFix, "", "create_file has no path", "give the path relative to the repository root")
@@ -119,12 +125,20 @@ func action(a atesor.Action, repoRoot string) error {
 		if why := repoRelative(a.Path, repoRoot); why != "" {
 			return reject(rulePath, a.Path, why, "write files inside the repository, with a path relative to its root")
 		}
+		rel := strings.TrimPrefix(a.Path, strings.TrimSuffix(repoRoot, "/")+"/")
+		if err := denyWriteThrough(call{fx: fx}, rel); err != nil {
+			return within(err, a.Path)
+		}
+		fx.record(rel, "created by a create_file action")
 	case atesor.ActionPatch:
 		if strings.TrimSpace(a.File) == "" {
 			return reject(ruleFix, "", "patch has no file", "name the file the diff changes, relative to the repository root")
 		}
 		if why := repoRelative(a.File, repoRoot); why != "" {
 			return reject(rulePath, a.File, why, "patch files inside the repository, with a path relative to its root")
+		}
+		if err := denyWriteThrough(call{fx: fx}, strings.TrimPrefix(a.File, strings.TrimSuffix(repoRoot, "/")+"/")); err != nil {
+			return within(err, a.File)
 		}
 		return diffPaths(a.Diff, repoRoot)
 	default:

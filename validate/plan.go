@@ -36,6 +36,7 @@ func BuildPlan(p *atesor.BuildPlan) error {
 		return reject(rulePlanShape, "phases", "the plan has no phases", `answer {"phases": [{"name": "build", "commands": ["..."]}]}`)
 	}
 	builds := false
+	fx := newFlow()
 	for i, ph := range p.Phases {
 		where := fmt.Sprintf("phase %d", i+1)
 		if strings.TrimSpace(ph.Name) == "" {
@@ -46,7 +47,7 @@ func BuildPlan(p *atesor.BuildPlan) error {
 			return reject(rulePlanShape, where, "the phase has no commands", "give every phase at least one command")
 		}
 		for j, line := range ph.Commands {
-			f, err := planLine(line)
+			f, err := planLine(line, fx)
 			if err != nil {
 				return within(err, fmt.Sprintf("%s, command %d", where, j+1))
 			}
@@ -63,11 +64,11 @@ func BuildPlan(p *atesor.BuildPlan) error {
 
 // PlanLine checks one command line of a build plan with the rules of [BuildPlan].
 func PlanLine(line string) error {
-	_, err := planLine(line)
+	_, err := planLine(line, newFlow())
 	return err
 }
 
-func planLine(line string) (*syntax.File, error) {
+func planLine(line string, fx *flow) (*syntax.File, error) {
 	if strings.TrimSpace(line) == "" {
 		return nil, reject(rulePlanShape, "", "the command is empty", "remove empty commands")
 	}
@@ -84,7 +85,7 @@ func planLine(line string) (*syntax.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = denyNodeWith(f, 0, false, func(c call) error {
+	err = denyNodeWith(f, 0, false, fx, func(c call) error {
 		if err := crossCompile(c, line); err != nil {
 			return err
 		}

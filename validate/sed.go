@@ -8,77 +8,38 @@ type sedCall struct {
 	scriptFile bool
 	inPlace    bool
 	files      []arg
+	// unknown is an option GNU sed does not have (sed then refuses to run).
+	unknown string
+}
+
+// sedSpec is GNU sed's option table (sed --help).
+var sedSpec = optSpec{
+	short:      "efl",
+	long:       []string{"--expression", "--file", "--line-length"},
+	optShort:   "i",
+	optLong:    []string{"--in-place"},
+	shortFlags: "nrszuEb",
+	closed:     true,
+	flags: []string{"--quiet", "--silent", "--debug", "--posix", "--regexp-extended", "--separate",
+		"--sandbox", "--unbuffered", "--null-data", "--zero-terminated", "--follow-symlinks",
+		"--binary", "--help", "--version"},
 }
 
 func parseSed(args []arg) sedCall {
 	var s sedCall
-	var operands []arg
-	haveScript := false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		v := a.val()
-		switch {
-		case v == "--":
-			operands = append(operands, args[i+1:]...)
-			i = len(args)
-		case strings.HasPrefix(v, "--"):
-			name, val, hasVal := strings.Cut(v, "=")
-			switch name {
-			case "--expression", "--file":
-				if !hasVal && i+1 < len(args) {
-					i++
-					val = args[i].val()
-				}
-				haveScript = true
-				if name == "--file" {
-					s.scriptFile = true
-				} else {
-					s.scripts = append(s.scripts, arg{alts: []string{val}, dynamic: a.dynamic})
-				}
-			case "--in-place":
-				s.inPlace = true
-			case "--line-length":
-				if !hasVal {
-					i++
-				}
-			}
-		case strings.HasPrefix(v, "-") && len(v) > 1:
-			group := v[1:]
-			for j := 0; j < len(group); j++ {
-				ch := group[j]
-				if ch == 'i' {
-					s.inPlace = true
-					break
-				}
-				if ch == 'e' || ch == 'f' || ch == 'l' {
-					val := group[j+1:]
-					dynamic := a.dynamic
-					if val == "" && i+1 < len(args) {
-						i++
-						val = args[i].val()
-						dynamic = args[i].dynamic
-					}
-					if ch != 'l' {
-						haveScript = true
-					}
-					if ch == 'e' {
-						s.scripts = append(s.scripts, arg{alts: []string{val}, dynamic: dynamic})
-					}
-					if ch == 'f' {
-						s.scriptFile = true
-					}
-					break
-				}
-			}
-		default:
-			operands = append(operands, a)
-		}
+	pa := parseArgs(args, sedSpec, false)
+	if len(pa.unknown) > 0 {
+		s.unknown = pa.unknown[0]
 	}
-	if !haveScript && len(operands) > 0 {
-		s.scripts = append(s.scripts, operands[0])
-		operands = operands[1:]
+	s.scripts = pa.values("-e", "--expression")
+	s.scriptFile = pa.has("-f", "--file")
+	s.inPlace = pa.has("i", "--in-place")
+	ops := pa.operands
+	if len(s.scripts) == 0 && !s.scriptFile && len(ops) > 0 {
+		s.scripts = append(s.scripts, ops[0])
+		ops = ops[1:]
 	}
-	s.files = operands
+	s.files = ops
 	return s
 }
 
@@ -161,12 +122,12 @@ func sedScriptProblem(script string) (execs bool, writes []string, bad string) {
 		cmd := s[i]
 		i++
 		switch cmd {
-		case '{', '}', '=', 'd', 'D', 'g', 'G', 'h', 'H', 'l', 'n', 'N', 'p', 'P', 'x', 'z', 'F':
-		case 'q', 'Q', 'L':
+		case '{', '}', '=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z', 'F':
+		case 'q', 'Q', 'L', 'l':
 			for i < len(s) && (s[i] == ' ' || s[i] >= '0' && s[i] <= '9') {
 				i++
 			}
-		case ':', 'b', 't', 'T':
+		case ':', 'b', 't', 'T', 'v':
 			for i < len(s) && s[i] != ';' && s[i] != '\n' {
 				i++
 			}
@@ -221,19 +182,19 @@ func sedScriptProblem(script string) (execs bool, writes []string, bad string) {
 
 func denySed(c call, args []arg, strict bool) error {
 	sc := parseSed(args)
+	if sc.unknown != "" {
+		return reject(ruleArgs, c.text(), "sed has no option "+sc.unknown, "use sed -i -e 's/old/new/' <file>")
+	}
 	for _, scr := range sc.scripts {
-		if scr.dynamic {
-			if strict {
-				return reject(ruleArgs, c.text(), "the sed script is only known at run time", "write the sed script literally in single quotes")
-			}
-			continue
+		if !scr.static() {
+			return reject(ruleArgs, c.text(), "the sed script is only known at run time, so what it runs or writes cannot be checked", "write the sed script literally in single quotes")
 		}
 		execs, writes, bad := sedScriptProblem(scr.val())
 		if execs {
 			return reject(ruleDenied, c.text(), "the sed script runs a shell command (e)", "edit text only, without the e command or flag")
 		}
-		if bad != "" && strict {
-			return reject(ruleArgs, c.text(), "the sed script has "+bad, "write a simple s/old/new/ script in single quotes")
+		if bad != "" {
+			return reject(ruleArgs, c.text(), "the sed script has "+bad+", which the rules cannot read", "write a simple s/old/new/ script in single quotes")
 		}
 		for _, w := range writes {
 			if strict && w != "/dev/stdout" {
@@ -242,6 +203,7 @@ func denySed(c call, args []arg, strict bool) error {
 			if isSystemPath(w, strict) {
 				return reject(ruleSystemWrite, c.text(), "the sed script writes to "+w, insteadSystem)
 			}
+			c.recordWrite(w)
 		}
 	}
 	if sc.inPlace {

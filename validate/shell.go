@@ -253,6 +253,9 @@ type call struct {
 	// stdin is the here-document or here-string that feeds the command; nil when the
 	// input is a pipe, a file or nothing, which the rules cannot read.
 	stdin *syntax.Word
+	// fx follows what the commands of a line, a plan or a fix wrote, downloaded and
+	// linked before this one (nil: nothing is followed).
+	fx *flow
 }
 
 // text renders the command for a message.
@@ -292,10 +295,10 @@ func evalCall(ce *syntax.CallExpr) call {
 	return c
 }
 
-// fromStrings makes a call out of already expanded words (the command of find -exec or
-// of a wrapper). Dynamic words keep their marker.
-func fromStrings(words []arg, src syntax.Node) call {
-	return call{args: words, src: src}
+// sub makes a call out of already expanded words (the command of find -exec or of a
+// wrapper), with the source and flow of c. Dynamic words keep their marker.
+func (c call) sub(words []arg) call {
+	return call{args: words, src: c.src, fx: c.fx}
 }
 
 func printNode(n syntax.Node) string {
