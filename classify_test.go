@@ -42,6 +42,7 @@ func TestClassifyError(t *testing.T) {
 		{"/bin/sh: 1: cmake: not found", CategoryMissingTool},
 		{"bash: meson: command not found", CategoryMissingTool},
 		{"configure: error: C compiler cannot create executables", CategoryMissingTool},
+		{"configure: error: zlib not installed", CategoryDependency}, // libpng1.6 without zlib1g-dev
 		// dependency
 		{"src/gz.c:1:10: fatal error: zlib.h: No such file or directory", CategoryDependency},
 		{"Package 'libffi', required by 'virtual:world', not found", CategoryDependency},

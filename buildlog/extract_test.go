@@ -67,7 +67,7 @@ func TestExtractRules(t *testing.T) {
 			log: "checking for gcc... gcc\nchecking for zlibVersion in -lz... no\nconfigure: error: in `/workspace/p':\n" +
 				"configure: error: zlib not installed\nSee `config.log' for more details",
 			first: "configure: error: zlib not installed", kind: buildlog.KindConfigure, strength: buildlog.Strong,
-			category: atesor.CategoryConfiguration,
+			category: atesor.CategoryDependency,
 		},
 		{
 			name: "cmake: the message under the header becomes the first line",
