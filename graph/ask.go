@@ -31,7 +31,7 @@ func askJSONTimeout[T any](ctx context.Context, r *run, s *atesor.State, role at
 		Role: role, Messages: []*schema.Message{schema.UserMessage(prompt)},
 		Decode: validate.Decode[T], Validate: check, Label: label, Node: r.current, WallTimeout: wall,
 	})
-	s.Usage = s.Usage.Add(out.Usage)
+	r.addUsage(s, out.Usage)
 	if out.Data == nil {
 		r.log.Warn("model call failed", "role", role, "label", label, "attempts", out.Attempts, "err", out.LastErr)
 		return nil
@@ -49,7 +49,7 @@ func askText(ctx context.Context, r *run, s *atesor.State, role atesor.Role, lab
 		opts = append(opts, llm.WithWallTimeout(wall))
 	}
 	reply, err := r.client().Invoke(ctx, role, []*schema.Message{schema.UserMessage(prompt)}, opts...)
-	s.Usage = s.Usage.Add(reply.Usage)
+	r.addUsage(s, reply.Usage)
 	if err != nil {
 		r.log.Warn("model call failed", "role", role, "label", label, "err", err)
 		return "", false

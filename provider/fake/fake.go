@@ -64,6 +64,12 @@ func WithPool(role atesor.Role, models ...string) Option {
 // WithMaxTokens sets the output cap of every pool model (default 8192).
 func WithMaxTokens(n int) Option { return func(p *Provider) { p.maxTokens = n } }
 
+// WithPrice sets the price of every pool model (atesor.ModelSpec.Price; default nil:
+// the llm price table, which does not know the fake models and charges them high).
+func WithPrice(price atesor.Price) Option {
+	return func(p *Provider) { p.price = &price }
+}
+
 // WithSleeper replaces the wait used for Reply.Delay (default: a timer that also ends
 // with the context). Tests pass a fake clock's Sleep, so they never wait for real.
 func WithSleeper(sleep func(ctx context.Context, d time.Duration) error) Option {
@@ -75,6 +81,7 @@ type Provider struct {
 	name      string
 	maxTokens int
 	sleep     func(ctx context.Context, d time.Duration) error
+	price     *atesor.Price
 
 	mu      sync.Mutex
 	called  *sync.Cond // broadcast on every recorded call
@@ -117,7 +124,12 @@ func (p *Provider) Pool(role atesor.Role) []atesor.ModelSpec {
 	out := make([]atesor.ModelSpec, 0, len(models))
 	for _, m := range models {
 		var t float32
-		out = append(out, atesor.ModelSpec{Provider: p.name, Role: role, Model: m, Temperature: &t, MaxTokens: p.maxTokens})
+		spec := atesor.ModelSpec{Provider: p.name, Role: role, Model: m, Temperature: &t, MaxTokens: p.maxTokens}
+		if p.price != nil {
+			price := *p.price
+			spec.Price = &price
+		}
+		out = append(out, spec)
 	}
 	return out
 }
