@@ -107,14 +107,15 @@ func oldExtract(output string) string {
 	return out
 }
 
-// oldLine is the index of the line the old extraction started at, -1 for its tail.
+// oldLine is the index of the line the old extraction started at.
 func oldLine(output string) int {
-	for i, l := range strings.Split(strings.TrimRight(output, "\n"), "\n") {
+	lines := strings.Split(strings.TrimRight(output, "\n"), "\n")
+	for i, l := range lines {
 		if oldErrorLine.MatchString(l) && !strings.Contains(strings.ToLower(l), "warning:") {
 			return i
 		}
 	}
-	return -1
+	return max(0, len(lines)-40) // its tail
 }
 
 var oldErrorLine = regexp.MustCompile(`(?i)(\berror\b|fatal|undefined reference|not found|no such file|cannot find|unrecognized|unknown|denied|failed|\*\*\*)`)
