@@ -17,6 +17,16 @@
 //   - [Validator] checks a decoded LLM answer (package validate).
 //   - [Node] is one step of the pipeline and [Graph] runs it (package graph).
 //
+// # Prices
+//
+// Every model call is charged to the run's [Usage], and the run escalates when the cost
+// passes its limit. A [Provider] states what its models cost in [ModelSpec.Price] (US
+// dollars per million input and output tokens; &Price{} for a local model). A spec
+// without a price is charged from the reference system's table in package llm; a model
+// the table does not know counts high (3.00 in, 12.00 out) and the run reports a warning
+// naming the model and how to set its price. [Usage.Prices] records which price each
+// model was charged at, and where it came from; the report carries it.
+//
 // # Types
 //
 // JSON field names follow the reference system's snake_case names (build_system,
