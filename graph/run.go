@@ -295,8 +295,17 @@ func (w *lineWriter) Write(b []byte) (int, error) {
 		w.r.emit(Event{Kind: EventOutput, Node: w.node, Phase: w.phase, Line: strings.TrimRight(string(w.buf[:i]), "\r")})
 		w.buf = w.buf[i+1:]
 	}
+	if len(w.buf) > maxEventLine {
+		// A flood without newlines: one event with its start, the rest dropped, so that the
+		// memory a command's output costs stays bounded.
+		w.r.emit(Event{Kind: EventOutput, Node: w.node, Phase: w.phase, Line: string(w.buf[:maxEventLine]) + " [...]"})
+		w.buf = w.buf[:0]
+	}
 	return len(b), nil
 }
+
+// maxEventLine bounds the part of an unfinished output line a lineWriter keeps.
+const maxEventLine = 64 << 10
 
 // builtinNode adapts a method of run to atesor.Node.
 type builtinNode struct {

@@ -5,8 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path"
 	"path/filepath"
@@ -117,26 +115,8 @@ func fetchCached(ctx context.Context, url string) (string, error) {
 	return dest, nil
 }
 
+// download fetches url to dest, bounded in size and stall time (see
+// [sandbox.DefaultDownloadLimits] for the defaults and the variables that raise them).
 func download(ctx context.Context, url, dest string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return fmt.Errorf("download %s: %w", url, err)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("download %s: %w", url, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("download %s: HTTP %s", url, resp.Status)
-	}
-	f, err := os.Create(dest)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(f, resp.Body); err != nil {
-		f.Close()
-		return fmt.Errorf("download %s: %w", url, err)
-	}
-	return f.Close()
+	return sandbox.Download(ctx, url, dest, sandbox.DefaultDownloadLimits())
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -9,20 +10,34 @@ import (
 type bwrapSpec struct {
 	root     string   // host directory mounted as /
 	readOnly bool     // mount root read-only
-	network  bool     // keep the host network (else a new, empty network namespace)
-	caBundle string   // host CA bundle bound over the sandbox's, "" for none
 	env      []string // complete environment
 	dir      string   // working directory inside
 	roBinds  []string // extra host paths bound read-only at the same path
+	caps     []string // capabilities kept (all others dropped); nil keeps dockerCaps
+	// Descriptors of the bwrap process (0 for none): the seccomp program, where bwrap
+	// reports the sandbox's pid, and what bwrap waits on before it runs the command.
+	seccompFD, infoFD, blockFD int
 }
 
 // caInside is where the sandbox's CA bundle lives.
 const caInside = "/etc/ssl/certs/ca-certificates.crt"
 
+// readOnlyProc are /proc entries bound read-only (as Docker's readonlyPaths; bwrap's
+// --proc itself covers /proc/irq and /proc/bus). They are bound from the host's /proc,
+// which shows the same kernel.
+var readOnlyProc = []string{"/proc/sys", "/proc/sysrq-trigger", "/proc/fs"}
+
+// maskedProc are /proc entries Docker masks: files are covered with /dev/null,
+// directories with an empty read-only tmpfs.
+var maskedProc = []string{"/proc/asound", "/proc/acpi", "/proc/interrupts", "/proc/kcore", "/proc/keys",
+	"/proc/latency_stats", "/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug", "/proc/scsi"}
+
 // bwrapArgs returns the bwrap command line (without the program to run): the root
-// filesystem as /, fresh /proc and /dev, a private /tmp with mode 1777, new pid, ipc and
-// uts namespaces (and network unless wanted), a new session, death with the parent, and
-// a cleared environment plus env.
+// filesystem as /, fresh /proc (kernel settings read-only, Docker's masked paths
+// masked) and /dev, a private /tmp with mode 1777, new pid, ipc, uts and network
+// namespaces (the network namespace holds only loopback until slirp4netns attaches),
+// Docker's default capability set and nothing more, a new session, death with the
+// parent, and a cleared environment plus env. bwrap sets no_new_privs itself.
 func bwrapArgs(s bwrapSpec) []string {
 	bind := "--bind"
 	if s.readOnly {
@@ -31,16 +46,37 @@ func bwrapArgs(s bwrapSpec) []string {
 	args := []string{"bwrap", bind, s.root, "/",
 		"--proc", "/proc", "--dev", "/dev",
 		"--perms", "1777", "--tmpfs", "/tmp",
-		"--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", "atesor-riscv64",
+		"--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--hostname", "atesor-riscv64",
 		"--new-session", "--die-with-parent", "--clearenv"}
-	if !s.network {
-		args = append(args, "--unshare-net")
-	} else if _, err := os.Stat("/etc/resolv.conf"); err == nil {
-		args = append(args, "--ro-bind", "/etc/resolv.conf", "/etc/resolv.conf")
+	for _, p := range readOnlyProc {
+		if exists(p) {
+			args = append(args, "--ro-bind", p, p)
+		}
 	}
-	if s.caBundle != "" && !s.readOnly {
-		if _, err := os.Stat(s.caBundle); err == nil {
-			args = append(args, "--ro-bind", s.caBundle, caInside)
+	for _, p := range maskedProc {
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+		case fi.IsDir():
+			args = append(args, "--tmpfs", p, "--remount-ro", p)
+		default:
+			args = append(args, "--ro-bind", "/dev/null", p)
+		}
+	}
+	caps := s.caps
+	if caps == nil {
+		caps = dockerCaps
+	}
+	args = append(args, "--cap-drop", "ALL")
+	for _, c := range caps {
+		args = append(args, "--cap-add", c)
+	}
+	for _, fd := range []struct {
+		flag string
+		fd   int
+	}{{"--seccomp", s.seccompFD}, {"--info-fd", s.infoFD}, {"--block-fd", s.blockFD}} {
+		if fd.fd > 0 {
+			args = append(args, fd.flag, strconv.Itoa(fd.fd))
 		}
 	}
 	for _, b := range s.roBinds {

@@ -174,10 +174,16 @@ func writeRootFile(r *os.Root, rel string, in io.Reader, perm fs.FileMode) error
 }
 
 // Extract unpacks the archive file (.tar.gz, .tar.xz, .tar.bz2, .tar or .zip) into the
-// host directory dest. When every entry lives below one top-level directory, that
-// directory is stripped, as source tarballs expect. Entries that would land outside dest
-// (absolute names, "..", links leading out) are refused.
+// host directory dest within [DefaultExtractLimits]. When every entry lives below one
+// top-level directory, that directory is stripped, as source tarballs expect. Entries that
+// would land outside dest (absolute names, "..", links leading out) are refused.
 func Extract(archive, dest string) error {
+	return ExtractWithLimits(archive, dest, DefaultExtractLimits())
+}
+
+// ExtractWithLimits is [Extract] with explicit bounds on the bytes and entries unpacked;
+// an archive beyond them is an [*ExtractLimitError] (what was unpacked so far stays).
+func ExtractWithLimits(archive, dest string, l ExtractLimits) error {
 	kind := ArchiveKind(archive)
 	if kind == "" {
 		return fmt.Errorf("extract %s: not a known archive type", archive)
@@ -185,11 +191,15 @@ func Extract(archive, dest string) error {
 	var names []string
 	if err := walkArchive(archive, kind, func(name string, _ *entry) error {
 		names = append(names, name)
+		if l.MaxEntries > 0 && len(names) > l.MaxEntries {
+			return &ExtractLimitError{Archive: archive, What: "entries", Limit: int64(l.MaxEntries), Env: EnvExtractMaxEntries}
+		}
 		return nil
 	}); err != nil {
 		return fmt.Errorf("extract %s: %w", archive, err)
 	}
 	strip := commonTop(names)
+	budget := &byteBudget{left: l.MaxBytes, unbounded: l.MaxBytes <= 0, err: &ExtractLimitError{Archive: archive, What: "bytes", Limit: l.MaxBytes, Env: EnvExtractMaxBytes}}
 	r, err := os.OpenRoot(dest)
 	if err != nil {
 		return fmt.Errorf("extract %s: %w", archive, err)
@@ -230,7 +240,7 @@ func Extract(archive, dest string) error {
 					return err
 				}
 			}
-			return writeRootFile(r, rel, e.r, e.mode)
+			return writeRootFile(r, rel, budget.reader(e.r), e.mode)
 		}
 		return nil
 	})

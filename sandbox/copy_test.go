@@ -3,6 +3,8 @@ package sandbox_test
 import (
 	"archive/tar"
 	"bytes"
+	"compress/gzip"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -60,4 +62,57 @@ func FuzzExtract(f *testing.F) {
 			return nil
 		})
 	})
+}
+
+// TestExtractBounds unpacks a small gzip bomb and an archive of many entries under tight
+// bounds: each stops with an error that names the limit and how to raise it.
+func TestExtractBounds(t *testing.T) {
+	mk := func(t *testing.T, files map[string]int) string {
+		t.Helper()
+		var buf bytes.Buffer
+		gz := gzip.NewWriter(&buf)
+		tw := tar.NewWriter(gz)
+		for name, size := range files {
+			if err := tw.WriteHeader(&tar.Header{Name: "top/" + name, Typeflag: tar.TypeReg, Mode: 0o644, Size: int64(size)}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tw.Write(make([]byte, size)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tw.Close()
+		gz.Close()
+		p := filepath.Join(t.TempDir(), "src.tar.gz")
+		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	bomb := mk(t, map[string]int{"zeros": 8 << 20})
+	many := mk(t, map[string]int{"a": 1, "b": 1, "c": 1, "d": 1})
+	for _, tc := range []struct {
+		name    string
+		archive string
+		limits  sandbox.ExtractLimits
+		env     string
+	}{
+		{"bytes", bomb, sandbox.ExtractLimits{MaxBytes: 1 << 20}, sandbox.EnvExtractMaxBytes},
+		{"bytes over several files", many, sandbox.ExtractLimits{MaxBytes: 3}, sandbox.EnvExtractMaxBytes},
+		{"entries", many, sandbox.ExtractLimits{MaxEntries: 2}, sandbox.EnvExtractMaxEntries},
+	} {
+		err := sandbox.ExtractWithLimits(tc.archive, t.TempDir(), tc.limits)
+		var le *sandbox.ExtractLimitError
+		if !errors.As(err, &le) || !strings.Contains(err.Error(), tc.env) {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+	// Exactly at the bound is fine, and so is no bound.
+	for _, l := range []sandbox.ExtractLimits{{MaxBytes: 8 << 20, MaxEntries: 1}, {}} {
+		dest := t.TempDir()
+		if err := sandbox.ExtractWithLimits(bomb, dest, l); err != nil {
+			t.Errorf("%+v: %v", l, err)
+		} else if fi, err := os.Stat(filepath.Join(dest, "zeros")); err != nil || fi.Size() != 8<<20 {
+			t.Errorf("%+v: %v %v", l, fi, err)
+		}
+	}
 }

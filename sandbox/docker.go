@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -93,16 +94,35 @@ func NewDocker(ctx context.Context, p atesor.Platform, opts ...Option) (*Docker,
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	d.container = "atesor-" + hex.EncodeToString(b)
-	args := []string{"run", "-d", "--rm", "--platform", "linux/riscv64", "--name", d.container,
-		"-v", filepath.Join(d.root, "workspace") + ":" + Workspace, "-w", Workspace}
-	if ca := o.caBundlePath(); ca != "" {
-		args = append(args, "-v", ca+":"+caInside+":ro")
-	}
-	args = append(args, image, "sleep", "infinity")
+	args := dockerRunArgs(d.container, filepath.Join(d.root, "workspace"), image, o.caBundlePath(), o.limits.resolve())
 	if out, err := d.docker(ctx, args...); err != nil {
 		return nil, fmt.Errorf("sandbox: docker run %s: %w: %s", image, err, out)
 	}
 	return d, nil
+}
+
+// dockerRunArgs returns the docker run arguments of the sandbox's container: Docker's
+// default seccomp profile (never unconfined), the rootfs sandbox's capability set,
+// no-new-privileges, and the per-command limits as container limits (every command is
+// a docker exec in the one container).
+func dockerRunArgs(container, workspace, image, caBundle string, l Limits) []string {
+	args := []string{"run", "-d", "--rm", "--platform", "linux/riscv64", "--name", container,
+		"-v", workspace + ":" + Workspace, "-w", Workspace,
+		"--cap-drop", "ALL", "--security-opt", "no-new-privileges"}
+	for _, c := range dockerCaps {
+		args = append(args, "--cap-add", strings.TrimPrefix(c, "CAP_"))
+	}
+	if l.Pids > 0 {
+		args = append(args, "--pids-limit", strconv.FormatInt(l.Pids, 10))
+	}
+	if l.Memory > 0 {
+		m := strconv.FormatInt(l.Memory, 10)
+		args = append(args, "--memory", m, "--memory-swap", m)
+	}
+	if caBundle != "" {
+		args = append(args, "-v", caBundle+":"+caInside+":ro")
+	}
+	return append(args, image, "sleep", "infinity")
 }
 
 // docker runs one docker CLI command and returns its combined output.

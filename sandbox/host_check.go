@@ -41,6 +41,9 @@ type HostTool struct {
 var hostTools = []HostTool{
 	{Name: "qemu-riscv64-static", Package: "qemu-user-static", Purpose: "runs riscv64 programs"},
 	{Name: "bwrap", Package: "bubblewrap", Purpose: "enters the sandbox"},
+	{Name: "slirp4netns", Package: "slirp4netns", Purpose: "gives commands with network a user-mode network stack that keeps the host out of reach"},
+	{Name: "nsenter", Package: "util-linux", Purpose: "enters a command's network namespace to block the host's addresses"},
+	{Name: "ip", Package: "iproute2", Purpose: "adds the routes that block the host's addresses"},
 	{Name: "mmdebstrap", Package: "mmdebstrap", Purpose: "creates the Debian root filesystem", profiles: []string{"debian"}},
 	{Name: "/usr/share/keyrings/debian-archive-keyring.gpg", Package: "debian-archive-keyring", Purpose: "verifies the Debian archive", File: true, profiles: []string{"debian"}},
 }

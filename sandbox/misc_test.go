@@ -28,7 +28,8 @@ func TestDockerArgs(t *testing.T) {
 	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
 	t.Setenv("OPENAI_API_KEY", "sk-secret")
 	ctx := context.Background()
-	d, err := sandbox.NewDocker(ctx, debianPlatform(), sandbox.WithWorkdir(t.TempDir()), sandbox.WithImage("riscv64-test:1"), sandbox.WithCABundle(""))
+	d, err := sandbox.NewDocker(ctx, debianPlatform(), sandbox.WithWorkdir(t.TempDir()), sandbox.WithImage("riscv64-test:1"), sandbox.WithCABundle(""),
+		sandbox.WithLimits(sandbox.Limits{Memory: 1 << 30, Pids: 500}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,17 @@ func TestDockerArgs(t *testing.T) {
 			t.Errorf("call %d = %q, want %q", i, lines[i], want)
 		}
 	}
-	if !strings.Contains(lines[0], ":/workspace -w /workspace riscv64-test:1 sleep infinity") ||
+	for _, want := range []string{"--cap-drop ALL", "--security-opt no-new-privileges", "--cap-add CHOWN", "--pids-limit 500", "--memory 1073741824"} {
+		if !strings.Contains(lines[0], want) {
+			t.Errorf("docker run lacks %q: %s", want, lines[0])
+		}
+	}
+	for _, bad := range []string{"seccomp=unconfined", "--privileged", "SYS_ADMIN", "DAC_READ_SEARCH"} {
+		if strings.Contains(lines[0], bad) {
+			t.Errorf("docker run has %q: %s", bad, lines[0])
+		}
+	}
+	if !strings.Contains(lines[0], ":/workspace -w /workspace ") || !strings.Contains(lines[0], " riscv64-test:1 sleep infinity") ||
 		!strings.Contains(lines[2], "-e CFLAGS=-O2 "+c+" /bin/sh -c make -j2") || strings.Contains(string(data), "sk-secret") {
 		t.Errorf("docker calls:\n%s", data)
 	}

@@ -38,6 +38,7 @@ type options struct {
 	image         string
 	workdir       string
 	dockerBin     string
+	limits        Limits
 }
 
 func buildOptions(opts []Option) *options {

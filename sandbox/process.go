@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -31,24 +30,14 @@ type process struct {
 	// onTimeout runs after the process group was killed because of the timeout or a
 	// cancelled context (the Docker backend kills the processes inside the container).
 	onKill func()
-}
-
-// syncBuffer is a bytes.Buffer safe for the two output copiers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	// extraFiles are passed to the process as descriptors 3, 4, ... (see
+	// [exec.Cmd.ExtraFiles]); run closes them once the process started.
+	extraFiles []*os.File
+	// started runs right after the process started (the rootfs sandbox places it in its
+	// cgroup and sets up its network there). An error kills the process group. The
+	// returned function, when not nil, runs after the process ended and may annotate
+	// the result.
+	started func(ctx context.Context, pid int) (finish func(*atesor.CommandResult), err error)
 }
 
 // run starts the process in its own process group with stdin from /dev/null, copies its
@@ -64,7 +53,9 @@ func run(ctx context.Context, p process) (atesor.CommandResult, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	var stdout, stderr, combined syncBuffer
+	stdout := newBoundedBuffer(OutputHead, OutputTail)
+	stderr := newBoundedBuffer(OutputHead, OutputTail)
+	combined := newBoundedBuffer(OutputHead, OutputTail)
 	cmd := exec.Command(p.argv[0], p.argv[1:]...)
 	cmd.Dir = p.dir
 	cmd.Env = p.env
@@ -73,15 +64,31 @@ func run(ctx context.Context, p process) (atesor.CommandResult, error) {
 	}
 	cmd.Stdin = nil       // /dev/null
 	var liveMu sync.Mutex // one writer may serve as both Stdout and Stderr
-	cmd.Stdout = teeWriter(&stdout, &combined, p.stdout, &liveMu)
-	cmd.Stderr = teeWriter(&stderr, &combined, p.stderr, &liveMu)
+	cmd.Stdout = teeWriter(stdout, combined, p.stdout, &liveMu)
+	cmd.Stderr = teeWriter(stderr, combined, p.stderr, &liveMu)
+	cmd.ExtraFiles = p.extraFiles
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// A grandchild that escaped the group could hold the pipes open; do not wait forever.
 	cmd.WaitDelay = 5 * time.Second
 
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	err := cmd.Start()
+	for _, f := range p.extraFiles {
+		f.Close()
+	}
+	if err != nil {
 		return res, fmt.Errorf("sandbox: start %s: %w", p.argv[0], err)
+	}
+	var finish func(*atesor.CommandResult)
+	if p.started != nil {
+		if finish, err = p.started(ctx, cmd.Process.Pid); err != nil {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = cmd.Wait()
+			if finish != nil {
+				finish(&res)
+			}
+			return res, err
+		}
 	}
 	done := make(chan struct{})
 	var timedOut, cancelled bool
@@ -113,6 +120,9 @@ func run(ctx context.Context, p process) (atesor.CommandResult, error) {
 	res.Output = combined.String()
 	res.TimedOut = timedOut
 	fillExit(&res, cmd.ProcessState, waitErr)
+	if finish != nil {
+		finish(&res)
+	}
 	if timedOut {
 		msg := fmt.Sprintf("\n[atesor] command timed out after %s and was killed\n", timeout)
 		res.Output += msg

@@ -270,8 +270,8 @@ func verifyRootfs(ctx context.Context, dir string, p atesor.Platform, o *options
 	if want == "debian" && (o.suite == "" || o.suite == "trixie" || o.suite == "stable") && rel["VERSION_ID"] != "13" {
 		return fmt.Errorf("sandbox: %s is Debian VERSION_ID=%q, not 13 (trixie)", dir, rel["VERSION_ID"])
 	}
-	args := bwrapArgs(bwrapSpec{root: dir, readOnly: true, env: AllowedEnv(DefaultPath, SandboxHome, "", "", nil), dir: "/"})
-	res, err := run(ctx, process{argv: append(args, "/bin/sh", "-c", "uname -m"), line: "uname -m", timeout: 2 * time.Minute})
+	spec := bwrapSpec{root: dir, readOnly: true, env: AllowedEnv(DefaultPath, SandboxHome, "", "", nil), dir: "/"}
+	res, err := runJailed(ctx, o, jailCommand{spec: spec, line: "uname -m", timeout: 2 * time.Minute})
 	if err != nil {
 		return fmt.Errorf("sandbox: run uname -m in %s: %w", dir, err)
 	}
@@ -286,8 +286,8 @@ func verifyRootfs(ctx context.Context, dir string, p atesor.Platform, o *options
 // itself (used on the cache under its lock).
 func refreshLists(ctx context.Context, dir string, p atesor.Platform, o *options) error {
 	line := updateCommand(p)
-	spec := bwrapSpec{root: dir, network: true, caBundle: o.caBundlePath(), env: AllowedEnv(DefaultPath, SandboxHome, "", "", nil), dir: "/"}
-	res, err := run(ctx, process{argv: append(bwrapArgs(spec), "/bin/sh", "-c", line), line: line, timeout: 15 * time.Minute})
+	spec := bwrapSpec{root: dir, env: AllowedEnv(DefaultPath, SandboxHome, "", "", nil), dir: "/"}
+	res, err := runJailed(ctx, o, jailCommand{spec: spec, line: line, network: true, timeout: 15 * time.Minute})
 	if err != nil {
 		return fmt.Errorf("sandbox: %s: %w", line, err)
 	}
@@ -394,8 +394,8 @@ func bootstrapAlpine(ctx context.Context, dir string, p atesor.Platform, o *opti
 	}
 	line := "apk update && apk add --no-cache " + strings.Join(alpinePackages, " ")
 	rep.report("bootstrap", line)
-	spec := bwrapSpec{root: dir, network: true, caBundle: o.caBundlePath(), env: AllowedEnv(DefaultPath, SandboxHome, "", "", nil), dir: "/"}
-	res, err := run(ctx, process{argv: append(bwrapArgs(spec), "/bin/sh", "-c", line), line: line, timeout: 60 * time.Minute,
+	spec := bwrapSpec{root: dir, env: AllowedEnv(DefaultPath, SandboxHome, "", "", nil), dir: "/"}
+	res, err := runJailed(ctx, o, jailCommand{spec: spec, line: line, network: true, timeout: 60 * time.Minute,
 		stderr: progressWriter{rep}, stdout: progressWriter{rep}})
 	if err != nil {
 		return CacheMeta{}, fmt.Errorf("sandbox: %s: %w", line, err)

@@ -42,6 +42,10 @@ type Rootfs struct {
 	repoTracker
 	closer
 	pkgMu sync.Mutex
+
+	jailOnce sync.Once
+	jail     *jail
+	jailErr  error
 }
 
 // NewRootfs provisions (or reuses) the platform's cached root filesystem and mounts a
@@ -163,10 +167,12 @@ func (r *Rootfs) exec(ctx context.Context, cmd atesor.Command, roBinds []string)
 	if timeout <= 0 {
 		timeout = r.o.timeout
 	}
-	spec := bwrapSpec{root: r.merged, network: cmd.Network, caBundle: r.o.caBundlePath(),
-		env: AllowedEnv(DefaultPath, SandboxHome, r.o.cc, r.o.cxx, cmd.Env), dir: dir, roBinds: roBinds}
-	argv := append(bwrapArgs(spec), "/bin/sh", "-c", cmd.Line)
-	return run(ctx, process{argv: argv, line: cmd.Line, timeout: timeout, stdout: cmd.Stdout, stderr: cmd.Stderr})
+	r.jailOnce.Do(func() { r.jail, r.jailErr = newJail(r.o) })
+	if r.jailErr != nil {
+		return atesor.CommandResult{Line: cmd.Line}, r.jailErr
+	}
+	spec := bwrapSpec{root: r.merged, env: AllowedEnv(DefaultPath, SandboxHome, r.o.cc, r.o.cxx, cmd.Env), dir: dir, roBinds: roBinds}
+	return r.jail.run(ctx, jailCommand{spec: spec, line: cmd.Line, network: cmd.Network, timeout: timeout, stdout: cmd.Stdout, stderr: cmd.Stderr})
 }
 
 // CopyIn copies a host directory or file into the sandbox, unpacks a source tarball

@@ -61,6 +61,7 @@ func runDoctor(ctx context.Context, a *app, args []string) int {
 		versionString(), p.Name, p.SandboxKey(), sandbox.StateHome(), map[bool]string{true: "root", false: "a normal user"}[a.root])
 	doctorHostTools(r, p)
 	doctorBinfmt(r)
+	doctorIsolation(r)
 	doctorSandboxes(ctx, r)
 	doctorProvider(ctx, r)
 
@@ -100,6 +101,20 @@ func doctorHostTools(r *report, p atesor.Platform) {
 	}
 	if _, err := exec.LookPath("docker"); err == nil {
 		r.info("docker is installed (for --sandbox docker)")
+	}
+}
+
+func doctorIsolation(r *report) {
+	r.section("Sandbox isolation (rootfs sandbox)")
+	for _, c := range sandbox.CheckIsolation() {
+		switch {
+		case c.OK:
+			r.ok("%s: %s", c.Name, c.Detail)
+		case c.Required:
+			r.problem("", "%s: %s", c.Name, c.Detail)
+		default:
+			r.info("%s: %s", c.Name, c.Detail)
+		}
 	}
 }
 

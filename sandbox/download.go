@@ -1,0 +1,130 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+)
+
+// DownloadLimits bounds [Download]; zero fields take the defaults of
+// [DefaultDownloadLimits].
+type DownloadLimits struct {
+	// MaxBytes bounds the size of the downloaded file.
+	MaxBytes int64
+	// Stall is how long the download may go without receiving a byte (connecting and
+	// waiting for the response headers included) before it is abandoned.
+	Stall time.Duration
+}
+
+// Environment variables that change the download bounds.
+const (
+	EnvDownloadMaxBytes = "ATESOR_DOWNLOAD_MAX_BYTES"
+	EnvDownloadStall    = "ATESOR_DOWNLOAD_STALL_TIMEOUT"
+)
+
+// DefaultDownloadLimits returns the bounds from $ATESOR_DOWNLOAD_MAX_BYTES (bytes with an
+// optional K, M or G suffix) and $ATESOR_DOWNLOAD_STALL_TIMEOUT (a Go duration), else
+// 4 GiB and one minute.
+func DefaultDownloadLimits() DownloadLimits {
+	l := DownloadLimits{MaxBytes: 4 << 30, Stall: time.Minute}
+	if v, err := parseSize(os.Getenv(EnvDownloadMaxBytes)); err == nil && v > 0 {
+		l.MaxBytes = v
+	}
+	if d, err := time.ParseDuration(strings.TrimSpace(os.Getenv(EnvDownloadStall))); err == nil && d > 0 {
+		l.Stall = d
+	}
+	return l
+}
+
+// ErrDownloadLimit is wrapped by the errors of a download that exceeded its size bound
+// or stalled.
+var ErrDownloadLimit = errors.New("download limit reached")
+
+// Download fetches url into the file dest (created or truncated) over HTTP(S), bounded in
+// size and abandoned when no byte arrives for the stall timeout. The errors say which
+// bound was hit and which variable raises it.
+func Download(ctx context.Context, url, dest string, l DownloadLimits) error {
+	d := DefaultDownloadLimits()
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = d.MaxBytes
+	}
+	if l.Stall <= 0 {
+		l.Stall = d.Stall
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stalled := fmt.Errorf("%w: no data for %s; check the network, or raise the timeout with %s", ErrDownloadLimit, l.Stall, EnvDownloadStall)
+	watchdog := time.AfterFunc(l.Stall, func() { cancel(stalled) })
+	defer watchdog.Stop()
+	client := &http.Client{Transport: &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: l.Stall, KeepAlive: 30 * time.Second}).DialContext,
+		TLSHandshakeTimeout:   l.Stall,
+		ResponseHeaderTimeout: l.Stall,
+		ForceAttemptHTTP2:     true,
+	}}
+	defer client.CloseIdleConnections()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return fmt.Errorf("download %s: %w", url, err)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return fmt.Errorf("download %s: %w", url, causeOr(ctx, err))
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("download %s: HTTP %s", url, resp.Status)
+	}
+	tooBig := fmt.Errorf("%w: larger than %d bytes; raise the limit with %s", ErrDownloadLimit, l.MaxBytes, EnvDownloadMaxBytes)
+	if resp.ContentLength > l.MaxBytes {
+		return fmt.Errorf("download %s: %w", url, tooBig)
+	}
+	f, err := os.Create(dest)
+	if err != nil {
+		return fmt.Errorf("download %s: %w", url, err)
+	}
+	buf := make([]byte, 64<<10)
+	var total int64
+	for {
+		n, rerr := resp.Body.Read(buf)
+		if n > 0 {
+			watchdog.Reset(l.Stall)
+			total += int64(n)
+			if total > l.MaxBytes {
+				f.Close()
+				return fmt.Errorf("download %s: %w", url, tooBig)
+			}
+			if _, err := f.Write(buf[:n]); err != nil {
+				f.Close()
+				return fmt.Errorf("download %s: %w", url, err)
+			}
+		}
+		if errors.Is(rerr, io.EOF) {
+			break
+		}
+		if rerr != nil {
+			f.Close()
+			return fmt.Errorf("download %s: %w", url, causeOr(ctx, rerr))
+		}
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("download %s: %w", url, err)
+	}
+	return nil
+}
+
+// causeOr returns the cause of a cancelled ctx (the stall) rather than the transport's
+// "context canceled".
+func causeOr(ctx context.Context, err error) error {
+	if c := context.Cause(ctx); c != nil && errors.Is(c, ErrDownloadLimit) {
+		return c
+	}
+	return err
+}

@@ -1,0 +1,193 @@
+package sandbox
+
+import (
+	"bytes"
+	"errors"
+	"net"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+func TestBoundedBuffer(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		head   int
+		tail   int
+		writes []string
+		want   string
+	}{
+		{"small", 4, 4, []string{"ab", "c"}, "abc"},
+		{"exactly head", 4, 4, []string{"abcd"}, "abcd"},
+		{"head and tail, nothing dropped", 4, 4, []string{"abcdef"}, "abcdef"},
+		{"middle dropped", 2, 3, []string{"ab", "cdefg", "hij"}, "ab" + marker(5, 10, 2, 3) + "hij"},
+		{"ring wraps in small writes", 1, 3, []string{"a", "b", "c", "d", "e", "f"}, "a" + marker(2, 6, 1, 3) + "def"},
+		{"one huge write", 2, 2, []string{strings.Repeat("x", 100) + "yz"}, "xx" + marker(98, 102, 2, 2) + "yz"},
+	} {
+		b := newBoundedBuffer(tc.head, tc.tail)
+		for _, w := range tc.writes {
+			if n, err := b.Write([]byte(w)); err != nil || n != len(w) {
+				t.Fatalf("%s: Write = %d, %v", tc.name, n, err)
+			}
+		}
+		if got := b.String(); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func marker(omitted, total, head, tail int) string {
+	b := newBoundedBuffer(head, tail)
+	b.total, b.head, b.tail = int64(total), make([]byte, head), make([]byte, tail)
+	_ = omitted
+	s := b.String()
+	return s[head : len(s)-tail]
+}
+
+func BenchmarkBoundedBuffer(b *testing.B) {
+	buf := newBoundedBuffer(OutputHead, OutputTail)
+	chunk := bytes.Repeat([]byte("0123456789abcdef"), 2048)
+	b.SetBytes(int64(len(chunk)))
+	for i := 0; i < b.N; i++ {
+		_, _ = buf.Write(chunk)
+	}
+}
+
+func FuzzBoundedBuffer(f *testing.F) {
+	f.Add([]byte("hello world"), 3, 4)
+	f.Fuzz(func(t *testing.T, data []byte, head, tail int) {
+		head, tail = head&63, tail&63
+		b := newBoundedBuffer(head, tail)
+		for i := 0; i < len(data); i += 7 {
+			_, _ = b.Write(data[i:min(i+7, len(data))])
+		}
+		s := b.String()
+		if len(data) <= head+tail {
+			if s != string(data) {
+				t.Fatalf("%q kept as %q", data, s)
+			}
+			return
+		}
+		if !strings.HasPrefix(s, string(data[:head])) || !strings.HasSuffix(s, string(data[len(data)-tail:])) {
+			t.Fatalf("%q kept as %q", data, s)
+		}
+	})
+}
+
+func TestResolvConf(t *testing.T) {
+	for _, tc := range []struct{ host, want string }{
+		{"nameserver 10.255.255.53\n", "nameserver 10.255.255.53\n"},
+		{"nameserver 127.0.0.53\noptions edns0\n", "options edns0\nnameserver 10.0.2.3\n"},
+		{"search example\nnameserver 127.0.0.11\nnameserver 192.0.2.1\n", "search example\nnameserver 192.0.2.1\n"},
+		{"nameserver ::1\n", "nameserver 10.0.2.3\n"},
+		{"", "nameserver 10.0.2.3\n"},
+	} {
+		if got := string(resolvConf([]byte(tc.host))); got != tc.want {
+			t.Errorf("resolvConf(%q) = %q, want %q", tc.host, got, tc.want)
+		}
+	}
+}
+
+func TestBlockedRoutes(t *testing.T) {
+	addrs := []net.Addr{
+		&net.IPNet{IP: net.ParseIP("127.0.0.1"), Mask: net.CIDRMask(8, 32)},
+		&net.IPNet{IP: net.ParseIP("192.0.2.7"), Mask: net.CIDRMask(24, 32)},
+		&net.IPNet{IP: net.ParseIP("192.0.2.7"), Mask: net.CIDRMask(24, 32)},
+		&net.IPNet{IP: net.ParseIP("fe80::1"), Mask: net.CIDRMask(64, 128)},
+	}
+	got := blockedRoutes(addrs)
+	want := []string{"route add prohibit 169.254.0.0/16", "route add prohibit 100.100.100.200/32", "route add prohibit 192.0.2.7/32"}
+	if !slices.Equal(got, want) {
+		t.Errorf("blockedRoutes = %q, want %q", got, want)
+	}
+	args := slirpArgs(42)
+	for _, a := range []string{"--disable-host-loopback", "--configure", "42", "tap0"} {
+		if !slices.Contains(args, a) {
+			t.Errorf("slirp4netns args %v lack %s", args, a)
+		}
+	}
+}
+
+func TestParseCgroups(t *testing.T) {
+	const v1mounts = `31 30 0:28 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory
+38 30 0:35 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids
+40 30 0:37 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw`
+	const v1self = "8:pids:/\n4:memory:/a/b\n0::/\n"
+	const v2mounts = `30 22 0:27 / /sys/fs/cgroup rw,relatime - cgroup2 cgroup2 rw`
+	const v2self = "0::/user.slice/x.scope\n"
+	ctl := func(s string) func(string) ([]byte, error) {
+		return func(string) ([]byte, error) { return []byte(s), nil }
+	}
+	h, err := parseCgroups(v1mounts, v1self, ctl(""))
+	if err != nil || h.v2 || h.memory != "/sys/fs/cgroup/memory/a/b" || h.pids != "/sys/fs/cgroup/pids" {
+		t.Errorf("v1: %+v %v", h, err)
+	}
+	h, err = parseCgroups(v2mounts, v2self, ctl("cpu memory pids\n"))
+	if err != nil || !h.v2 || h.memory != "/sys/fs/cgroup/user.slice/x.scope" {
+		t.Errorf("v2: %+v %v", h, err)
+	}
+	if _, err := parseCgroups(v2mounts, v2self, ctl("cpu\n")); err == nil || !strings.Contains(err.Error(), "Delegate") {
+		t.Errorf("v2 without delegation: %v", err)
+	}
+	if _, err := parseCgroups(v2mounts, v2self, func(string) ([]byte, error) { return nil, errors.New("gone") }); err == nil {
+		t.Error("v2 without cgroup.subtree_control: no error")
+	}
+	if _, err := parseCgroups("", "", ctl("")); err == nil {
+		t.Error("no cgroups: no error")
+	}
+}
+
+func TestParseSizeAndDefaultLimits(t *testing.T) {
+	for in, want := range map[string]int64{"1024": 1024, "4k": 4096, "256M": 256 << 20, " 8G ": 8 << 30} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v", in, got, err)
+		}
+	}
+	if _, err := parseSize("lots"); err == nil {
+		t.Error("parseSize(lots): no error")
+	}
+	t.Setenv(EnvMemoryLimit, "2G")
+	t.Setenv(EnvPidsLimit, "100")
+	if l := DefaultLimits(); l.Memory != 2<<30 || l.Pids != 100 {
+		t.Errorf("DefaultLimits = %+v", l)
+	}
+	if l := (Limits{Memory: -1}).resolve(); l.Memory != -1 || l.Pids != 100 {
+		t.Errorf("resolve = %+v", l)
+	}
+}
+
+func TestLimitAnnotation(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) {
+		t.Helper()
+		if err := osWriteFile(dir+"/"+name, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("memory.events", "low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\n")
+	write("pids.events", "max 0\n")
+	c := &commandCgroup{h: cgroupHier{v2: true}, dirs: []string{dir}, limits: Limits{Memory: 256 << 20, Pids: 64}}
+	res := atesor.CommandResult{ExitCode: 137}
+	c.annotate(&res)
+	if !strings.Contains(res.Output, "memory limit of 256 MiB") || !strings.Contains(res.Output, EnvMemoryLimit) || strings.Contains(res.Output, "process limit") {
+		t.Errorf("memory: %q", res.Output)
+	}
+	write("memory.events", "oom_kill 0\n")
+	write("pids.events", "max 12\n")
+	res = atesor.CommandResult{ExitCode: 0}
+	c.annotate(&res)
+	if !strings.Contains(res.Output, "process limit of 64") || res.ExitCode == 0 {
+		t.Errorf("pids: %+v", res)
+	}
+	write("pids.events", "max 0\n")
+	res = atesor.CommandResult{}
+	c.annotate(&res)
+	if res.Output != "" {
+		t.Errorf("no limit hit: %q", res.Output)
+	}
+}
+
+func osWriteFile(p, s string) error { return os.WriteFile(p, []byte(s), 0o644) }
