@@ -5,8 +5,8 @@
 //   - [Rootfs], the default: a Debian (or Alpine) riscv64 root filesystem cached under the
 //     state home, run through qemu-riscv64-static registered in binfmt_misc, with a
 //     per-run overlay mount so that nothing a run does reaches the cache, and every command
-//     entered with bwrap (cleared environment plus an allowlist, private /tmp, new pid, ipc
-//     and uts namespaces, network per command).
+//     entered with bwrap (cleared environment plus an allowlist, private /tmp, new pid, ipc,
+//     uts and network namespaces; see "Security model" below).
 //   - [Docker]: a riscv64 container driven through the docker CLI.
 //   - [Host]: commands run on the host in a workspace directory (native riscv64 machines
 //     and tests).
@@ -23,4 +23,41 @@
 // and classifies the fault.
 //
 // Package sandboxtest provides an importable fake sandbox for other packages' tests.
+//
+// # Security model
+//
+// Everything a [Rootfs] runs is untrusted: the package's build scripts and tests and
+// every command a model proposes, run as root inside. The sandbox promises what a
+// default Docker container promises, and more on the network:
+//
+//   - Privileges: Docker's default capability set without CAP_MKNOD, CAP_NET_RAW and
+//     CAP_SETPCAP; no_new_privs; Docker's default seccomp profile
+//     (github.com/moby/profiles/seccomp), compiled to BPF by go-seccomp-bpf and loaded by
+//     bwrap --seccomp (see seccompFilter for what it refuses and what qemu-user needs).
+//     bwrap as real root leaves the bounding set full; no_new_privs keeps exec from
+//     gaining from it.
+//   - Kernel interfaces: /proc/sys, /proc/sysrq-trigger and /proc/fs read-only (bound from
+//     the host's /proc, which shows the same kernel), Docker's masked /proc paths masked,
+//     /sys not mounted, /dev with the usual devices only.
+//   - Files: the only host-backed mounts are the run's overlay root and, for a file://
+//     git source, the source's directory read-only. The CA bundle and resolv.conf are
+//     copied into the overlay (through an [os.Root], so links made inside cannot
+//     redirect the copy).
+//   - Network: every command gets its own network namespace. Without network it has
+//     loopback only. With network, slirp4netns (--disable-host-loopback) attaches to it:
+//     the internet and DNS (the host's resolvers, or slirp4netns's forwarder at 10.0.2.3
+//     when the host's are on loopback) work; "prohibit" routes, which the command cannot
+//     remove without CAP_NET_ADMIN, keep the host's own addresses, 169.254.0.0/16 (cloud
+//     metadata) and 100.100.100.200 out of reach. IPv6 is not routed.
+//   - Resources: a cgroup per command (v2 with delegated memory and pids controllers, or
+//     v1 memory and pids hierarchies) with [Limits], and an error that names the limit
+//     hit; the first [OutputHead] and last [OutputTail] bytes of each output stream kept
+//     in memory, all of it to the command's live writers; archive extraction
+//     ([ExtractLimits]) and downloads ([DownloadLimits]) bounded, with stall timeouts.
+//
+// It does not promise protection from a kernel exploit (the kernel is shared, as with a
+// container), nor anything for the [Host] backend, which runs commands on the host
+// (--unsafe-host in the CLI). The [Docker] backend runs its container with the same
+// capability set, no-new-privileges, Docker's default seccomp profile and the limits;
+// its network is Docker's bridge.
 package sandbox

@@ -111,7 +111,9 @@ func (j *jail) enter(ctx context.Context, bwrapPid int, info *os.File, block *os
 		sl.stop()
 		if cg != nil {
 			cg.annotate(res)
-			cg.remove()
+			// Emptying and removing the cgroup can take a few tens of milliseconds while
+			// the kernel reaps the sandbox; the result does not wait for it.
+			go cg.remove()
 		}
 	}
 	if j.cgroups != nil {
