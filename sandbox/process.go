@@ -84,8 +84,13 @@ func run(ctx context.Context, p process) (atesor.CommandResult, error) {
 		if finish, err = p.started(ctx, cmd.Process.Pid); err != nil {
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			_ = cmd.Wait()
+			res.Stdout, res.Stderr, res.Output = stdout.String(), stderr.String(), combined.String()
+			fillExit(&res, cmd.ProcessState, nil)
 			if finish != nil {
 				finish(&res)
+			}
+			if msg := strings.TrimSpace(res.Stderr); msg != "" {
+				err = fmt.Errorf("%w: %s", err, tail(msg, 1000))
 			}
 			return res, err
 		}

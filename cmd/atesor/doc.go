@@ -29,7 +29,7 @@
 //
 //	go run ./cmd/atesor port --offline ./testdata/packages/hello
 //
-// installs the missing host tools with apt (qemu-user-static, mmdebstrap, bubblewrap,
+// installs the missing host tools with apt (qemu-user-static, mmdebstrap, bubblewrap, slirp4netns,
 // debian-archive-keyring), provisions the riscv64 sandbox on first use, ports the bundled
 // sample package and prints the verdict.
 package main
