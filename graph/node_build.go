@@ -64,14 +64,15 @@ func (r *run) runPlanCommand(ctx context.Context, s *atesor.State, node, phase, 
 		return atesor.CommandResult{Line: line, ExitCode: -1, Output: "refused by the command safety rules: " + err.Error()}, true, nil
 	}
 	r.emit(Event{Kind: EventCommand, Node: node, Phase: phase, Line: line})
-	lw := &lineWriter{r: r, node: node, phase: phase}
+	log := r.startLog(line)
+	lw := (&lineWriter{r: r, node: node, phase: phase}).teeTo(log)
 	res, fault, err := sandbox.ExecRetryingFaults(ctx, r.sb, atesor.Command{
 		Line: line, Dir: s.RepoDir, Network: true, Stdout: lw, Stderr: lw,
 	})
+	log.end(res)
 	if err != nil {
 		return res, false, fmt.Errorf("run %q: %w", line, err)
 	}
-	r.appendLog(line, res)
 	if fault == sandbox.FaultInfra {
 		res.Output = emulatorFaultPrefix + "the emulator crashed running `" + line + "` and the rerun behaved differently\n" + res.Output
 		return res, true, nil

@@ -202,12 +202,13 @@ func (r *run) applyActions(ctx context.Context, s *atesor.State, actions []ateso
 				return fmt.Errorf("command %q: %w", a.Command, err)
 			}
 			r.emit(Event{Kind: EventCommand, Node: NodeFix, Phase: "apply", Line: a.Command})
-			lw := &lineWriter{r: r, node: NodeFix, phase: "apply"}
+			log := r.startLog(a.Command)
+			lw := (&lineWriter{r: r, node: NodeFix, phase: "apply"}).teeTo(log)
 			res, err := r.sb.Exec(ctx, atesor.Command{Line: a.Command, Dir: s.RepoDir, Network: true, Stdout: lw, Stderr: lw})
+			log.end(res)
 			if err != nil {
 				return fmt.Errorf("run %q: %w", a.Command, err)
 			}
-			r.appendLog(a.Command, res)
 			if !res.OK() {
 				return fmt.Errorf("fix command %q failed with exit %d: %s", a.Command, res.ExitCode, firstLine(extractError(res.Output)))
 			}
