@@ -14,7 +14,8 @@ type Command struct {
 	// Env holds extra KEY=value variables for this command.
 	Env []string `json:"env,omitempty"`
 	// Timeout bounds the command; zero means the sandbox default (1800 s).
-	Timeout time.Duration `json:"timeout,omitempty"`
+	// (JSON: timeout_seconds.)
+	Timeout time.Duration `json:"-"`
 	// Network allows network access (plan and fix commands); off for investigation,
 	// smoke runs and package tests.
 	Network bool `json:"network,omitempty"`
@@ -25,12 +26,13 @@ type Command struct {
 
 // CommandResult is what a command did. Output is kept in full; consumers cut.
 type CommandResult struct {
-	Line     string        `json:"line"`
-	ExitCode int           `json:"exit_code"`
-	Stdout   string        `json:"stdout"`
-	Stderr   string        `json:"stderr"`
-	Output   string        `json:"output"` // stdout and stderr interleaved as produced
-	Duration time.Duration `json:"duration"`
+	Line     string `json:"line"`
+	ExitCode int    `json:"exit_code"`
+	Stdout   string `json:"stdout"`
+	Stderr   string `json:"stderr"`
+	Output   string `json:"output"` // stdout and stderr interleaved as produced
+	// Duration is the command's wall time (JSON: duration_seconds).
+	Duration time.Duration `json:"-"`
 	TimedOut bool          `json:"timed_out,omitempty"`
 	// Signal names the signal that killed the command, if any (SIGSEGV, SIGILL, ...).
 	Signal string `json:"signal,omitempty"`

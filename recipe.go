@@ -34,12 +34,13 @@ type CachedRecipe struct {
 // Passed is true only when tests ran and none failed for real: zero tests ran is
 // NoTests, never a pass.
 type TestResult struct {
-	Commands []string      `json:"commands"`
-	Passed   bool          `json:"passed"`
-	TimedOut bool          `json:"timed_out,omitempty"`
-	ExitCode int           `json:"exit_code"`
-	Output   string        `json:"output,omitempty"` // the tail of the output
-	Duration time.Duration `json:"duration"`
+	Commands []string `json:"commands"`
+	Passed   bool     `json:"passed"`
+	TimedOut bool     `json:"timed_out,omitempty"`
+	ExitCode int      `json:"exit_code"`
+	Output   string   `json:"output,omitempty"` // the tail of the output
+	// Duration is the tests' wall time (JSON: duration_seconds).
+	Duration time.Duration `json:"-"`
 	// Counts are what the test framework reported; nil when the framework is unknown
 	// and the verdict is the exit code alone (Note says so).
 	Counts *TestCounts `json:"counts,omitempty"`
@@ -86,13 +87,15 @@ func (t *TestResult) FailingCount() int {
 // Performance is a performance-mode measurement. Numbers measured under emulation are
 // not hardware numbers; Emulated says which it was.
 type Performance struct {
-	Workload  string          `json:"workload"`
-	Runs      int             `json:"runs"`
-	Median    time.Duration   `json:"median"`
-	Spread    time.Duration   `json:"spread"`
+	Workload string `json:"workload"`
+	Runs     int    `json:"runs"`
+	// Median, Spread and Durations are written to JSON in seconds (median_seconds,
+	// spread_seconds, durations_seconds).
+	Median    time.Duration   `json:"-"`
+	Spread    time.Duration   `json:"-"`
 	Emulated  bool            `json:"emulated"`
 	Measured  time.Time       `json:"measured"`
-	Durations []time.Duration `json:"durations,omitempty"`
+	Durations []time.Duration `json:"-"`
 }
 
 // Harness is a performance-mode workload the optimizer agent writes: a C/C++ harness, a

@@ -16,7 +16,8 @@ type Request struct {
 	// MaxCostUSD escalates the run when the API cost exceeds it (default 1.00).
 	MaxCostUSD float64 `json:"max_cost_usd,omitempty"`
 	// TestTimeout bounds the package's own tests (default 15 minutes).
-	TestTimeout time.Duration `json:"test_timeout,omitempty"`
+	// (JSON: test_timeout_seconds.)
+	TestTimeout time.Duration `json:"-"`
 	// Force skips the recipe cache.
 	Force bool `json:"force,omitempty"`
 	// Resume continues the saved run of this package after its last finished node.
@@ -51,20 +52,55 @@ func (r Request) WithDefaults() Request {
 	return r
 }
 
-// Result is what a finished run produced.
+// Result is what a finished run produced. Its JSON form writes Duration as
+// duration_seconds; State is not part of it (it is the <repo>_state.json file).
 type Result struct {
-	Package      string        `json:"package"`
-	Sandbox      string        `json:"sandbox"`
-	Status       Status        `json:"status"`
-	Verified     bool          `json:"verified"`
-	FailureClass FailureClass  `json:"failure_class,omitempty"`
-	Reason       string        `json:"reason,omitempty"`
-	Artifacts    []Artifact    `json:"artifacts"`
-	Tests        *TestResult   `json:"tests,omitempty"`
-	Attempts     int           `json:"attempts"`
-	Usage        Usage         `json:"usage"`
-	Duration     time.Duration `json:"duration"`
-	// Files maps output kinds (recipe, report, state, patches, artifacts, log, audit)
-	// to the paths written.
+	Package      string       `json:"package"`
+	Sandbox      string       `json:"sandbox"`
+	Status       Status       `json:"status"`
+	Verified     bool         `json:"verified"`
+	FailureClass FailureClass `json:"failure_class,omitempty"`
+	Reason       string       `json:"reason,omitempty"`
+	// Artifacts are the primary artifacts (State.Artifacts has every artifact found).
+	Artifacts []Artifact  `json:"artifacts"`
+	Tests     *TestResult `json:"tests,omitempty"`
+	Attempts  int         `json:"attempts"`
+	Usage     Usage       `json:"usage"`
+	// Duration is the run's wall time (JSON: duration_seconds).
+	Duration time.Duration `json:"-"`
+	// Files maps the output kinds (the File* constants) to the paths written; a kind is
+	// present only when its file or directory exists.
 	Files map[string]string `json:"files,omitempty"`
+	// State is the final run state, as saved in the state file; nil for a recipe-cache
+	// hit, which runs no pipeline.
+	State *State `json:"-"`
+}
+
+// The keys of Result.Files and of the report's files map. Paths are in the output
+// directory; <repo> is the package name.
+const (
+	// FileRecipe is <repo>_recipe.md: the porting recipe, six sections and the
+	// machine-readable command block (written when the run reached finish or escalate).
+	FileRecipe = "recipe"
+	// FileReport is <repo>_report.json: the machine-readable outcome.
+	FileReport = "report"
+	// FileState is <repo>_state.json: the run state, saved after every node.
+	FileState = "state"
+	// FilePatches is the <repo>_patches directory: one unified diff per source change
+	// a fix made.
+	FilePatches = "patches"
+	// FileArtifacts is the <repo>_artifacts directory: copies of the primary artifacts of
+	// a verified port.
+	FileArtifacts = "artifacts"
+	// FileLog is agent_<repo>.log: the run's structured log (every level).
+	FileLog = "log"
+	// FileAudit is agent-call_<repo>.log: the LLM audit log, one entry per model answer.
+	FileAudit = "audit"
+	// FileBuildLog is <repo>_build.log: the output of the build commands.
+	FileBuildLog = "build_log"
+)
+
+// FileKinds lists the keys of Result.Files in the order above.
+func FileKinds() []string {
+	return []string{FileRecipe, FileReport, FileState, FilePatches, FileArtifacts, FileLog, FileAudit, FileBuildLog}
 }

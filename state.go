@@ -70,8 +70,9 @@ type Patch struct {
 
 // NodeTiming is how long one node run took.
 type NodeTiming struct {
-	Node     string        `json:"node"`
-	Duration time.Duration `json:"duration"`
+	Node string `json:"node"`
+	// Duration is the node's wall time (JSON: seconds).
+	Duration time.Duration `json:"-"`
 }
 
 // State is the run state of one port. It is saved as JSON after every node and must
@@ -126,21 +127,23 @@ type State struct {
 	// StubFiles are files a fix created that define an entry point or compile nothing.
 	StubFiles []string `json:"stub_files,omitempty"`
 
-	BuildSucceeded   bool          `json:"build_succeeded"`
-	BuildStarted     time.Time     `json:"build_started,omitzero"`
-	Verified         bool          `json:"verified"`
-	VerifyProblems   []string      `json:"verify_problems,omitempty"`
-	Artifacts        []Artifact    `json:"artifacts,omitempty"`
-	MissingArtifacts []string      `json:"missing_artifacts,omitempty"`
-	Tests            *TestResult   `json:"tests,omitempty"`
-	Recipe           string        `json:"recipe,omitempty"`
-	Usage            Usage         `json:"usage"`
-	EscalationReason string        `json:"escalation_reason,omitempty"`
-	StartedAt        time.Time     `json:"started_at"`
-	FinishedAt       time.Time     `json:"finished_at,omitzero"`
-	Duration         time.Duration `json:"duration,omitempty"`
-	// SandboxTime is the wall time spent in sandbox operations (commands, copies).
-	SandboxTime       time.Duration `json:"sandbox_time,omitempty"`
+	BuildSucceeded   bool        `json:"build_succeeded"`
+	BuildStarted     time.Time   `json:"build_started,omitzero"`
+	Verified         bool        `json:"verified"`
+	VerifyProblems   []string    `json:"verify_problems,omitempty"`
+	Artifacts        []Artifact  `json:"artifacts,omitempty"`
+	MissingArtifacts []string    `json:"missing_artifacts,omitempty"`
+	Tests            *TestResult `json:"tests,omitempty"`
+	Recipe           string      `json:"recipe,omitempty"`
+	Usage            Usage       `json:"usage"`
+	EscalationReason string      `json:"escalation_reason,omitempty"`
+	StartedAt        time.Time   `json:"started_at"`
+	FinishedAt       time.Time   `json:"finished_at,omitzero"`
+	// Duration is the run's wall time (JSON: duration_seconds).
+	Duration time.Duration `json:"-"`
+	// SandboxTime is the wall time spent in sandbox operations (commands, copies)
+	// (JSON: sandbox_seconds).
+	SandboxTime       time.Duration `json:"-"`
 	ProviderName      string        `json:"provider,omitempty"`
 	OfflineFallbacks  []string      `json:"offline_fallbacks,omitempty"`
 	InvestigationUsed bool          `json:"investigation_used,omitempty"`

@@ -20,6 +20,16 @@ const (
 	StatusFailed       Status = "failed"
 )
 
+// Final reports whether the status is one a finished run ends with: verified, cached,
+// not_verified or escalated. [Graph.Run] never returns a Result with another status.
+func (s Status) Final() bool {
+	switch s {
+	case StatusVerified, StatusCached, StatusNotVerified, StatusEscalated:
+		return true
+	}
+	return false
+}
+
 // Succeeded reports whether the status counts as a successful port.
 func (s Status) Succeeded() bool { return s == StatusVerified || s == StatusCached }
 

@@ -2,6 +2,8 @@ package graph
 
 import (
 	"context"
+	"fmt"
+	"sort"
 	"time"
 
 	"github.com/cloudwego/eino/schema"
@@ -11,14 +13,29 @@ import (
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
-// client returns the run's model client (nil provider means offline).
+// client returns the run's model client (nil provider means offline): the run's audit
+// log, logger and clock, and rejected answers reported as events.
 func (r *run) client() *llm.Client {
-	return &llm.Client{Provider: r.provider, Audit: r.audit, Logger: r.log, Repository: r.state.RepoName}
+	return &llm.Client{Provider: r.provider, Audit: r.audit, Logger: r.log, Repository: r.state.RepoName,
+		Clock: r.p.opts.clock, Notify: r.notice}
+}
+
+// notice turns a client notice into an event.
+func (r *run) notice(n llm.Notice) {
+	if n.Kind != llm.NoticeRejected {
+		return
+	}
+	e := Event{Kind: EventAnswerRejected, Node: n.Node, Role: string(n.Role), Agent: n.Label, Model: n.Model, Rule: n.Rule}
+	if n.Err != nil {
+		e.Err = n.Err.Error()
+	}
+	r.emit(e)
 }
 
 // askJSON makes one validated call: the answer decoded and schema-checked by validate,
-// then checked by the node's semantic rule. Tokens and cost of every attempt are added
-// to the run's usage. It returns nil when no model gave a valid answer.
+// then checked by the node's semantic rule and the embedder's validators of T (see
+// [WithValidator]). Tokens and cost of every attempt are added to the run's usage. It
+// returns nil when no model gave a valid answer.
 func askJSON[T any](ctx context.Context, r *run, s *atesor.State, role atesor.Role, label, prompt string, check func(*T) error) *T {
 	return askJSONTimeout(ctx, r, s, role, label, prompt, 0, check)
 }
@@ -29,11 +46,12 @@ func askJSONTimeout[T any](ctx context.Context, r *run, s *atesor.State, role at
 	}
 	out := llm.Call(ctx, r.client(), llm.Request[T]{
 		Role: role, Messages: []*schema.Message{schema.UserMessage(prompt)},
-		Decode: validate.Decode[T], Validate: check, Label: label, Node: r.current, WallTimeout: wall,
+		Decode: validate.Decode[T], Validate: check, Validators: validatorsFor[T](&r.p.opts),
+		Label: label, Node: r.current, WallTimeout: wall,
 	})
 	r.addUsage(s, out.Usage)
 	if out.Data == nil {
-		r.log.Warn("model call failed", "role", role, "label", label, "attempts", out.Attempts, "err", out.LastErr)
+		r.log.Warn("model call failed", "node", r.current, "role", role, "agent", label, "attempts", out.Attempts, "err", out.LastErr)
 		return nil
 	}
 	return out.Data
@@ -51,8 +69,33 @@ func askText(ctx context.Context, r *run, s *atesor.State, role atesor.Role, lab
 	reply, err := r.client().Invoke(ctx, role, []*schema.Message{schema.UserMessage(prompt)}, opts...)
 	r.addUsage(s, reply.Usage)
 	if err != nil {
-		r.log.Warn("model call failed", "role", role, "label", label, "err", err)
+		r.log.Warn("model call failed", "node", r.current, "role", role, "agent", label, "err", err)
 		return "", false
 	}
 	return reply.Text, reply.Text != ""
+}
+
+// addUsage adds a call's usage to the run's and warns once per model that was charged
+// at the default price for unknown models.
+func (r *run) addUsage(s *atesor.State, u atesor.Usage) {
+	s.Usage = s.Usage.Add(u)
+	ids := make([]string, 0, len(u.Prices))
+	for id := range u.Prices {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		if u.Prices[id].Source != atesor.PriceUnknown || r.warnedPrice[id] {
+			continue
+		}
+		if r.warnedPrice == nil {
+			r.warnedPrice = map[string]bool{}
+		}
+		r.warnedPrice[id] = true
+		p := u.Prices[id]
+		line := fmt.Sprintf("model %s has no known price: it is charged %.2f/%.2f USD per million input/output tokens, which counts towards the cost limit; "+
+			"set atesor.ModelSpec.Price in the Provider's Pool (zero for a local model), or ATESOR_PRICE_INPUT and ATESOR_PRICE_OUTPUT for the CLI", id, p.Input, p.Output)
+		r.log.Warn("unknown model price", "node", r.current, "model", id, "input_usd_per_million", p.Input, "output_usd_per_million", p.Output)
+		r.emit(Event{Kind: EventWarning, Node: r.current, Model: id, Line: line})
+	}
 }

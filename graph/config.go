@@ -3,9 +3,11 @@ package graph
 import (
 	"context"
 	"log/slog"
+	"reflect"
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/llm"
 )
 
 // SandboxOpener opens a sandbox for a platform. The graph opens the sandbox only after a
@@ -29,42 +31,23 @@ type Config struct {
 	OutputDir string
 	// RunsDir holds the saved state of each run for resume (default <home>/runs).
 	RunsDir string
-	// Logger receives structured progress logs (default: discard).
+	// Logger receives the run's structured log, the same records the run writes to
+	// agent_<repo>.log in the output directory (default: only that file). The levels
+	// are described under "Logging" in the package documentation; filter with the
+	// handler's level.
 	Logger *slog.Logger
-}
-
-// EventKind is the kind of a progress event.
-type EventKind string
-
-// The progress events a run reports.
-const (
-	EventNodeStarted  EventKind = "node_started"
-	EventNodeFinished EventKind = "node_finished"
-	EventPhase        EventKind = "phase"   // a build phase or a fix step started
-	EventCommand      EventKind = "command" // a command line started
-	EventOutput       EventKind = "output"  // one line of command output
-	EventInfo         EventKind = "info"    // a notable decision (fallback used, cache hit, ...)
-)
-
-// Event is one progress report. Events are delivered on the goroutine of the run, in
-// order; a slow callback slows the run.
-type Event struct {
-	Kind    EventKind     `json:"kind"`
-	Node    string        `json:"node,omitempty"`
-	Phase   string        `json:"phase,omitempty"`
-	Line    string        `json:"line,omitempty"`
-	Elapsed time.Duration `json:"elapsed"`
-	Err     string        `json:"error,omitempty"`
 }
 
 // Option changes how a pipeline runs.
 type Option func(*options)
 
 type options struct {
-	events   func(Event)
-	replaced map[string]atesor.Node
-	now      func() time.Time
-	repair   repairOptions
+	events     func(Event)
+	replaced   map[string]atesor.Node
+	clock      llm.Clock
+	now        func() time.Time
+	validators map[reflect.Type][]any
+	repair     repairOptions
 }
 
 // WithEvents sets the progress callback.
@@ -72,9 +55,12 @@ func WithEvents(fn func(Event)) Option {
 	return func(o *options) { o.events = fn }
 }
 
-// WithNode replaces the node of that name (init, analyst, task_plan, heuristic_plan,
-// scout, build, verify, fix, finish, escalate) with an embedder's node. The supervisor's
-// routing stays; the replacement reads and writes the same state.
+// WithNode replaces the node registered under name (init, analyst, task_plan,
+// heuristic_plan, scout, build, verify, fix, finish, escalate; see the Node* constants)
+// with an embedder's node. The supervisor's routing stays, and it routes by name: the
+// replacement runs where the built-in node ran, its events, timings, state (LastNode)
+// and audit entries carry name, whatever its Name method returns. The replacement reads
+// and writes the same state. New rejects a name that is not a node.
 func WithNode(name string, n atesor.Node) Option {
 	return func(o *options) {
 		if o.replaced == nil {
@@ -84,7 +70,15 @@ func WithNode(name string, n atesor.Node) Option {
 	}
 }
 
-// WithClock sets the clock (tests).
-func WithClock(now func() time.Time) Option {
-	return func(o *options) { o.now = now }
+// WithClock sets the clock of the pipeline: run timestamps, node timings and
+// [Event.Elapsed], the report's durations, the wall timeouts of model calls and the
+// waits a Retry-After asks for. Tests pass an [llm.ManualClock], so a run that waits
+// for a rate limit takes no real time. Commands in the sandbox keep real time (their
+// own timeouts are the sandbox's). Default: [llm.RealClock].
+func WithClock(c llm.Clock) Option {
+	return func(o *options) {
+		if c != nil {
+			o.clock, o.now = c, c.Now
+		}
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/llm"
 )
 
 // Report is the machine-readable outcome of a run, written as <repo>_report.json.
@@ -233,14 +234,14 @@ func (r *run) files() map[string]string {
 	out := r.state.Request.OutputDir
 	n := r.state.RepoName
 	return map[string]string{
-		"recipe":    filepath.Join(out, n+"_recipe.md"),
-		"report":    filepath.Join(out, n+"_report.json"),
-		"state":     filepath.Join(out, n+"_state.json"),
-		"patches":   filepath.Join(out, n+"_patches"),
-		"artifacts": filepath.Join(out, n+"_artifacts"),
-		"log":       filepath.Join(out, "agent_"+n+".log"),
-		"audit":     filepath.Join(out, "agent-call_"+n+".log"),
-		"build_log": filepath.Join(out, n+"_build.log"),
+		atesor.FileRecipe:    filepath.Join(out, n+"_recipe.md"),
+		atesor.FileReport:    filepath.Join(out, n+"_report.json"),
+		atesor.FileState:     filepath.Join(out, n+"_state.json"),
+		atesor.FilePatches:   filepath.Join(out, n+"_patches"),
+		atesor.FileArtifacts: filepath.Join(out, n+"_artifacts"),
+		atesor.FileLog:       filepath.Join(out, "agent_"+n+".log"),
+		atesor.FileAudit:     filepath.Join(out, llm.AuditFileName(n)),
+		atesor.FileBuildLog:  filepath.Join(out, n+"_build.log"),
 	}
 }
 
@@ -281,7 +282,7 @@ func (r *run) result() *atesor.Result {
 	res := &atesor.Result{
 		Package: s.RepoName, Sandbox: s.Platform.SandboxKey(), Status: s.Status, Verified: s.Verified,
 		FailureClass: s.FailureClass, Reason: s.EscalationReason, Tests: s.Tests, Attempts: s.Attempts,
-		Usage: s.Usage, Duration: s.Duration, Files: map[string]string{},
+		Usage: s.Usage, Duration: s.Duration, Files: map[string]string{}, State: s,
 	}
 	for _, a := range s.Artifacts {
 		if a.Role == atesor.ArtifactPrimary {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/llm"
 	"github.com/eclipse-atesor/atesor-go/memory"
 )
 
@@ -37,7 +37,7 @@ func New(cfg Config, opts ...Option) (*Pipeline, error) {
 	if cfg.Sandbox == nil && cfg.OpenSandbox == nil {
 		return nil, errors.New("graph: Config needs a Sandbox or an OpenSandbox function")
 	}
-	o := options{now: time.Now}
+	o := options{clock: llm.RealClock{}, now: time.Now}
 	for _, fn := range opts {
 		fn(&o)
 	}
@@ -47,15 +47,26 @@ func New(cfg Config, opts ...Option) (*Pipeline, error) {
 		}
 	}
 	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Pipeline{cfg: cfg, opts: o}, nil
 }
 
 // Run ports one package. It returns an error only when the run could not be carried out
 // (a bad request, an unreadable source, an interrupt); a port that fails is a Result
-// with its status and failure class.
+// with its status and failure class. The Result's status is always final (see
+// [atesor.Status.Final]); Result.State is the final run state. Run is [Pipeline.RunWith]
+// without options.
 func (p *Pipeline) Run(ctx context.Context, req atesor.Request) (*atesor.Result, error) {
+	return p.RunWith(ctx, req)
+}
+
+// RunWith is Run with per-run Eino compose options, passed to the graph's Invoke: most
+// often compose.WithCallbacks(handler), which sees every node of the run (RunInfo.Name
+// is the node's registered name, Component "Lambda") and every model call (Component
+// components.ComponentOfChatModel, Name the model id, with token usage on OnEnd). Options
+// are not used for a recipe-cache hit, which runs no graph.
+func (p *Pipeline) RunWith(ctx context.Context, req atesor.Request, opts ...compose.Option) (*atesor.Result, error) {
 	req = req.WithDefaults()
 	platform, err := knowledge.Profile(req.Platform)
 	if err != nil {
@@ -93,7 +104,7 @@ func (p *Pipeline) Run(ctx context.Context, req atesor.Request) (*atesor.Result,
 		return nil, err
 	}
 	defer r.close()
-	return r.execute(ctx)
+	return r.execute(ctx, opts...)
 }
 
 // runsDir is where run states are saved for resume.
@@ -128,7 +139,7 @@ func (r *run) compile(ctx context.Context) (compose.Runnable[string, string], er
 		node := r.node(name)
 		if err := g.AddLambdaNode(name, compose.InvokableLambda(func(ctx context.Context, _ string) (string, error) {
 			return name, compose.ProcessState(ctx, func(ctx context.Context, s *atesor.State) error {
-				return r.runNode(ctx, node, s)
+				return r.runNode(ctx, name, node, s)
 			})
 		}), compose.WithNodeName(name)); err != nil {
 			return nil, err

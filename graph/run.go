@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cloudwego/eino/compose"
+
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/logfile"
 	"github.com/eclipse-atesor/atesor-go/llm"
@@ -43,6 +45,8 @@ type run struct {
 	// lastOutput is the full output of the last failed build command, for the scripted
 	// repairs (not saved: after a resume they read the error record's message).
 	lastOutput string
+	// warnedPrice holds the models already reported as having no known price.
+	warnedPrice map[string]bool
 }
 
 func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, platform atesor.Platform, src *source) (*run, error) {
@@ -83,7 +87,10 @@ func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, 
 	if r.logFile, err = logfile.OpenAppend(filepath.Join(out, "agent_"+name+".log")); err != nil {
 		return nil, fmt.Errorf("graph: %w", err)
 	}
-	r.log = slog.New(slog.NewTextHandler(r.logFile, &slog.HandlerOptions{Level: slog.LevelDebug})).With("repo", name)
+	r.log = slog.New(fanout{
+		slog.NewTextHandler(r.logFile, &slog.HandlerOptions{Level: slog.LevelDebug}),
+		p.cfg.Logger.Handler(),
+	}).With("repo", name)
 	if r.audit, err = llm.OpenAuditLog(out, name); err != nil {
 		r.logFile.Close()
 		return nil, fmt.Errorf("graph: %w", err)
@@ -121,12 +128,12 @@ func (r *run) close() {
 }
 
 // execute runs the graph to its end and writes the report.
-func (r *run) execute(ctx context.Context) (*atesor.Result, error) {
+func (r *run) execute(ctx context.Context, opts ...compose.Option) (*atesor.Result, error) {
 	runnable, err := r.compile(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("graph: compile: %w", err)
 	}
-	_, err = runnable.Invoke(ctx, "")
+	_, err = runnable.Invoke(ctx, "", opts...)
 	s := r.state
 	if err != nil {
 		r.save(s)
@@ -135,7 +142,29 @@ func (r *run) execute(ctx context.Context) (*atesor.Result, error) {
 		}
 		return nil, fmt.Errorf("graph: %s: %w", s.RepoName, err)
 	}
+	r.ensureFinal(ctx, s)
 	return r.result(), nil
+}
+
+// ensureFinal makes sure a run that ended has a final status: a run the graph ended
+// without a final status (a replaced finish or escalate node that set none) is escalated
+// by the built-in escalate node, with failure class infra.
+func (r *run) ensureFinal(ctx context.Context, s *atesor.State) {
+	if s.Status.Final() {
+		return
+	}
+	if s.FailureClass == atesor.FailureNone {
+		s.FailureClass = atesor.FailureInfra
+	}
+	if s.EscalationReason == "" {
+		s.EscalationReason = fmt.Sprintf("the run ended after node %s with status %s, not a final status", s.LastNode, s.Status)
+	}
+	r.log.Error("run ended without a final status", "last_node", s.LastNode, "status", s.Status)
+	_ = r.runNode(ctx, NodeEscalate, builtinNode{name: NodeEscalate, run: r}, s)
+	if !s.Status.Final() {
+		s.Status = atesor.StatusEscalated
+		r.save(s)
+	}
 }
 
 // node returns the node of that name: the embedder's replacement or the built-in one.
@@ -147,13 +176,13 @@ func (r *run) node(name string) atesor.Node {
 }
 
 // runNode runs one node under the state lock, times it, records a node error in the
-// state and saves the state.
-func (r *run) runNode(ctx context.Context, n atesor.Node, s *atesor.State) error {
-	name := n.Name()
+// state and saves the state. name is the name the node is registered under, which
+// routing, events, timings and the audit log use (a replacement's Name may differ).
+func (r *run) runNode(ctx context.Context, name string, n atesor.Node, s *atesor.State) error {
 	r.current = name
 	r.emit(Event{Kind: EventNodeStarted, Node: name})
 	r.log.Info("node started", "node", name)
-	start := time.Now()
+	start := r.p.opts.now()
 	var err error
 	if r.restore && s.LastNode != "" && name != NodeEscalate {
 		r.restore = false
@@ -162,7 +191,7 @@ func (r *run) runNode(ctx context.Context, n atesor.Node, s *atesor.State) error
 	if err == nil {
 		err = n.Run(ctx, s)
 	}
-	d := time.Since(start)
+	d := r.p.opts.now().Sub(start)
 	s.Timings = append(s.Timings, atesor.NodeTiming{Node: name, Duration: d})
 	if err != nil && ctx.Err() != nil {
 		r.save(s)
@@ -233,7 +262,7 @@ func (r *run) emit(e Event) {
 	if r.p.opts.events == nil {
 		return
 	}
-	e.Elapsed = time.Since(r.start)
+	e.Elapsed = r.p.opts.now().Sub(r.start)
 	r.p.opts.events(e)
 }
 

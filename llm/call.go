@@ -42,6 +42,10 @@ type Request[T any] struct {
 	// Validate checks the decoded value (the node's semantic validator); its error text
 	// goes back to the model as a critique. Optional.
 	Validate func(v *T) error
+	// Validators are further checks, such as an embedder's [atesor.Validator]s; they run
+	// after Validate, in order, and the first error goes back to the model as a
+	// critique. Optional.
+	Validators []atesor.Validator[T]
 	// CritiqueRetries is the number of critique retries; 0 means the default of 2, a
 	// negative value means none.
 	CritiqueRetries int
@@ -257,6 +261,7 @@ func (r *run[T]) pool(ctx context.Context, pool []atesor.ModelSpec, critiques in
 		if perr != nil {
 			out.LastErr = fmt.Errorf("model %s: %w", spec.Model, perr)
 			log.Warn("reply without a JSON object", "error", perr)
+			r.rejected(spec, perr)
 			if idx+1 < len(pool) {
 				idx++
 				continue
@@ -274,9 +279,16 @@ func (r *run[T]) pool(ctx context.Context, pool []atesor.ModelSpec, critiques in
 		if verr == nil && req.Validate != nil {
 			verr = req.Validate(&v)
 		}
+		for _, val := range req.Validators {
+			if verr != nil {
+				break
+			}
+			verr = val.Validate(&v)
+		}
 		if verr != nil {
 			out.LastErr = fmt.Errorf("model %s: %w: %w", spec.Model, ErrInvalid, verr)
-			log.Warn("reply failed validation", "error", verr)
+			log.Warn("reply failed validation", "rule", RuleOf(verr), "error", verr)
+			r.rejected(spec, verr)
 			if critiques == 0 {
 				return false
 			}
@@ -291,6 +303,15 @@ func (r *run[T]) pool(ctx context.Context, pool []atesor.ModelSpec, critiques in
 		return false
 	}
 	return false
+}
+
+// rejected reports a rejected answer to the client's Notify hook.
+func (r *run[T]) rejected(spec atesor.ModelSpec, err error) {
+	label := r.req.Label
+	if label == "" {
+		label = string(spec.Role)
+	}
+	r.c.notify(Notice{Kind: NoticeRejected, Role: spec.Role, Label: label, Node: r.req.Node, Model: spec.Model, Rule: RuleOf(err), Err: err})
 }
 
 func (r *run[T]) decode(raw []byte) (T, error) {

@@ -58,6 +58,9 @@ type Client struct {
 	Clock Clock
 	// Repository goes into the audit metadata.
 	Repository string
+	// Notify, when set, receives a [Notice] for each rejected answer, synchronously.
+	// Optional.
+	Notify func(Notice)
 }
 
 func (c *Client) clock() Clock {
@@ -196,7 +199,7 @@ func (c *Client) invoke(ctx context.Context, spec atesor.ModelSpec, msgs []*sche
 		if meta.json {
 			opts = append(opts, provider.JSONOutput())
 		}
-		msg, err := m.Generate(callCtx, msgs, opts...)
+		msg, err := generate(callCtx, m, spec, msgs, opts...)
 		done <- result{msg, err}
 	}()
 	var res result

@@ -45,8 +45,14 @@ func (e *SchemaError) Error() string {
 }
 
 // Decode parses raw as a JSON answer of type T, checks it against T's schema, and returns
-// it with defaults filled in and lists and numbers clamped. T is one of
-// atesor.AnalysisAnswer, BuildPlan, FixProposal, CuratorAnswer, ProgramRun or Harness.
+// it with defaults filled in and lists and numbers clamped. T is any struct type, so an
+// embedder's node can validate its own model answers the way the pipeline's nodes do.
+//
+// For a struct that is not a built-in answer, the schema is generated from T on first use
+// (invopop/jsonschema, jsonschema struct tags honoured) and cached: a field whose json tag
+// has no omitempty or omitzero is required, unknown keys are ignored, a null counts as an
+// absent key, and an integral number such as 7.0 decodes into an int field. Errors are
+// *[SchemaError]s naming each JSON path, in words a model can act on.
 //
 // Acceptance is lenient, as in the reference system: unknown keys are ignored and a null
 // counts as an absent key; only what the seed's validators require must be present. For an

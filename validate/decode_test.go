@@ -183,7 +183,7 @@ func TestSchemas(t *testing.T) {
 	if !strings.Contains(string(raw), `{"type":"null"}`) {
 		t.Error("strict schema has no nullable optional field")
 	}
-	if SchemaText[atesor.State]() != "" || SchemaText[atesor.BuildPlan]() == "" {
+	if SchemaText[string]() != "" || SchemaText[atesor.BuildPlan]() == "" {
 		t.Error("SchemaText")
 	}
 }

@@ -275,16 +275,17 @@ func lookup(t reflect.Type) (*kind, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, ok := reg[t]
-	if !ok {
-		return nil, fmt.Errorf("validate: no answer schema for %v (known: AnalysisAnswer, BuildPlan, FixProposal, CuratorAnswer, ProgramRun, Harness)", t)
+	if k, ok := reg[t]; ok {
+		return k, nil
 	}
-	return k, nil
+	return genericKind(t)
 }
 
 // Schema returns the JSON schema Decode checks answers of type T against, as compact
-// JSON with every definition inlined, ready to put into a prompt. T is one of
-// atesor.AnalysisAnswer, BuildPlan, FixProposal, CuratorAnswer, ProgramRun or Harness.
+// JSON with every definition inlined, ready to put into a prompt. T is any struct type:
+// the built-in answers (atesor.AnalysisAnswer, BuildPlan, FixProposal, CuratorAnswer,
+// ProgramRun, Harness) have hand-tuned lenient schemas, any other struct gets one
+// generated from its fields on first use and cached (see [Decode]).
 func Schema[T any]() (json.RawMessage, error) {
 	k, err := lookup(reflect.TypeOf((*T)(nil)).Elem())
 	if err != nil {
