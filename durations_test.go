@@ -62,7 +62,7 @@ func TestDurationsInJSONAreSeconds(t *testing.T) {
 }
 
 func TestStatusFinal(t *testing.T) {
-	for st, want := range map[Status]bool{StatusVerified: true, StatusCached: true, StatusNotVerified: true, StatusEscalated: true,
+	for st, want := range map[Status]bool{StatusVerified: true, StatusTestsFailing: true, StatusCached: true, StatusNotVerified: true, StatusEscalated: true,
 		StatusRunning: false, StatusPending: false, StatusBuilt: false, StatusBuildFailed: false, StatusFailed: false} {
 		if st.Final() != want {
 			t.Errorf("%s.Final() = %t", st, !want)

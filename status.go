@@ -20,11 +20,12 @@ const (
 	StatusFailed       Status = "failed"
 )
 
-// Final reports whether the status is one a finished run ends with: verified, cached,
-// not_verified or escalated. [Graph.Run] never returns a Result with another status.
+// Final reports whether the status is one a finished run ends with: verified,
+// tests_failing, cached, not_verified or escalated. [Graph.Run] never returns a Result
+// with another status.
 func (s Status) Final() bool {
 	switch s {
-	case StatusVerified, StatusCached, StatusNotVerified, StatusEscalated:
+	case StatusVerified, StatusTestsFailing, StatusCached, StatusNotVerified, StatusEscalated:
 		return true
 	}
 	return false

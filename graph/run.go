@@ -182,7 +182,7 @@ func (r *run) runNode(ctx context.Context, name string, n atesor.Node, s *atesor
 	r.current = name
 	r.emit(Event{Kind: EventNodeStarted, Node: name})
 	r.log.Info("node started", "node", name)
-	start := r.p.opts.now()
+	start := r.now()
 	var err error
 	if r.restore && s.LastNode != "" && name != NodeEscalate {
 		r.restore = false
@@ -191,7 +191,7 @@ func (r *run) runNode(ctx context.Context, name string, n atesor.Node, s *atesor
 	if err == nil {
 		err = n.Run(ctx, s)
 	}
-	d := r.p.opts.now().Sub(start)
+	d := r.now().Sub(start)
 	s.Timings = append(s.Timings, atesor.NodeTiming{Node: name, Duration: d})
 	if err != nil && ctx.Err() != nil {
 		r.save(s)
@@ -262,8 +262,16 @@ func (r *run) emit(e Event) {
 	if r.p.opts.events == nil {
 		return
 	}
-	e.Elapsed = r.p.opts.now().Sub(r.start)
+	e.Elapsed = r.now().Sub(r.start)
 	r.p.opts.events(e)
+}
+
+// now is the time by the pipeline's clock (see WithClock).
+func (r *run) now() time.Time {
+	if r.p.opts.now == nil {
+		return time.Now()
+	}
+	return r.p.opts.now()
 }
 
 func loadState(path string) (*atesor.State, error) {
