@@ -2,8 +2,6 @@ package graph
 
 import (
 	"context"
-	"fmt"
-	"sort"
 	"time"
 
 	"github.com/cloudwego/eino/schema"
@@ -73,29 +71,4 @@ func askText(ctx context.Context, r *run, s *atesor.State, role atesor.Role, lab
 		return "", false
 	}
 	return reply.Text, reply.Text != ""
-}
-
-// addUsage adds a call's usage to the run's and warns once per model that was charged
-// at the default price for unknown models.
-func (r *run) addUsage(s *atesor.State, u atesor.Usage) {
-	s.Usage = s.Usage.Add(u)
-	ids := make([]string, 0, len(u.Prices))
-	for id := range u.Prices {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		if u.Prices[id].Source != atesor.PriceUnknown || r.warnedPrice[id] {
-			continue
-		}
-		if r.warnedPrice == nil {
-			r.warnedPrice = map[string]bool{}
-		}
-		r.warnedPrice[id] = true
-		p := u.Prices[id]
-		line := fmt.Sprintf("model %s has no known price: it is charged %.2f/%.2f USD per million input/output tokens, which counts towards the cost limit; "+
-			"set atesor.ModelSpec.Price in the Provider's Pool (zero for a local model), or ATESOR_PRICE_INPUT and ATESOR_PRICE_OUTPUT for the CLI", id, p.Input, p.Output)
-		r.log.Warn("unknown model price", "node", r.current, "model", id, "input_usd_per_million", p.Input, "output_usd_per_million", p.Output)
-		r.emit(Event{Kind: EventWarning, Node: r.current, Model: id, Line: line})
-	}
 }

@@ -45,8 +45,6 @@ type run struct {
 	// lastOutput is the full output of the last failed build command, for the scripted
 	// repairs (not saved: after a resume they read the error record's message).
 	lastOutput string
-	// warnedPrice holds the models already reported as having no known price.
-	warnedPrice map[string]bool
 }
 
 func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, platform atesor.Platform, src *source) (*run, error) {
