@@ -262,8 +262,10 @@ func TestFixCommand(t *testing.T) {
 		{"make; rm -rf ~", false, ruleRmRoot},
 		{"make && git push", false, ruleGitHistory},
 		{"docker run x", false, ruleAllowList},
-		{"./configure --host=riscv64-linux-gnu", false, ruleCross},
-		{"make CC=riscv64-linux-gnu-gcc", false, ruleCross},
+		{"./configure --host=riscv64-linux-gnu", true, ""},
+		{"./configure --host=aarch64-linux-gnu", false, ruleCross},
+		{"make CC=riscv64-linux-gnu-gcc", true, ""},
+		{"make CC=riscv64-unknown-linux-gnu-gcc", false, ruleCross},
 		{"make CFLAGS=-O2", true, ""},
 	}
 	// FixCommand applies the deny rules before the single-command rules, so a shared
@@ -382,7 +384,10 @@ func TestWorkloadCommand(t *testing.T) {
 	fn := func(c string) error { return WorkloadCommand(c, programs) }
 	runCases(t, "WorkloadCommand", fn, []cmdCase{
 		{"./build/minigzip -9 -c data.txt", true, ""},
-		{"minigzip -d", true, ""},
+		{"minigzip -d", false, ruleWorkload},
+		{"./minigzip -d", false, ruleWorkload},
+		{"/tmp/build/minigzip", false, ruleWorkload},
+		{"./build/example", true, ""},
 		{"/workspace/zlib/build/minigzip", true, ""},
 		{"build/example 'a b' \"c\"", true, ""},
 		{"./build/minigzip *.txt", false, ruleWorkload},

@@ -319,11 +319,11 @@ var toolEnv = map[string]string{
 	"BROWSER": "runs a program", "CCACHE_PREFIX": "makes ccache run another program", "SUDO_ASKPASS": "runs a program",
 	"SSH_ASKPASS": "runs a program", "HOME": "moves every tool's configuration to files the commands may have written",
 	"XDG_CONFIG_HOME": "moves every tool's configuration to files the commands may have written",
-	"CARGO_HOME":      "moves cargo's configuration and binaries", "CMAKE_TOOLCHAIN_FILE": "selects cross-compilation",
+	"CARGO_HOME":      "moves cargo's configuration and binaries",
 }
 
 // cargoSafeEnv are the CARGO_* variables that select no program, registry or target.
-var cargoSafeEnv = regexp.MustCompile(`^CARGO_(BUILD_JOBS|TERM_[A-Z_]+|INCREMENTAL|NET_OFFLINE|NET_RETRY|NET_GIT_FETCH_WITH_CLI|HTTP_TIMEOUT|HTTP_MULTIPLEXING|HTTP_LOW_SPEED_LIMIT|HTTP_CHECK_REVOKE|REGISTRIES_CRATES_IO_PROTOCOL|TARGET_DIR|BUILD_TARGET_DIR|PROFILE_[A-Z_]+_(OPT_LEVEL|DEBUG|LTO|CODEGEN_UNITS|PANIC|INCREMENTAL|STRIP|DEBUG_ASSERTIONS|OVERFLOW_CHECKS|SPLIT_DEBUGINFO)|LOG|BUILD_INCREMENTAL|FEATURE_[A-Z0-9_]+|PKG_[A-Z_]+|MANIFEST_DIR|ENCODED_RUSTFLAGS|BUILD_RUSTFLAGS)$`)
+var cargoSafeEnv = regexp.MustCompile(`^CARGO_(BUILD_JOBS|TERM_[A-Z_]+|INCREMENTAL|NET_OFFLINE|NET_RETRY|NET_GIT_FETCH_WITH_CLI|HTTP_TIMEOUT|HTTP_MULTIPLEXING|HTTP_LOW_SPEED_LIMIT|HTTP_CHECK_REVOKE|REGISTRIES_CRATES_IO_PROTOCOL|TARGET_DIR|BUILD_TARGET_DIR|PROFILE_[A-Z_]+_(OPT_LEVEL|DEBUG|LTO|CODEGEN_UNITS|PANIC|INCREMENTAL|STRIP|DEBUG_ASSERTIONS|OVERFLOW_CHECKS|SPLIT_DEBUGINFO)|LOG|BUILD_TARGET|BUILD_INCREMENTAL|FEATURE_[A-Z0-9_]+|PKG_[A-Z_]+|MANIFEST_DIR|ENCODED_RUSTFLAGS|BUILD_RUSTFLAGS)$`)
 
 // programVars are variables whose value names a program that build tools run.
 var programVars = map[string]bool{

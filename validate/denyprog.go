@@ -16,12 +16,17 @@ var (
 	truncSpec   = optSpec{short: "sr", long: []string{"--size", "--reference"}}
 	mkdirSpec   = optSpec{short: "m", long: []string{"--mode"}}
 	patchSpec   = optSpec{short: "dDoiBbFpVrYzg", long: []string{"--directory", "--output", "--input", "--strip", "--reject-file", "--prefix", "--suffix", "--fuzz", "--ifdef", "--version-control", "--basename-prefix", "--get"}}
-	tarSpec     = optSpec{short: "CfTXIbFgHLNVK", long: []string{"--directory", "--file", "--files-from", "--exclude-from", "--use-compress-program", "--to-command", "--info-script", "--new-volume-script", "--rsh-command", "--checkpoint-action", "--owner", "--group", "--mode", "--transform", "--strip-components"}}
-	unzipSpec   = optSpec{short: "dx"}
-	aptSpec     = optSpec{short: "octa", long: []string{"--option", "--config-file", "--target-release", "--host-architecture"}}
-	apkSpec     = optSpec{short: "Xp", long: []string{"--repository", "--root", "--arch", "--cache-dir", "--keys-dir", "--repositories-file", "--virtual"}}
-	gitSpec     = optSpec{short: "Cc", long: []string{"--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--exec-path"}}
-	chmodSpec   = optSpec{long: []string{"--reference"}}
+	tarSpec     = optSpec{short: "CfTXIbFgHLNVK", long: []string{"--directory", "--file", "--files-from", "--exclude-from", "--use-compress-program", "--to-command", "--info-script", "--new-volume-script", "--rsh-command", "--checkpoint-action", "--owner", "--group", "--mode", "--transform", "--strip-components", "--exclude", "--format", "--xform", "--newer", "--after-date", "--label", "--suffix", "--backup", "--blocking-factor", "--record-size", "--tape-length", "--volno-file", "--index-file", "--exclude-tag", "--null", "--quoting-style", "--sort", "--mtime", "--numeric-owner", "--level", "--listed-incremental", "--atime-preserve", "--occurrence", "--warning", "--hole-detection", "--checkpoint", "--xattrs-include", "--xattrs-exclude"},
+		flags: []string{"--extract", "--get", "--create", "--list", "--append", "--update", "--diff", "--compare", "--delete", "--concatenate", "--catenate", "--test-label",
+			"--absolute-names", "--verbose", "--gzip", "--gunzip", "--ungzip", "--xz", "--bzip2", "--zstd", "--lzip", "--lzma", "--lzop", "--compress", "--uncompress", "--auto-compress",
+			"--keep-old-files", "--keep-newer-files", "--overwrite", "--overwrite-dir", "--unlink-first", "--recursive-unlink", "--preserve-permissions", "--same-permissions", "--no-same-owner", "--same-owner",
+			"--no-same-permissions", "--touch", "--verify", "--dereference", "--hard-dereference", "--one-file-system", "--totals", "--show-transformed-names", "--wildcards", "--no-wildcards", "--anchored",
+			"--ignore-zeros", "--ignore-failed-read", "--to-stdout", "--stdout", "--interactive", "--confirmation", "--no-recursion", "--recursion", "--sparse", "--multi-volume", "--xattrs", "--no-xattrs", "--acls", "--selinux", "--help", "--version", "--usage", "--exclude-vcs", "--exclude-backups", "--exclude-caches", "--preserve-order", "--same-order", "--remove-files", "--skip-old-files", "--delay-directory-restore", "--utc", "--full-time", "--block-number", "--check-links", "--no-null", "--posix", "--old-archive", "--portability", "--seek", "--no-seek"}}
+	unzipSpec = optSpec{short: "dx"}
+	aptSpec   = optSpec{short: "octa", long: []string{"--option", "--config-file", "--target-release", "--host-architecture"}}
+	apkSpec   = optSpec{short: "Xp", long: []string{"--repository", "--root", "--arch", "--cache-dir", "--keys-dir", "--repositories-file", "--virtual"}}
+	gitSpec   = optSpec{short: "Cc", long: []string{"--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--exec-path"}}
+	chmodSpec = optSpec{long: []string{"--reference"}}
 )
 
 // dangerousPrograms change disks, mounts, power or kill every process.
@@ -69,7 +74,14 @@ func denyProgram(c call, depth int, strict bool) error {
 		if len(pa.operands) > 0 && pa.operands[0].val() == "add" {
 			return denyPackageFiles(c, pa.operands[1:])
 		}
+	case "dpkg-deb":
+		return denyDpkgDeb(c, args, strict)
+	case "cpio", "bsdtar", "7z", "7za":
+		return denyUnpack(c, name, args, strict)
 	case "dpkg":
+		if err := denyDpkgDeb(c, args, strict); err != nil {
+			return err
+		}
 		for _, a := range args {
 			v := a.val()
 			if v == "--remove" || v == "--purge" || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsAny(v, "rP") {
@@ -138,7 +150,11 @@ func denyProgram(c call, depth int, strict bool) error {
 	case "tar":
 		return denyTar(c, args, strict)
 	case "unzip":
-		return checkWrites(c, parseArgs(args, unzipSpec, false).values("-d"), strict)
+		dirs := parseArgs(args, unzipSpec, false).values("-d")
+		if err := checkWrites(c, dirs, strict); err != nil {
+			return err
+		}
+		return holdToRepo(c, "unzip", dirs)
 	case "sed":
 		return denySed(c, args, strict)
 	case "cmake":
@@ -434,7 +450,10 @@ func denyTar(c call, args []arg, strict bool) error {
 	if pa.has("P", "--absolute-names") {
 		return reject(ruleSystemWrite, c.text(), "extracting with absolute names can overwrite system files", "extract without -P into the repository or /tmp")
 	}
-	return checkWrites(c, pa.values("-C", "--directory"), strict)
+	if err := checkWrites(c, pa.values("-C", "--directory"), strict); err != nil {
+		return err
+	}
+	return holdToRepo(c, "tar", pa.values("-C", "--directory"))
 }
 
 func denyCMakeE(c call, args []arg, depth int, strict bool) error {
@@ -562,4 +581,86 @@ func denyFind(c call, args []arg, depth int, strict bool) error {
 		}
 	}
 	return nil
+}
+
+// holdToRepo refuses unpacking into a directory outside the repository (and /tmp): an
+// archive holds any file names, which would then overwrite the home directory, tool
+// configuration or the system.
+func holdToRepo(c call, tool string, dirs []arg) error {
+	for _, d := range dirs {
+		for _, v := range d.alts {
+			if outsideRepo(v) {
+				return reject(rulePath, c.text(), tool+" unpacks into "+shown(v)+", outside the repository", "unpack into the repository or a directory below /tmp")
+			}
+		}
+	}
+	return nil
+}
+
+// dpkgDebSpec is the option table of dpkg-deb (and the extraction actions dpkg passes on).
+var dpkgDebSpec = optSpec{exact: true, long: []string{"--extract", "--vextract", "--raw-extract", "--control", "--ctrl-tarfile", "--build", "--root", "--instdir", "--admindir"},
+	flags: []string{"--fsys-tarfile", "--info", "--contents", "--field", "--show"}}
+
+// denyDpkgDeb holds dpkg-deb -x/-X/-R/-e and dpkg -x to the repository.
+func denyDpkgDeb(c call, args []arg, strict bool) error {
+	var dirs []arg
+	for i := 0; i < len(args); i++ {
+		v := args[i].val()
+		extract := false
+		switch {
+		case v == "--extract" || v == "--vextract" || v == "--raw-extract" || v == "--control":
+			extract = true
+		case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsAny(v, "xXRe"):
+			extract = true
+		case strings.HasPrefix(v, "--root") || strings.HasPrefix(v, "--instdir") || strings.HasPrefix(v, "--admindir"):
+			return reject(ruleSystemWrite, c.text(), v+" makes dpkg work on another root", "install packages by name with apt-get install -y <name>")
+		}
+		if !extract {
+			continue
+		}
+		// ACTION ARCHIVE DIRECTORY
+		ops := 0
+		for j := i + 1; j < len(args); j++ {
+			if strings.HasPrefix(args[j].val(), "-") {
+				continue
+			}
+			ops++
+			if ops == 2 {
+				dirs = append(dirs, args[j])
+				break
+			}
+		}
+		if ops < 2 && strings.ContainsAny(v, "Re") {
+			dirs = append(dirs, arg{alts: []string{"DEBIAN"}})
+		}
+	}
+	if err := checkWrites(c, dirs, strict); err != nil {
+		return err
+	}
+	return holdToRepo(c, base(c.prog()), dirs)
+}
+
+// denyUnpack holds cpio -D/--directory, bsdtar -C and 7z -o to the repository.
+func denyUnpack(c call, name string, args []arg, strict bool) error {
+	var dirs []arg
+	switch name {
+	case "cpio":
+		pa := parseArgs(args, optSpec{short: "DEFHIMOR", long: []string{"--directory", "--pattern-file", "--file", "--format", "--message", "--owner", "--rsh-command"}}, false)
+		if pa.has("--rsh-command") {
+			return reject(ruleDenied, c.text(), "cpio --rsh-command runs another program", "unpack with plain cpio -id")
+		}
+		dirs = pa.values("-D", "--directory")
+	case "bsdtar":
+		dirs = parseArgs(args, tarSpec, false).values("-C", "--directory", "--cd")
+	case "7z", "7za":
+		for _, a := range args {
+			if strings.HasPrefix(a.val(), "-o") {
+				dirs = append(dirs, arg{alts: []string{strings.TrimPrefix(a.val(), "-o")}, dynamic: a.dynamic})
+			}
+		}
+	}
+	if err := checkWrites(c, dirs, strict); err != nil {
+		return err
+	}
+	return holdToRepo(c, name, dirs)
 }

@@ -49,9 +49,9 @@ func ExampleStripTestCommands() {
 
 func ExampleBuildPlan() {
 	plan := &atesor.BuildPlan{Phases: []atesor.Phase{
-		{Name: "build", Commands: []string{"./configure --host=riscv64-linux-gnu", "make || true"}},
+		{Name: "build", Commands: []string{"./configure --host=aarch64-linux-gnu", "make || true"}},
 	}}
 	fmt.Println(validate.BuildPlan(plan))
 	// Output:
-	// rule no-cross-compile: phase 1 (build), command 1: ./configure --host=riscv64-linux-gnu: --host= selects cross-compilation; instead, build natively: the sandbox is a riscv64 system, so use gcc/cc and plain ./configure, cmake or make
+	// rule no-cross-compile: phase 1 (build), command 1: ./configure --host=aarch64-linux-gnu: the configure option names the machine aarch64-linux-gnu, not riscv64-linux-gnu; instead, build natively: the sandbox is a riscv64 system, so use gcc/cc and plain ./configure, cmake, meson, cargo or go
 }

@@ -103,8 +103,7 @@ func hookProblem(name string, args []string) (problem string, outs []string) {
 		}
 		switch {
 		case v == "-wrapper", strings.HasPrefix(v, "-specs"), strings.HasPrefix(v, "-fplugin"), strings.HasPrefix(v, "-iplugindir"),
-			strings.HasPrefix(v, "-fpass-plugin"), strings.HasPrefix(v, "-fload-pass-plugin"), v == "-no-integrated-as" && false,
-			strings.HasPrefix(v, "-ccc-"), v == "-###" && false:
+			strings.HasPrefix(v, "-fpass-plugin"), strings.HasPrefix(v, "-fload-pass-plugin"), strings.HasPrefix(v, "-ccc-"):
 			return v + " makes the compiler run or load another program", nil
 		case v == "-B" || strings.HasPrefix(v, "-B") && (strings.ContainsAny(v, "/.") || len(v) == 2):
 			return v + " makes the compiler run programs from another directory", nil
@@ -118,7 +117,7 @@ func hookProblem(name string, args []string) (problem string, outs []string) {
 			outs = append(outs, nextVal())
 		case strings.HasPrefix(v, "-o"):
 			outs = append(outs, v[2:])
-		case v == "-MF" || v == "-MQ" && false || v == "-aux-info" || v == "-dumpdir":
+		case v == "-MF" || v == "-aux-info" || v == "-dumpdir":
 			outs = append(outs, nextVal())
 		case strings.HasPrefix(v, "-MF"):
 			outs = append(outs, v[3:])
@@ -126,7 +125,7 @@ func hookProblem(name string, args []string) (problem string, outs []string) {
 			linkArgs = append(linkArgs, strings.Split(v[4:], ",")...)
 		case v == "-Xlinker":
 			linkArgs = append(linkArgs, nextVal())
-		case v == "-Wa,--MD" || strings.HasPrefix(v, "-Wa,"):
+		case strings.HasPrefix(v, "-Wa,"):
 			for _, w := range strings.Split(v[4:], ",") {
 				if strings.HasPrefix(w, "@") {
 					return "the assembler response file " + w + " holds options the rules cannot read", nil

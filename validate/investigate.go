@@ -57,8 +57,32 @@ func InvestigationCommand(cmd string) error {
 		}
 	case "go":
 		return checkGoReadOnly(c, args)
+	case "file":
+		if parseArgs(args, fileSpec, false).has("C", "--compile") {
+			return reject(ruleInvestigate, c.text(), "file -C writes a compiled magic file", "use file <path> to read a file's type")
+		}
+	}
+	for _, a := range args {
+		if v := a.val(); strings.HasPrefix(v, "@") && prog != "grep" && prog != "egrep" {
+			return reject(ruleInvestigate, c.text(), "the response file "+shown(v)+" holds options the rules cannot read", instead)
+		}
+	}
+	if p, _ := hookProblem(prog, argValues(args)); p != "" {
+		return reject(ruleInvestigate, c.text(), p, instead)
 	}
 	return nil
+}
+
+// fileSpec is the option table of file(1).
+var fileSpec = optSpec{short: "mfFeP", long: []string{"--magic-file", "--files-from", "--separator", "--exclude", "--exclude-quiet", "--parameter"},
+	flags: []string{"--compile", "--brief", "--mime", "--mime-type", "--mime-encoding", "--dereference", "--no-dereference", "--special-files", "--uncompress", "--uncompress-noreport", "--keep-going", "--list", "--raw", "--print0", "--preserve-date", "--debug", "--extension", "--apple", "--no-buffer", "--no-pad", "--help", "--version"}}
+
+func argValues(args []arg) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a.val()
+	}
+	return out
 }
 
 func checkGoReadOnly(c call, args []arg) error {
@@ -74,7 +98,16 @@ func checkGoReadOnly(c call, args []arg) error {
 		sub = pa.operands[0].val()
 	}
 	switch sub {
-	case "list", "version", "doc", "help":
+	case "version", "doc", "help":
+		return nil
+	case "list":
+		for _, a := range pa.operands[1:] {
+			n := strings.TrimLeft(a.val(), "-")
+			n, _, _ = strings.Cut(n, "=")
+			if strings.HasPrefix(a.val(), "-") && (n == "export" || n == "compiled" || n == "overlay" || n == "pgo" || n == "cover") {
+				return reject(ruleInvestigate, c.text(), "go list -"+n+" compiles the package", "use go list without -export or -compiled")
+			}
+		}
 		return nil
 	case "env":
 		for _, a := range pa.operands[1:] {
@@ -92,8 +125,9 @@ func checkGoReadOnly(c call, args []arg) error {
 }
 
 // WorkloadCommand checks the command of a performance-mode program run: exactly one
-// simple command that runs one of the built programs (named by its basename, by its path
-// as listed, or as ./path), followed by plain arguments only: no variable assignments, no
+// simple command that runs one of the built programs by its path (as listed, or
+// relative to the repository root, such as ./build/minigzip; not a bare name, a shell,
+// an interpreter or a wrapper), followed by plain arguments only: no variable assignments, no
 // $ expansions, no globs, no ~, no redirections and no other shell syntax.
 func WorkloadCommand(cmd string, programs []string) error {
 	const instead = "run one built program with plain arguments, such as ./build/minigzip -9 -c data.txt"
@@ -126,30 +160,58 @@ func WorkloadCommand(cmd string, programs []string) error {
 		}
 	}
 	prog := c.prog()
+	if notWorkload(base(prog)) {
+		return reject(ruleWorkload, cmd, "the program "+prog+" is a shell, an interpreter, a wrapper or a file tool, not a built program", instead)
+	}
+	if !strings.Contains(prog, "/") {
+		return reject(ruleWorkload, cmd, "the program "+prog+" is a bare name, which runs whatever PATH finds", "run the built program by its path, such as ./build/"+prog)
+	}
 	if !matchesProgram(prog, programs) {
 		return reject(ruleWorkload, cmd, "the program "+prog+" is not one of the built programs ("+strings.Join(programs, ", ")+")", instead)
 	}
 	return nil
 }
 
+// matchesProgram reports whether p names one of the built programs by its path:
+// the same cleaned path, or a relative path that an absolute program path in
+// /workspace/<repo>/ ends with. A bare name is looked up on PATH, so it could be a
+// same-named program elsewhere; it never matches.
 func matchesProgram(p string, programs []string) bool {
-	if p == "" || strings.Contains(p, "..") {
-		return false
-	}
-	if !strings.Contains(p, "/") {
-		for _, q := range programs {
-			if path.Base(q) == p {
-				return true
-			}
-		}
+	if p == "" || !strings.Contains(p, "/") {
 		return false
 	}
 	cp := path.Clean(p)
+	if cp == ".." || strings.HasPrefix(cp, "../") || strings.Contains(cp, "/../") {
+		return false
+	}
 	for _, q := range programs {
 		cq := path.Clean(q)
-		if cq == cp || strings.HasSuffix(cq, "/"+cp) {
+		switch {
+		case cq == cp:
 			return true
+		case strings.HasPrefix(cq, "/") && !strings.HasPrefix(cp, "/"):
+			if root := strings.TrimSuffix(cq, "/"+cp); root != cq && path.Dir(root) == "/workspace" {
+				return true
+			}
+		case strings.HasPrefix(cp, "/") && !strings.HasPrefix(cq, "/"):
+			if root := strings.TrimSuffix(cp, "/"+cq); root != cp && path.Dir(root) == "/workspace" {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// notWorkload reports whether a program name is a shell, an interpreter, a wrapper or
+// a file tool, which a workload may never run even when the package built one of that
+// name.
+func notWorkload(name string) bool {
+	if shells[name] || name == "rm" || name == "env" || name == "sudo" || name == "find" || name == "xargs" {
+		return true
+	}
+	if _, ok := wrappers[name]; ok {
+		return true
+	}
+	_, ok := interpreters[name]
+	return ok || strings.HasPrefix(name, "python") || isLoader(name)
 }

@@ -501,10 +501,19 @@ func checkFindReadOnly(c call, args []arg) error {
 	return nil
 }
 
+// tailSpec is GNU tail's option table.
+var tailSpec = optSpec{short: "cns", long: []string{"--bytes", "--lines", "--sleep-interval", "--pid", "--max-unchanged-stats"},
+	optLong: []string{"--follow"}, flags: []string{"--retry", "--quiet", "--silent", "--verbose", "--zero-terminated", "--help", "--version"}}
+
 func checkTail(c call, args []arg) error {
-	for _, a := range args {
-		if v := a.val(); v == "-f" || v == "-F" || strings.HasPrefix(v, "--follow") {
-			return reject(ruleArgs, c.text(), "tail -f never ends", "use tail -n 50 <file>")
+	pa := parseArgs(args, tailSpec, false)
+	if pa.has("f", "F", "--follow", "--retry", "--pid", "-s", "--sleep-interval", "--max-unchanged-stats") {
+		return reject(ruleArgs, c.text(), "tail in follow mode never ends", "use tail -n 50 <file>")
+	}
+	for _, o := range pa.operands {
+		// The obsolete form tail +10f / -10f follows too.
+		if v := o.val(); (strings.HasPrefix(v, "+") || strings.HasPrefix(v, "-")) && strings.HasSuffix(v, "f") && isDigits(strings.Trim(v[1:], "bclf")) {
+			return reject(ruleArgs, c.text(), "tail "+v+" follows the file and never ends", "use tail -n 50 <file>")
 		}
 	}
 	return nil
