@@ -42,6 +42,19 @@ const maxNesting = 4
 //     stash, which throw away earlier fixes like git reset --hard;
 //   - package files and unverified installs (apt-get install ./x.deb, dpkg -i,
 //     --allow-unauthenticated, apk --allow-untrusted, apt -o hooks).
+//   - programs that run a command in another root or namespace, under a debugger or from
+//     their input (chroot, unshare, nsenter, gdb, parallel, script without -c), and
+//     wrapper options the rules do not know;
+//   - toolchain hooks: compiler and linker response files, -specs, -wrapper, -B, plugins,
+//     outputs outside the repository in every spelling, go -toolexec and go env -w of
+//     settings that name programs, GOFLAGS, RUSTC_WRAPPER, CARGO_* configuration,
+//     APT_CONFIG, MAKEFILES, MAKEFLAGS --eval, and archives unpacked outside the
+//     repository (tar -C, dpkg-deb -x, unzip -d);
+//   - code from outside the distro archive: go run/install/get of remote modules, cargo
+//     install, pip, npm, gem and friends;
+//   - a file an earlier command of the same line wrote, decoded or downloaded, run as a
+//     program or script; a write through a link the line made to outside the repository;
+//     a build of a repository the line cloned; writes to the home directory's dotfiles.
 //
 // cmake -P scripts, make, ./configure and other build code of the repository run
 // arbitrary code by design: the rules keep the model's own commands from destroying the
@@ -70,6 +83,8 @@ func denyNodeWith(n syntax.Node, depth int, strict bool, fx *flow, extra func(ca
 	cwd := repoDir
 	if depth > 0 {
 		cwd = path.Dir(repoDir)
+	} else if fx != nil {
+		fx.inClone = ""
 	}
 	syntax.Walk(n, func(n syntax.Node) bool {
 		if err != nil {
@@ -88,6 +103,7 @@ func denyNodeWith(n syntax.Node, depth int, strict bool, fx *flow, extra func(ca
 			if c, ok := stmtCall(n); ok {
 				c.fx = fx
 				if cwd, err = trackCd(c, cwd); err == nil {
+					fx.enter(cwd)
 					err = denyCall(c, depth, strict)
 				}
 				if err == nil && extra != nil {

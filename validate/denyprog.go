@@ -323,7 +323,7 @@ func denyApt(c call, args []arg) error {
 		return reject(ruleLiteralProgram, c.text(), "the package manager subcommand is only known at run time", "write the subcommand literally")
 	}
 	for _, a := range args {
-		if v := a.val(); strings.HasPrefix(v, "--allow-unauthenticated") || strings.HasPrefix(v, "--allow-insecure") || strings.HasPrefix(v, "--no-check-signature") {
+		if v := a.val(); insecureAptOption(v) {
 			return reject(ruleDenied, c.text(), v+" installs packages that are not verified", "install verified packages with apt-get install -y <name>")
 		}
 	}
@@ -663,4 +663,16 @@ func denyUnpack(c call, name string, args []arg, strict bool) error {
 		return err
 	}
 	return holdToRepo(c, name, dirs)
+}
+
+// insecureAptOption reports whether an apt argument is, or abbreviates, an option that
+// skips package verification.
+func insecureAptOption(v string) bool {
+	name, _, _ := strings.Cut(v, "=")
+	for _, o := range []string{"--allow-unauthenticated", "--allow-insecure-repositories", "--allow-downgrade-to-insecure-repositories", "--no-check-signature", "--allow-releaseinfo-change"} {
+		if strings.HasPrefix(name, o) || len(name) > len("--allow-") && strings.HasPrefix(o, name) || name == "--no-check" {
+			return o != "--allow-releaseinfo-change"
+		}
+	}
+	return false
 }

@@ -20,4 +20,37 @@
 // [FixCommand], [SingleCommand], [InvestigationCommand], [WorkloadCommand] and [Harness].
 // [DenyRules] applies the deny rules of FixCommand to every simple command of a line; the
 // sandbox runs every executed line through it.
+//
+// # Threat model
+//
+// Model answers are untrusted: a model makes mistakes, and a poisoned prompt (a package's
+// README, build output, an example) can make it answer what an attacker wants. validate
+// is the guard that keeps such an answer from running at all, and gives the model a
+// critique it can act on. It guards against commands that
+//
+//   - destroy or change the sandbox's system, the home directory's tool configuration,
+//     or the repository's history and earlier fixes;
+//   - run code the rules never saw: inline interpreter code, shells fed from pipes,
+//     wrapper programs (sudo, env, timeout, strace, qemu-riscv64, the dynamic loader,
+//     busybox, watch, ...; chroot, unshare, gdb and parallel are refused), toolchain hooks
+//     (response files, -specs, -wrapper, -B, plugins, -toolexec, RUSTC_WRAPPER, APT_CONFIG,
+//     MAKEFLAGS --eval, ...), code fetched from outside the distro archive (go run/install
+//     of remote modules, cargo install, pip, npm, gem), and files the model's own commands
+//     wrote, decoded or downloaded and then run — within one line, one plan or one fix;
+//   - combine harmless steps into a harmful one: a link out of the repository and a write
+//     through it, another repository cloned or fetched and then built;
+//   - cross-compile, which the seed's scout rules forbid (the native riscv64 triplet is
+//     the sandbox's own and stays allowed).
+//
+// Options are resolved the way each program's own parser reads them (GNU getopt_long
+// abbreviations such as --ev for --eval, clustered and attached short options, --opt
+// value and --opt=value), from per-program option tables, before any rule looks at them;
+// a sed script or a wrapper option the rules cannot fully read is refused, not ignored.
+//
+// validate is not the security boundary. The package's own build code (configure, make,
+// cmake scripts, build.rs, go generate) runs arbitrary code by design, a value only known
+// at run time is judged by what can be known statically, and a rule set over an open
+// world of programs is never complete. The boundary is the sandbox behind it: a riscv64
+// rootfs under bubblewrap with no host files, provider keys or network beyond the package
+// mirrors. validate keeps a model's mistakes and a poisoned answer from reaching it.
 package validate

@@ -66,7 +66,11 @@ func firstCall(cmd string) (call, bool) {
 // content, and the path stays inside the repository; patch has a file and a unified diff,
 // and the file and every path in the diff headers stay inside the repository. repoRoot is
 // the repository's sandbox path (for example /workspace/zlib): absolute paths below it are
-// accepted; with "" every absolute path is refused. Paths into .git are refused.
+// accepted; with "" every absolute path is refused. Paths into .git are refused. The
+// actions are also checked together: a file created or downloaded by an earlier action
+// may not be run by a later one, nothing may be written or deleted through a link an
+// earlier action made to outside the repository, and a repository cloned or fetched by
+// an earlier action may not be built.
 func FixProposal(p *atesor.FixProposal, repoRoot string) error {
 	if p == nil {
 		return reject(ruleFix, "", "the answer is empty", `answer {"analysis": "...", "strategies": [...], "recommended_strategy_id": 1}`)

@@ -222,3 +222,13 @@ func dotfile(p string) bool {
 	}
 	return true
 }
+
+// enter notes the working directory of the line: inside a clone, builds are refused.
+func (fx *flow) enter(cwd string) {
+	if fx == nil || len(fx.clones) == 0 || !strings.HasPrefix(cwd, repoDir+"/") {
+		return
+	}
+	if d, ok := fx.inCloneDir(strings.TrimPrefix(cwd, repoDir+"/")); ok {
+		fx.inClone = d
+	}
+}

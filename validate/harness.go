@@ -70,7 +70,7 @@ var (
 	}
 	rustForbidden = []string{"std::net", "std::process", "Command::new", "TcpStream", "TcpListener",
 		"UdpSocket", "rand::", "thread_rng", "SystemTime::now", "libc::", "reqwest", "tokio::net", "hyper::",
-		"asm!", "global_asm!", "extern \"C\"", "extern {", "#[link", "dlopen", "libloading", "std::os::unix::process",
+		"asm!", "global_asm!", "extern \"", "extern {", "#[link", "dlopen", "libloading", "std::os::unix::process",
 		"rustls", "native_tls", "openssl::"}
 )
 

@@ -23,8 +23,13 @@ var placeholders = []string{
 //   - hides its failure (|| true, || :, || exit 0, || echo ..., ; true);
 //   - uses a placeholder path (/path/to/, your_username, example.com) or a guessed /home/
 //     path (the package is at /workspace/<repo>, HOME is /root);
-//   - cross-compiles (a triplet-prefixed compiler such as riscv64-linux-gnu-gcc, --host=,
-//     CROSS_COMPILE=, CMAKE_TOOLCHAIN_FILE, --cross-file): the sandbox builds natively;
+//   - cross-compiles (a compiler of another machine such as aarch64-linux-gnu-gcc or the
+//     riscv64-unknown-linux-gnu cross toolchain, --host= naming another machine,
+//     CROSS_COMPILE=, CMAKE_TOOLCHAIN_FILE, --cross-file, GOARCH/GOOS, cargo --target,
+//     clang --target): the sandbox builds natively, so the native triplet
+//     (--host=riscv64-linux-gnu, CC=riscv64-linux-gnu-gcc) is allowed;
+//   - runs a file that an earlier command of the plan wrote, decoded or downloaded, or
+//     builds a repository it cloned (see [FixProposal] for the other flows);
 //   - installs a go subcommand as a package (apt-get install -y build, apk add mod);
 //   - makes a nested cmake build directory (cd build && cmake -B build ..);
 //   - breaks a rule of [DenyRules], checked on every simple command of the line.

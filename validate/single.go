@@ -141,6 +141,9 @@ func SingleCommand(cmd string) error {
 		if err := checkScriptPath(cmd, prog); err != nil {
 			return err
 		}
+		if err := crossCompile(c, cmd); err != nil {
+			return err
+		}
 	} else {
 		if why, ok := refusedPrograms[prog]; ok {
 			return reject(ruleAllowList, cmd, prog+" is not allowed", why)
@@ -153,6 +156,12 @@ func SingleCommand(cmd string) error {
 			return reject(ruleAllowList, cmd, "the program "+prog+" is not on the allow list", "use one of "+allowedNames())
 		}
 		if err := denyProgram(c, maxNesting, true); err != nil {
+			return err
+		}
+		if err := denyHooks(c, true); err != nil {
+			return err
+		}
+		if err := crossCompile(c, cmd); err != nil {
 			return err
 		}
 		if chk != nil {

@@ -118,9 +118,12 @@ var wrappers = map[string]wrapper{
 // ldsoSpec is the option table of the dynamic loader run as a program.
 var ldsoSpec = optSpec{long: []string{"--library-path", "--inhibit-rpath", "--audit", "--preload", "--argv0", "--glibc-hwcaps-prepend", "--glibc-hwcaps-mask"}, flags: []string{"--list", "--verify", "--inhibit-cache", "--list-tunables", "--list-diagnostics", "--help", "--version"}, exact: true, closed: true}
 
-// qemuSpec is the option table of qemu's user-mode emulators.
-var qemuSpec = optSpec{exact: true, closed: true, shortFlags: "hdg", long: []string{
-	"-L", "-s", "-cpu", "-E", "-U", "-0", "-r", "-d", "-D", "-g", "-B", "-R", "-p", "-plugin", "-seed", "-trace", "-dfilter", "-one-insn-per-tb", "-strace", "-version", "-singlestep"}}
+// qemu's user-mode emulators take single-dash long options.
+var (
+	qemuValue   = map[string]bool{"-L": true, "-s": true, "-cpu": true, "-0": true, "-r": true, "-g": true, "-B": true, "-R": true, "-p": true, "-seed": true, "-dfilter": true}
+	qemuFlag    = map[string]bool{"-one-insn-per-tb": true, "-singlestep": true, "-strace": true, "-version": true, "-h": true, "-help": true}
+	qemuRefused = map[string]bool{"-plugin": true, "-d": true, "-D": true, "-E": true, "-U": true, "-trace": true}
+)
 
 // isLoader reports whether a program is the dynamic loader (ld.so, ld-linux-*.so.N).
 func isLoader(name string) bool {
@@ -150,7 +153,7 @@ func unwrap(c call) (inner call, nested []arg, done bool, err error) {
 			c.stdin = in
 		}
 		unknownOpt := func(pa parsedArgs) error {
-			if len(pa.unknown) > 0 {
+			if len(pa.unknown) > 0 && !strings.HasPrefix(name, "valgrind") {
 				return reject(ruleDenied, c.text(), name+" "+pa.unknown[0]+" is an option the rules do not know, so they cannot tell which command it runs", "run the command directly, without "+name)
 			}
 			return nil
@@ -249,14 +252,27 @@ func unwrap(c call) (inner call, nested []arg, done bool, err error) {
 			}
 			next(pa.operands)
 		case strings.HasPrefix(name, "qemu-") && !strings.HasPrefix(name, "qemu-system") && !strings.HasPrefix(name, "qemu-img"):
-			pa := parseArgs(rest, qemuSpec, true)
-			if err := unknownOpt(pa); err != nil {
-				return c, nested, true, err
+			i := 0
+			for ; i < len(rest); i++ {
+				v := rest[i].val()
+				if !strings.HasPrefix(v, "-") {
+					break
+				}
+				n := "-" + strings.TrimLeft(v, "-")
+				switch {
+				case qemuRefused[n]:
+					return c, nested, true, reject(ruleDenied, c.text(), "qemu "+n+" loads code, writes logs or changes the environment of the program", "run the program directly; the sandbox is riscv64")
+				case qemuValue[n]:
+					i++
+				case qemuFlag[n]:
+				default:
+					return c, nested, true, reject(ruleDenied, c.text(), "qemu "+v+" is an option the rules do not know, so they cannot tell which program it runs", "run the program directly; the sandbox is riscv64")
+				}
 			}
-			if pa.has("-plugin", "-d", "-D", "-E", "-U") {
-				return c, nested, true, reject(ruleDenied, c.text(), "qemu -plugin, -d, -D, -E and -U load code, write logs or change the environment of the program", "run the program directly; the sandbox is riscv64")
+			if i >= len(rest) {
+				return c, nested, true, nil
 			}
-			next(pa.operands)
+			next(rest[i:])
 		case strings.HasPrefix(name, "qemu-system"):
 			return c, nested, true, reject(ruleDenied, c.text(), "a system emulator runs another machine", "build and run inside the sandbox")
 		default:
