@@ -82,8 +82,36 @@ func FindMissing(text string) []Missing {
 	return out
 }
 
+// configureFailed is configure stopping with its own message; pkg-config's words are
+// then only in config.log (PKG_CHECK_MODULES with its own action-if-not-found).
+var configureFailed = re(`configure: error: .*(?i:not (?:installed|found)|required|requirements|missing)`)
+
+// configLogModules returns the last pkg-config module config.log reports missing: the
+// check that stopped configure. Other failed checks in config.log are optional ones.
+func configLogModules(ctx context.Context, f Failure, env Env) []Missing {
+	if env.ReadFile == nil {
+		return nil
+	}
+	for _, p := range configLogs(f, env) {
+		b, err := env.ReadFile(ctx, p)
+		if err != nil {
+			continue
+		}
+		var last []Missing
+		for _, m := range FindMissing(string(b)) {
+			if m.Kind == KindPkgConfig {
+				last = []Missing{m}
+			}
+		}
+		if last != nil {
+			return last
+		}
+	}
+	return nil
+}
+
 func missingPackageRule() Rule {
-	var sigs []*regexp.Regexp
+	sigs := []*regexp.Regexp{configureFailed}
 	for _, p := range missingPatterns {
 		sigs = append(sigs, p.re)
 	}
@@ -97,10 +125,13 @@ func missingPackageRule() Rule {
 	}
 }
 
-func makeMissingPackage(_ context.Context, f Failure, env Env) (*Fix, string) {
+func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	missing := FindMissing(f.Message)
 	if f.Output != "" {
 		missing = append(missing, FindMissing(f.Output)...)
+	}
+	if len(missing) == 0 && configureFailed.MatchString(f.text()) {
+		missing = configLogModules(ctx, f, env)
 	}
 	if len(missing) == 0 {
 		return nil, "no missing file named"
