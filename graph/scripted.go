@@ -136,6 +136,9 @@ func scriptedClaims(s *atesor.State) bool {
 	if last == nil || last.Node != NodeBuild || strings.HasPrefix(last.Message, emulatorFaultPrefix) {
 		return false
 	}
+	if s.LastNode == NodeFix && s.FixInvalid {
+		return false // the fix node just tried them on this failure and none could help
+	}
 	return len(repair.Claims(failureOf(last, ""), scriptedTried(s))) > 0
 }
 

@@ -125,3 +125,17 @@ func TestScriptedRuleFiresOncePerError(t *testing.T) {
 		t.Errorf("fix attempts = %+v", st.FixAttempts)
 	}
 }
+
+// An offline run whose failure a rule claims but cannot repair (no package provides the
+// header) escalates after one try, with the build's error, not after the attempt limit.
+func TestOfflineClaimWithoutFixEscalatesOnce(t *testing.T) {
+	h := newHarness(t, false)
+	h.failsOnce("main.c:3:10: fatal error: nowhere.h: No such file or directory\ncompilation terminated.")
+	res := h.run(WithPackageFinder(mapFinder{}))
+	if res.Verified || res.FailureClass != atesor.FailureBuild || !strings.Contains(res.Reason, "nowhere.h") {
+		t.Fatalf("status %s class %s reason %q", res.Status, res.FailureClass, res.Reason)
+	}
+	if st := h.state(); st.Attempts != 2 {
+		t.Errorf("attempts = %d, want 2 (the failed build and the fix no rule could make)", st.Attempts)
+	}
+}

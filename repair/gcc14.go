@@ -124,9 +124,12 @@ func withCFlags(plan atesor.BuildPlan, failedPhase string, flags []string, setsC
 		where string
 		do    edit
 	}{
+		// In configure's environment, not as an argument: configure scripts of
+		// autoconf 2.13 and older, the ones GCC 14 breaks most, ignore VAR=value
+		// arguments; every configure reads CFLAGS from the environment.
 		{"CFLAGS at configure time", func(line string) (string, bool) {
 			return editWord(line, configureWord, func(word string) string {
-				return word + " CFLAGS=" + shellQuote("-g -O2 "+add)
+				return "CFLAGS=" + shellQuote("-g -O2 "+add) + " " + word
 			}, cflagsArg, add)
 		}},
 		{"CMAKE_C_FLAGS", func(line string) (string, bool) {

@@ -3,6 +3,7 @@ package repair
 import (
 	"context"
 	"fmt"
+	"github.com/eclipse-atesor/atesor-go/buildlog"
 	"regexp"
 	"slices"
 	"strings"
@@ -16,6 +17,8 @@ var parallelJobs = re("(\\s)(?:-j\\s*(?:\\$\\(nproc\\)|`nproc`|\\$\\{?\\w+\\}?|[
 // still writing: a truncated or half-written object, a program run before it is linked,
 // a build-tree file not there yet.
 var raceSignatures = []*regexp.Regexp{
+	// buildlog's verdict after the build node's serial rerun for evidence succeeded.
+	re(`(?m)^parallel build race: `),
 	re(`file truncated`),
 	re(`file format not recognized`),
 	re(`Text file busy`),
@@ -41,6 +44,9 @@ func parallelRaceRule() Rule {
 // it changed; a ninja or meson compile without an option gets -j1 (ninja is parallel by
 // default).
 func serialLine(line string) (string, bool) {
+	if s, ok := buildlog.Serial(line); ok && s != line {
+		return s, true
+	}
 	out := parallelJobs.ReplaceAllString(line, "${1}-j1${2}")
 	if out != line {
 		return out, true

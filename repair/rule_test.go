@@ -100,6 +100,9 @@ func TestRules(t *testing.T) {
 			actions: []string{"apt-get install -y bison"}},
 		{name: "program via sh", log: "missing-prog-sh.log", rule: "missing-package",
 			actions: []string{"apt-get install -y gperf"}},
+		{name: "parallel race (buildlog's serial-rerun verdict)", category: atesor.CategoryUnknown,
+			log: "race-verdict.log", command: "make -j$(nproc)", plan: defaultPlan("make -j$(nproc)"),
+			rule: "parallel-make-race", planLine: "make -j1"},
 		{name: "parallel race", log: "race.log", command: "make -j$(nproc)", plan: defaultPlan("make -j$(nproc)"),
 			rule: "parallel-make-race", planLine: "make -j1"},
 		{name: "no configure", log: "no-configure.log", command: "./configure && make -j$(nproc)",
@@ -227,9 +230,9 @@ func TestSerialLine(t *testing.T) {
 		{"./configure && make -j$(nproc)", "./configure && make -j1"},
 		{"make -j4 all", "make -j1 all"},
 		{"cmake -S . -B build && cmake --build build -j$(nproc)", "cmake -S . -B build && cmake --build build -j1"},
-		{"cmake --build build --parallel 8", "cmake --build build -j1"},
-		{"meson setup builddir && ninja -C builddir", "meson setup builddir && ninja -j1 -C builddir"},
-		{"make --jobs=3", "make -j1"},
+		{"cmake --build build --parallel 8", "cmake --build build --parallel 1"},
+		{"meson setup builddir && ninja -C builddir", "meson setup builddir && ninja -C builddir -j1"},
+		{"make --jobs=3", "make --jobs=1"},
 	}
 	for _, tt := range tests {
 		got, ok := serialLine(tt.in)
@@ -311,7 +314,7 @@ func TestGCC14Flags(t *testing.T) {
 		in, want   string
 		setsCFlags bool
 	}{
-		{"./configure && make -j$(nproc)", "./configure CFLAGS='-g -O2 -Wno-error=implicit-function-declaration' && make -j$(nproc)", false},
+		{"./configure && make -j$(nproc)", "CFLAGS='-g -O2 -Wno-error=implicit-function-declaration' ./configure && make -j$(nproc)", false},
 		{"./configure CFLAGS=-O1 && make", "./configure CFLAGS='-O1 -Wno-error=implicit-function-declaration' && make", false},
 		{"cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)",
 			"cmake -DCMAKE_C_FLAGS='-Wno-error=implicit-function-declaration' -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)", false},
