@@ -40,13 +40,15 @@ func TestE2EScriptedRepairs(t *testing.T) {
 		// dependency map does not know; configure stops with its own message and
 		// config.log names the module. Proves missing-package (Contents index).
 		{pkg: "dfu-util", file: "dfu-util_0.11.orig.tar.gz", rule: "missing-package", artifacts: []string{"dfu-util"}},
-		// icmpinfo 1.11 is 1990s C with implicit declarations; a plain Makefile without
-		// CFLAGS of its own. Proves gcc14-permissive through make's environment.
-		{pkg: "icmpinfo", file: "icmpinfo_1.11.orig.tar.gz", rule: "gcc14-permissive", artifacts: []string{"icmpinfo"}},
-		// libmad 0.15.1b's configure adds -fforce-mem, an option GCC removed long ago;
-		// no scripted rule covers it (it is no x86 flag and no GCC 14 diagnostic), so
-		// the offline port escalates with class build and the compiler's error.
-		{pkg: "libmad", file: "libmad_0.15.1b.orig.tar.gz", class: atesor.FailureBuild},
+		// libnetfilter-acct 1.0.3 needs libmnl through PKG_CHECK_MODULES, unknown to the
+		// profile's dependency map; configure prints pkg-config's "No package 'libmnl'
+		// found". Proves missing-package (a pkg-config module in the Contents index).
+		{pkg: "libnetfilter-acct", file: "libnetfilter-acct_1.0.3.orig.tar.bz2", rule: "missing-package", artifacts: []string{"libnetfilter_acct"}},
+		// icmpinfo 1.11 is 1990s C: GCC 14 refuses its implicit declarations (the
+		// gcc14-permissive rule relaxes them through make's environment), and then it
+		// redefines struct ip against glibc's <netinet/ip.h>, a real source error no
+		// rule covers: the offline port escalates with class build and that error.
+		{pkg: "icmpinfo", file: "icmpinfo_1.11.orig.tar.gz", class: atesor.FailureBuild},
 	}
 	for _, c := range cases {
 		t.Run(c.pkg, func(t *testing.T) { runScriptedCase(t, c) })
