@@ -65,12 +65,12 @@ var noConfigure = re(`(?:\./configure|configure): (?:\d+: )?(?:No such file or d
 
 func autoreconfRule() Rule {
 	return Rule{
-		Name:       "autoreconf",
-		Doc:        "an autotools tree without a generated configure: autoreconf -fi with the autotools installed",
+		Name: "autoreconf",
+		Doc:  "an autotools tree without a generated configure: autoreconf -fi with the autotools installed",
 		Signatures: []*regexp.Regexp{noConfigure, re(`(?m)^configure\.(?:ac|in):\d+: error: possibly undefined macro`),
 			// make's rebuild rules ran automake on a tree that lacks its helper files.
 			re(`error: required file '[^']+' not found`)},
-		Make:       makeAutoreconf,
+		Make: makeAutoreconf,
 	}
 }
 
