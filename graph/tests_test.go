@@ -317,3 +317,20 @@ func TestTestsFailingAfterSourceFix(t *testing.T) {
 		})
 	}
 }
+
+func TestAutomakeSegfaultRerunSelectsTheTest(t *testing.T) {
+	r, s, sb := testRunOver(t, atesor.BuildAutotools)
+	sb.OnPrefix("make check TESTS='segv'", sandboxtest.OK("PASS: segv\n# TOTAL: 1\n# PASS:  1\n# SKIP:  0\n# XFAIL: 0\n# FAIL:  0\n# XPASS: 0\n# ERROR: 0\n"))
+	sb.OnPrefix("make check", sandboxtest.Fail(2, realOutput(t, "automake-mixed.txt")))
+	res := r.runTests(context.Background(), s)
+	want := &atesor.TestCounts{Framework: testresult.Automake, Ran: 3, Passed: 2, Failed: 1, Skipped: 1, FailedTests: []string{"fail"}}
+	if diff := cmp.Diff(want, res.Counts); diff != "" {
+		t.Errorf("counts (-want +got):\n%s", diff)
+	}
+	if res.Passed || !cmp.Equal(res.ClearedByRerun, []string{"segv"}) || res.FailingCount() != 1 {
+		t.Errorf("result %+v", res)
+	}
+	if got := res.Summary(); !strings.Contains(got, "1 of 3 failed (fail)") || !strings.Contains(got, "passed when rerun (segv)") {
+		t.Errorf("summary %q", got)
+	}
+}

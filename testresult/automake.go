@@ -14,8 +14,12 @@ var (
 	// automakeResult is one test's result line: "FAIL: tests/foo" (console) or the
 	// heading of its section in test-suite.log.
 	automakeResult = regexp.MustCompile(`(?m)^(PASS|SKIP|XFAIL|FAIL|XPASS|ERROR): (\S+)`)
-	// automakeSignal is the driver's note on a test killed by a signal.
-	automakeSignal = regexp.MustCompile(`(?m)^(FAIL|ERROR): (\S+).*(?:signal|SIG[A-Z]+|core dumped)`)
+	// automakeExit is test-suite.log's last line of a test: "FAIL segv (exit status: 139)".
+	// 132, 134, 135 and 139 are a shell's 128 + SIGILL, SIGABRT, SIGBUS and SIGSEGV.
+	automakeExit = regexp.MustCompile(`(?m)^(?:FAIL|ERROR) (\S+) \(exit status: (13[2459])\)`)
+	// automakeCrash is the shell's report of a test it ran dying, on the console just
+	// before the test's result line: "./test-driver: line 119:   243 Segmentation fault".
+	automakeCrash = regexp.MustCompile(`(?m)^.*\b(?:Segmentation fault|Illegal instruction|Bus error|Aborted)\b.*\n(?:FAIL|ERROR): (\S+)`)
 )
 
 // parseAutomake reads the summary of automake's parallel test driver. A recursive
@@ -53,8 +57,11 @@ func parseAutomake(out string) (Result, bool) {
 			c.FailedTests = append(c.FailedTests, m[2])
 		}
 	}
-	for _, m := range automakeSignal.FindAllStringSubmatch(out, -1) {
-		r.Signalled = append(r.Signalled, m[2])
+	for _, m := range automakeExit.FindAllStringSubmatch(out, -1) {
+		r.Signalled = append(r.Signalled, m[1])
+	}
+	for _, m := range automakeCrash.FindAllStringSubmatch(out, -1) {
+		r.Signalled = append(r.Signalled, m[1])
 	}
 	// A failed test whose own log, shown in test-suite.log, ends in a qemu-reported
 	// signal or a shell's "Segmentation fault" died by a signal too.
