@@ -132,22 +132,31 @@ const ctestRerunPassed = `Test project /workspace/pkg/build
 func TestSignalledTestIsRerunOnce(t *testing.T) {
 	tests := []struct {
 		name         string
+		first        string
 		rerun        atesor.CommandResult
 		passed       bool
 		failed       int
 		cleared      []string
+		faults       []string
 		failingCount int
 	}{
 		{name: "cleared by the rerun", rerun: sandboxtest.OK(ctestRerunPassed), passed: true, cleared: []string{"strtod"}},
 		{name: "same crash again is a real failure", rerun: sandboxtest.Fail(8, ctestSegfault), failed: 1, failingCount: 1},
+		{name: "a toolchain that crashed differently is the emulator's fault", first: ctestSegfault + "cc1: internal compiler error: Segmentation fault\n",
+			rerun: sandboxtest.Fail(8, ctestSegfault+"cc1: internal compiler error: Illegal instruction\n"), passed: true, faults: []string{"strtod"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, s, sb := testRunOver(t, atesor.BuildCMake)
 			sb.OnPrefix("ctest --test-dir build --output-on-failure -R '^(strtod)$'", tt.rerun)
-			sb.OnPrefix("ctest", sandboxtest.Fail(8, ctestSegfault))
+			first := ctestSegfault
+			if tt.first != "" {
+				first = tt.first
+			}
+			sb.OnPrefix("ctest", sandboxtest.Fail(8, first))
 			res := r.runTests(context.Background(), s)
-			if res.Passed != tt.passed || res.Counts.Failed != tt.failed || !cmp.Equal(res.ClearedByRerun, tt.cleared) || res.FailingCount() != tt.failingCount {
+			if res.Passed != tt.passed || res.Counts.Failed != tt.failed || !cmp.Equal(res.ClearedByRerun, tt.cleared) ||
+				!cmp.Equal(res.EmulatorFaults, tt.faults) || res.FailingCount() != tt.failingCount {
 				t.Fatalf("result %+v counts %+v", res, res.Counts)
 			}
 			if n := strings.Count(strings.Join(sb.Lines(), "\n"), "-R '^(strtod)$'"); n != 1 {
