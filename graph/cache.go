@@ -46,7 +46,7 @@ func (p *Pipeline) lookup(ctx context.Context, name string, platform atesor.Plat
 			return nil, nil
 		}
 	default:
-		if entry.Source != src.raw {
+		if entry.Source != RedactURL(src.raw) {
 			return nil, nil
 		}
 	}

@@ -169,7 +169,7 @@ func (r *run) sourceKey() string {
 	if r.src.kind == SourceDir {
 		return r.src.hostDir
 	}
-	return r.src.raw
+	return RedactURL(r.src.raw)
 }
 
 func primaryArtifacts(arts []atesor.Artifact) []atesor.Artifact {

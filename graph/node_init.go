@@ -47,7 +47,7 @@ func (r *run) placeSource(ctx context.Context, s *atesor.State) error {
 		return nil
 	}
 	if err := r.sb.CopyIn(ctx, r.src.raw, s.RepoDir); err != nil {
-		return fmt.Errorf("clone %s: %w", r.src.raw, err)
+		return fmt.Errorf("clone %s: %w", RedactURL(r.src.raw), RedactError(err, r.src.raw))
 	}
 	res, err := r.sb.Exec(ctx, atesor.Command{Line: "git rev-parse HEAD", Dir: s.RepoDir, Timeout: time.Minute})
 	if err == nil && res.OK() {

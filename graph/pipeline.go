@@ -89,9 +89,12 @@ func (p *Pipeline) RunWith(ctx context.Context, req atesor.Request, opts ...comp
 	req.OutputDir = outDir
 	src, err := identifySource(ctx, req.Source)
 	if err != nil {
-		return nil, fmt.Errorf("graph: %w", err)
+		return nil, fmt.Errorf("graph: %w", RedactError(err, req.Source))
 	}
 	defer src.cleanup()
+	// Credentials in the source URL are used to fetch it and nowhere else: the state,
+	// report, recipe, cache, logs and package zip see the URL without them.
+	req.Source = RedactURL(req.Source)
 
 	if !req.Force && !req.Resume && p.cfg.Memory != nil {
 		if res, err := p.fromCache(ctx, req, name, platform, src); err != nil || res != nil {

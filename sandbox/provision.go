@@ -16,6 +16,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
 )
 
 // DefaultSuite is the Debian suite of the root filesystem.
@@ -198,7 +199,7 @@ func runMmdebstrap(ctx context.Context, dir, suite, mirror string, rep reporter)
 	}
 	rep.report("bootstrap", "mmdebstrap "+strings.Join(args, " "))
 	cmd := exec.CommandContext(ctx, "mmdebstrap", args...)
-	cmd.Env = append(os.Environ(), "LANG=C.UTF-8")
+	cmd.Env = hostenv.Environ("LANG=C.UTF-8") // no provider keys for the bootstrap and its hooks
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	var all strings.Builder

@@ -5,13 +5,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -59,7 +59,7 @@ func ensureHostTools(ctx context.Context, a *app, p atesor.Platform, report func
 // runApt runs apt-get non-interactively, passing each output line to line.
 func runApt(ctx context.Context, args []string, line func(string)) error {
 	cmd := exec.CommandContext(ctx, "apt-get", args...)
-	cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
+	cmd.Env = hostenv.Environ("DEBIAN_FRONTEND=noninteractive") // no provider keys for apt and maintainer scripts
 	cmd.Stdin = nil
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
