@@ -15,19 +15,37 @@ type Provider interface {
 	// Pool lists the models of a role: the primary first, then its fallbacks.
 	Pool(role Role) []ModelSpec
 	// ChatModel returns a model configured as spec says (model id, temperature or effort,
-	// output cap).
+	// output cap). The pipeline only calls Generate, never Stream: wrap a model that
+	// cannot stream with [GenerateOnly].
 	ChatModel(ctx context.Context, spec ModelSpec) (model.BaseChatModel, error)
 }
 
 // Sandbox runs commands on a riscv64 system and moves files in and out of it.
 // Paths given to the sandbox are sandbox paths (for example /workspace/zlib).
+//
+// What the pipeline expects of an implementation:
+//
+//   - The package lives at /workspace/<repo>; commands run there unless Command.Dir
+//     says otherwise, with HOME=/root. Plan and fix commands ask for network
+//     (Command.Network); investigation commands, smoke runs and package tests do not.
+//   - Artifacts are found by listing the repository with Exec (a find command) and
+//     reading each ELF file with ReadFile, unless the sandbox also implements
+//     sandbox.HostPather (HostPath maps a sandbox path to a host path), in which case
+//     the tree is walked on the host directly: much faster for a large build tree.
+//   - The fake in package sandbox/sandboxtest implements the contract for tests, with
+//     real riscv64 ELF fixtures a scripted build can plant.
 type Sandbox interface {
 	// Platform is the distro profile the sandbox runs.
 	Platform() Platform
 	// Exec runs one command line. A command that ran and failed is not an error: its
 	// exit code is in the result. Errors mean the command could not be run at all.
 	Exec(ctx context.Context, cmd Command) (CommandResult, error)
-	// CopyIn copies a host file or directory (or unpacks a source tarball) to sandboxPath.
+	// CopyIn copies a host directory (the package's source tree, already unpacked from a
+	// tarball on the host) to sandboxPath. For a git source, hostPath is the git URL
+	// instead, and CopyIn clones it to sandboxPath inside the sandbox (shallow, with
+	// submodules), so the clone's commit is what builds; the pipeline then copies the
+	// clone out for detection (CopyOut) and reads its commit with Exec("git rev-parse
+	// HEAD"). A sandbox without git or network for clones returns an error saying so.
 	CopyIn(ctx context.Context, hostPath, sandboxPath string) error
 	// CopyOut copies a sandbox file or directory to hostPath.
 	CopyOut(ctx context.Context, sandboxPath, hostPath string) error

@@ -302,3 +302,28 @@ func TestEventJSONInSeconds(t *testing.T) {
 	}
 	_ = errors.New
 }
+
+// The curator has its own queue in the fake provider, though it shares the summarizer's
+// pool: each agent gets the answer queued for it, whatever the order of the calls.
+func TestFakeQueuesByAgent(t *testing.T) {
+	h := newHarness(t, true)
+	h.builds(0, "riscv64-glibc-hello")
+	h.prov.Queue(atesor.RoleSummarizer, "# not a recipe with sections")
+	h.prov.QueueAgent("curator", fake.Reply{Text: `{"primary": [0, 1]}`})
+	res := h.run()
+	if !res.Verified {
+		t.Fatalf("status %s", res.Status)
+	}
+	agents := map[string]atesor.Role{}
+	for _, c := range h.prov.Calls() {
+		agents[c.Agent] = c.Role
+	}
+	if agents["curator"] != atesor.RoleSummarizer || agents["summarizer"] != atesor.RoleSummarizer {
+		t.Errorf("calls by agent: %v", agents)
+	}
+	for _, e := range h.events {
+		if e.Kind == EventAnswerRejected && e.Agent == "curator" {
+			t.Errorf("the curator got the summarizer's answer: %+v", e)
+		}
+	}
+}

@@ -9,9 +9,11 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/provider"
 )
 
-// generate makes one model call through Eino's callback mechanism, so a handler
+// generate makes one model call, with the agent label in the context (see
+// [provider.Agent]), through Eino's callback mechanism, so a handler
 // registered the Eino way (compose.WithCallbacks on a graph run, or
 // callbacks.AppendGlobalHandlers) sees every call as a chat model component: OnStart
 // with the messages and the model config, then OnEnd with the answer and its token
@@ -21,12 +23,13 @@ import (
 // A model that reports its own callbacks (components.Checker, as the eino-ext clients
 // do) only gets the RunInfo; for every other model (a fake, an embedder's model) the
 // client reports them itself.
-func generate(ctx context.Context, m model.BaseChatModel, spec atesor.ModelSpec, msgs []*schema.Message, opts ...model.Option) (*schema.Message, error) {
+func generate(ctx context.Context, m model.BaseChatModel, spec atesor.ModelSpec, agent string, msgs []*schema.Message, opts ...model.Option) (*schema.Message, error) {
 	typ, ok := components.GetType(m)
 	if !ok {
 		typ = spec.Provider
 	}
 	ctx = callbacks.ReuseHandlers(ctx, &callbacks.RunInfo{Name: spec.Model, Type: typ, Component: components.ComponentOfChatModel})
+	ctx = provider.WithAgent(ctx, agent)
 	if components.IsCallbacksEnabled(m) {
 		return m.Generate(ctx, msgs, opts...)
 	}

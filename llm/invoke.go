@@ -199,7 +199,11 @@ func (c *Client) invoke(ctx context.Context, spec atesor.ModelSpec, msgs []*sche
 		if meta.json {
 			opts = append(opts, provider.JSONOutput())
 		}
-		msg, err := generate(callCtx, m, spec, msgs, opts...)
+		agent := meta.label
+		if agent == "" {
+			agent = string(spec.Role)
+		}
+		msg, err := generate(callCtx, m, spec, agent, msgs, opts...)
 		done <- result{msg, err}
 	}()
 	var res result

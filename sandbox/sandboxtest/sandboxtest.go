@@ -33,6 +33,10 @@ type Rule struct {
 	Times int
 	// Do, when set, runs before answering, for example to create files a build would make.
 	Do func(sb *Sandbox, cmd atesor.Command)
+	// Plant, when set, plants these fixtures (sandbox path to fixture, see
+	// [Sandbox.Plant]) before answering; a planting error makes the command fail with
+	// the error as its output.
+	Plant map[string]Fixture
 
 	used int
 }
@@ -151,6 +155,11 @@ func (s *Sandbox) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandR
 	if rule != nil {
 		if rule.Do != nil {
 			rule.Do(s, cmd)
+		}
+		if err := s.plant(rule.Plant); err != nil {
+			res := Fail(1, err.Error())
+			res.Line = cmd.Line
+			return res, nil
 		}
 		if rule.Err != nil {
 			return atesor.CommandResult{Line: cmd.Line}, rule.Err
