@@ -123,7 +123,8 @@ type Settings struct {
 	BaseURLVariable string
 	// BaseURL is the endpoint that variable holds: a local model server or a gateway.
 	// Empty means the provider's public endpoint. With a base URL the API key is
-	// optional (local servers often need none).
+	// optional (local servers often need none), except for gemini, whose client
+	// requires one.
 	BaseURL string
 	// Models replaces the table's model of some roles: ATESOR_MODEL for every role,
 	// ATESOR_MODEL_<ROLE> for one. Nil when none is set.
@@ -226,8 +227,9 @@ func LoadSettingsFrom(getenv func(string) string) (Settings, error) {
 	s.KeyVariable = KeyVariable(s.Provider)
 	key := strings.TrimSpace(getenv(s.KeyVariable))
 	switch {
-	case s.BaseURL != "" && (key == "" || key == placeholderKey):
-		// A local server needs no key; a gateway that does says so with a 401.
+	case s.BaseURL != "" && s.Provider != Gemini && (key == "" || key == placeholderKey):
+		// A local server needs no key; a gateway that does says so with a 401. (The
+		// genai client refuses to start without a key, so gemini keeps needing one.)
 		key = ""
 	case key == "":
 		return s, &MissingKeyError{Provider: s.Provider, Variable: s.KeyVariable}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -120,4 +121,19 @@ func modelSource(role atesor.Role) string {
 		return v
 	}
 	return provider.EnvModel
+}
+
+// priceLines describes the price each model was charged at, sorted by model.
+func priceLines(prices map[string]atesor.Price) []string {
+	ids := slices.Sorted(maps.Keys(prices))
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		p := prices[id]
+		if p.Source == atesor.PriceReported {
+			out = append(out, fmt.Sprintf("%s: %s", id, p.Source))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: $%g in / $%g out per million tokens (%s)", id, p.Input, p.Output, p.Source))
+	}
+	return out
 }

@@ -300,6 +300,9 @@ func printVerdict(w io.Writer, res *atesor.Result) {
 	}
 	fmt.Fprintf(w, "  attempts:  %d, model calls %d, cost $%.4f, %s\n", res.Attempts, res.Usage.Calls,
 		res.Usage.CostUSD, res.Duration.Round(time.Second))
+	for _, line := range priceLines(res.Usage.Prices) {
+		fmt.Fprintf(w, "  price:     %s\n", line)
+	}
 	for _, k := range []string{"recipe", "report", "artifacts", "package"} {
 		if p, ok := res.Files[k]; ok {
 			fmt.Fprintf(w, "  %-10s %s\n", k+":", p)

@@ -1,0 +1,8 @@
+#include <x86intrin.h>
+
+#include "tick.h"
+
+unsigned long long tick_now(void)
+{
+	return __rdtsc();
+}
