@@ -2,4 +2,34 @@
 // source, analyse it, plan, build, verify, fix and finish a port in a riscv64 sandbox,
 // with the run state saved after every node, the recipe cache consulted first, and
 // few-shot examples learned from verified ports.
+//
+// # Where to start
+//
+// [New] takes a [Config] (a Provider, a Sandbox or OpenSandbox, a MemoryStore, the output
+// directory, a Logger) and options; [Pipeline.Run] ports one package and returns an
+// [atesor.Result] whose status is always final and whose State is the final run state.
+// A nil Provider is offline mode: every LLM node uses its scripted fallback.
+//
+// # Seams and what they promise
+//
+//   - [WithNode] replaces a node by its registered name (the Node* constants); routing,
+//     events, timings and the audit log use that name, whatever the replacement's Name.
+//   - [WithValidator] adds an [atesor.Validator] to the answers of one type (analysis,
+//     build plan, fixer answer, curator ranking); its error goes back to the model.
+//   - [WithEvents] receives progress [Event]s in order: nodes, commands, output lines,
+//     rejected answers (with the rule), fallbacks, scripted fixes, warnings.
+//   - [Pipeline.RunWith] passes Eino compose options, such as compose.WithCallbacks: a
+//     handler sees each node (a Lambda named after the node) and each model call (a
+//     chat model named after the model, with token usage).
+//   - [WithClock] sets the one clock of the run: timestamps, Event.Elapsed, model wall
+//     timeouts and Retry-After waits.
+//   - Config.Logger receives the run's structured log (see Logging).
+//
+// # Logging
+//
+// A run writes its structured log to agent_<repo>.log (every level) and to
+// Config.Logger. Debug: detail; Info: progress (node started/finished with its duration,
+// the supervisor's route, commands); Warn: a model call without a valid answer, a
+// rejected answer, a model without a known price; Error: a node failed (the run ends
+// with failure class setup or infra). Every record carries repo; node records carry node.
 package graph
