@@ -55,11 +55,6 @@ var liveCases = []liveCase{
 			`sed -i '352i #include "version.h"' pigz.c`},
 		fail:  "make -j4",
 		first: regexp.MustCompile(`^pigz\.c:352:10: fatal error: version\.h: No such file or directory$`), category: atesor.CategoryDependency},
-	{name: "pigz-gcc14-implicit-decl", pkg: "pigz", file: "pigz_2.8.orig.tar.xz",
-		// Old C that forgot an include: GCC 14 makes the implicit declaration an error.
-		setup: []string{"apt-get install -y zlib1g-dev", "sed -i '/#include <string.h>/d' try.c"},
-		fail:  "make -j4",
-		first: regexp.MustCompile(`^try\.c:\d+:\d+: error: implicit declaration of function ['‘]strchr['’] \[-Wimplicit-function-declaration\]$`), category: atesor.CategoryCompilation},
 	{name: "libdeflate-x86-flag", pkg: "libdeflate", file: "libdeflate_1.23.orig.tar.gz",
 		setup: []string{`sed -i '/^        VERSION ${VERSION_STRING})$/a add_compile_options(-mavx2)' CMakeLists.txt`, "cmake -S . -B build"},
 		fail:  "cmake --build build -j4",

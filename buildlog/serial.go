@@ -73,6 +73,10 @@ func Serial(line string) (serial string, ok bool) {
 	return line[:loc[1]] + cmd + " -j1" + rest[len(cmd):], true
 }
 
+// RacePrefix starts the diagnostic of a proven parallel race (see [Rerun]), so that
+// scripted repairs can recognise it.
+const RacePrefix = "parallel build race: "
+
 // KindRace is the kind of the evidence of a parallel build that failed and whose serial
 // rerun succeeded: a race between make targets (a missing dependency in the build files).
 const KindRace Kind = "parallel_race"
@@ -83,7 +87,7 @@ const KindRace Kind = "parallel_race"
 // saying where it came from.
 func Rerun(parallel Evidence, parallelLine, serialLine, serialOutput string, serialOK bool) Evidence {
 	if serialOK {
-		diag := "parallel build race: `" + parallelLine + "` failed and its serial rerun `" + serialLine + "` succeeded"
+		diag := RacePrefix + "`" + parallelLine + "` failed and its serial rerun `" + serialLine + "` succeeded"
 		ev := Evidence{Diagnostic: cutString(diag, maxDiagnosticChars), Kind: KindRace, Strength: Strong, Target: parallel.Target,
 			Context: "the parallel build's error was: " + parallel.Diagnostic}
 		ev.Text = cutString(ev.Diagnostic+"\n"+ev.Context+"\n"+tailHeader+"\n"+parallel.Text, MaxChars)

@@ -66,20 +66,26 @@ func TestParallelBuildWithoutDiagnosticIsRerunSerially(t *testing.T) {
 	}
 }
 
-func TestParallelRaceIsNamed(t *testing.T) {
-	h := newHarness(t, true)
-	h.parallelPlan()
-	h.failsLine("make -j4", "make: *** [Makefile:9: libvecsum.a] Error 1\nmake: *** Waiting for unfinished jobs....")
-	h.builds(1, "riscv64-glibc-hello") // the serial rerun succeeds
-	h.prov.Queue(atesor.RoleFixer, fixAnswer(`sed -i 's/-j4/-j1/' Makefile`))
-	h.run()
+func TestParallelRaceIsNamedAndRepaired(t *testing.T) {
+	h := newHarness(t, false) // offline: the scripted repairs answer
+	plan := "make -j$(nproc)"
+	h.failsLine(plan, "make: *** [Makefile:9: libvecsum.a] Error 1\nmake: *** Waiting for unfinished jobs....")
+	h.builds(0, "riscv64-glibc-hello") // the serial rerun, and every build after it, succeeds
+	res := h.run(WithPackageFinder(mapFinder{}))
 	st := h.state()
 	if len(st.Errors) == 0 {
 		t.Fatal("no error recorded")
 	}
-	want := "parallel build race: `make -j4` failed and its serial rerun `make -j1` succeeded"
+	want := "parallel build race: `make -j$(nproc)` failed and its serial rerun `make -j1` succeeded"
 	if first := firstLine(st.Errors[0].Message); first != want {
 		t.Errorf("error first line = %q, want %q", first, want)
+	}
+	// The scripted race repair takes the named race: the phase runs serially from then on.
+	if len(st.FixAttempts) != 1 || st.FixAttempts[0].Rule != "parallel-make-race" || st.FixAttempts[0].Plan == nil {
+		t.Fatalf("fix attempts = %+v", st.FixAttempts)
+	}
+	if !res.Verified || !contains(st.ExecutedCommands, "make -j1") {
+		t.Errorf("status %s (%s), executed %q", res.Status, res.Reason, st.ExecutedCommands)
 	}
 }
 
