@@ -21,7 +21,7 @@
 // may not set ATESOR_HOME or a base URL. A .env that is a symbolic link or owned by
 // another user is refused.
 //
-// Exit codes of port: 0 verified or cached, 1 not verified or escalated, 2 usage or setup
+// Exit codes of port: 0 verified or cached, 1 not verified, tests_failing or escalated, 2 usage or setup
 // error, 130 interrupted (the run state is saved; continue with --resume). Other commands
 // exit 0 on success, 1 when they found problems, 2 on usage or setup errors.
 //

@@ -36,7 +36,7 @@ Without an API key for LLM_PROVIDER (default gemini) and without --offline, port
 before any work and names the variable to set. As root, missing host tools are installed
 with apt and the sandbox is provisioned on first use.
 
-Exit status: 0 verified or cached, 1 not verified or escalated, 2 usage or setup error,
+Exit status: 0 verified or cached, 1 not verified, tests_failing or escalated, 2 usage or setup error,
 130 interrupted (the state is saved; continue with --resume).`,
 }
 
