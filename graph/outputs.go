@@ -13,6 +13,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/llm"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 // Report is the machine-readable outcome of a run, written as <repo>_report.json.
@@ -49,6 +50,9 @@ type Report struct {
 	// the scripted ones by rule.
 	FixesBySource map[string]int `json:"fixes_by_source,omitempty"`
 	FixesByRule   map[string]int `json:"fixes_by_rule,omitempty"`
+	// Toolchain says which toolchain the sandbox ran: the accelerated native compiler
+	// backends, binutils and Go tools (with versions) or the emulated ones, and why.
+	Toolchain *sandbox.Toolchain `json:"toolchain,omitempty"`
 }
 
 // recipeSections are the six H2 sections a recipe has, in this order.
@@ -260,6 +264,10 @@ func (r *run) report(s *atesor.State, files map[string]string) Report {
 		rep.Artifacts = []atesor.Artifact{}
 	}
 	rep.FixesBySource, rep.FixesByRule = fixCounts(s.FixAttempts)
+	if tr, ok := r.sb.(sandbox.ToolchainReporter); ok {
+		t := tr.Toolchain()
+		rep.Toolchain = &t
+	}
 	if s.Analysis != nil {
 		rep.BuildSystem = s.Analysis.BuildSystem
 	} else if s.Detection != nil {

@@ -39,6 +39,7 @@ type options struct {
 	workdir       string
 	dockerBin     string
 	limits        Limits
+	noAccel       bool
 }
 
 func buildOptions(opts []Option) *options {

@@ -198,6 +198,11 @@ func runMmdebstrap(ctx context.Context, dir, suite, mirror string, rep reporter)
 		args = append(args, mirror)
 	}
 	rep.report("bootstrap", "mmdebstrap "+strings.Join(args, " "))
+	return runMmdebstrapArgs(ctx, args, rep, "bootstrap")
+}
+
+// runMmdebstrapArgs runs mmdebstrap with args, reporting each output line as stage.
+func runMmdebstrapArgs(ctx context.Context, args []string, rep reporter, stage string) (string, error) {
 	cmd := exec.CommandContext(ctx, "mmdebstrap", args...)
 	cmd.Env = hostenv.Environ("LANG=C.UTF-8") // no provider keys for the bootstrap and its hooks
 	pr, pw := io.Pipe()
@@ -210,7 +215,7 @@ func runMmdebstrap(ctx context.Context, dir, suite, mirror string, rep reporter)
 		sc.Buffer(make([]byte, 64*1024), 1024*1024)
 		for sc.Scan() {
 			all.WriteString(sc.Text() + "\n")
-			rep.report("bootstrap", sc.Text())
+			rep.report(stage, sc.Text())
 		}
 		_, _ = io.Copy(io.Discard, pr)
 	}()

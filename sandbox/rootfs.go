@@ -20,8 +20,9 @@ import (
 )
 
 var (
-	_ atesor.Sandbox = (*Rootfs)(nil)
-	_ HostPather     = (*Rootfs)(nil)
+	_ atesor.Sandbox    = (*Rootfs)(nil)
+	_ HostPather        = (*Rootfs)(nil)
+	_ ToolchainReporter = (*Rootfs)(nil)
 )
 
 // ErrClosed is returned by a sandbox that was closed.
@@ -38,6 +39,7 @@ type Rootfs struct {
 	runDir   string
 	upper    string
 	merged   string
+	accel    *accelRun
 
 	repoTracker
 	closer
@@ -59,6 +61,7 @@ func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs,
 	if err != nil {
 		return nil, err
 	}
+	accel := prepareAccel(ctx, p, cache, o)
 	runs := runsDir(o.home)
 	if err := os.MkdirAll(runs, 0o755); err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
@@ -74,7 +77,7 @@ func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs,
 		os.RemoveAll(runDir)
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	r := &Rootfs{platform: p, o: o, cache: cache, runDir: runDir,
+	r := &Rootfs{platform: p, o: o, cache: cache, runDir: runDir, accel: accel,
 		upper: filepath.Join(runDir, "upper"), merged: filepath.Join(runDir, "merged")}
 	work := filepath.Join(runDir, "work")
 	for _, d := range []string{r.upper, work, r.merged} {
@@ -83,7 +86,7 @@ func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs,
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
-	data := fmt.Sprintf("lowerdir=%s,upperdir=%s,workdir=%s", cache, r.upper, work)
+	data := fmt.Sprintf("lowerdir=%s,upperdir=%s,workdir=%s", r.accel.lowerdir(), r.upper, work)
 	if err := syscall.Mount("overlay", r.merged, "overlay", 0, data); err != nil {
 		os.RemoveAll(runDir)
 		return nil, fmt.Errorf("sandbox: mount overlay on %s: %w", r.merged, err)
@@ -92,6 +95,7 @@ func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs,
 		r.Close()
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
+	r.accel.attach(r.merged)
 	r.setRepo(o.repo)
 	if repo := r.repoDir(); repo != "" {
 		if err := os.MkdirAll(hostPath(r.merged, repo), 0o755); err != nil {
@@ -102,6 +106,10 @@ func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs,
 	o.logger.Info("sandbox: rootfs instance ready", "platform", p.SandboxKey(), "run", runDir)
 	return r, nil
 }
+
+// Toolchain says which toolchain the instance's commands use now: accelerated (with the
+// versions of the native builds) or emulated, and why.
+func (r *Rootfs) Toolchain() Toolchain { return r.accel.toolchain() }
 
 // Platform returns the sandbox's distro profile.
 func (r *Rootfs) Platform() atesor.Platform { return r.platform }
@@ -134,6 +142,7 @@ func (r *Rootfs) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandRe
 		cmd.Line = correctInstall(r.platform, cmd.Line, r.o.logger)
 		r.pkgMu.Lock()
 		defer r.pkgMu.Unlock()
+		defer r.accel.sync(cmd.Line)
 		res, err := r.exec(ctx, cmd, nil)
 		if err != nil || res.OK() || !staleIndex.MatchString(res.Output) {
 			return res, err

@@ -63,6 +63,7 @@ func runDoctor(ctx context.Context, a *app, args []string) int {
 	doctorBinfmt(r)
 	doctorIsolation(r)
 	doctorSandboxes(ctx, r)
+	doctorToolchain(ctx, r, p)
 	doctorProvider(ctx, r)
 
 	if len(r.fixes) > 0 {
@@ -157,6 +158,32 @@ func doctorSandboxes(ctx context.Context, r *report) {
 			r.info("%s is not made yet; the first port makes it (about 3.5 minutes), or run: atesor sandbox create %s", k, profileName(k))
 		}
 	}
+}
+
+func doctorToolchain(ctx context.Context, r *report, p atesor.Platform) {
+	r.section("Toolchain (native builds of the compiler backends, binutils and Go tools)")
+	info, err := sandbox.AccelStatus(ctx, p)
+	if err != nil {
+		r.problem("", "%s: %v", p.SandboxKey(), err)
+		return
+	}
+	switch info.State {
+	case sandbox.CacheReady:
+		r.ok("accelerator layers ready at %s (made %s)", info.Path, dateString(info.Meta.Created))
+	case sandbox.CacheIncomplete:
+		r.info("the accelerator layers are incomplete; the next port makes them again")
+	}
+	for _, part := range []struct {
+		name string
+		t    sandbox.ToolchainPart
+	}{{"C/C++", info.Toolchain.C}, {"Go", info.Toolchain.Go}} {
+		if part.t.Accelerated {
+			r.ok("%s: %s", part.name, part.t)
+		} else {
+			r.info("%s: %s", part.name, part.t)
+		}
+	}
+	r.info("a port with --no-accel runs the emulated toolchain")
 }
 
 func doctorProvider(ctx context.Context, r *report) {

@@ -48,6 +48,7 @@ type portFlags struct {
 	maxCost                      float64
 	testTimeout                  time.Duration
 	force, resume, keepSandbox   bool
+	noAccel                      bool
 	pkg, asJSON, verbose         bool
 }
 
@@ -65,6 +66,7 @@ func runPort(ctx context.Context, a *app, args []string) int {
 	fs.BoolVar(&f.force, "force", false, "skip the recipe cache")
 	fs.BoolVar(&f.resume, "resume", false, "continue the saved run of this package")
 	fs.BoolVar(&f.keepSandbox, "keep-sandbox", false, "keep the run's sandbox changes (overlay upper directory)")
+	fs.BoolVar(&f.noAccel, "no-accel", false, "run the emulated riscv64 compiler, binutils and Go tools instead of their native builds of the same versions")
 	fs.BoolVar(&f.pkg, "package", false, "also write <out>/<name>_package.zip with recipe, report, artifacts and logs")
 	fs.StringVar(&f.out, "out", defaultOutDir, "output directory")
 	fs.BoolVar(&f.asJSON, "json", false, "print the report as JSON on stdout")
@@ -259,7 +261,8 @@ func isRemote(source string) bool {
 // openSandbox opens the chosen backend; for rootfs it first makes sure the host tools
 // are there (installing them with apt as root).
 func openSandbox(ctx context.Context, a *app, f portFlags, name string, p atesor.Platform, prog *progress, logger *slog.Logger) (atesor.Sandbox, error) {
-	opts := []sandbox.Option{sandbox.WithProgress(prog.Provision), sandbox.WithKeep(f.keepSandbox), sandbox.WithRepo(name)}
+	opts := []sandbox.Option{sandbox.WithProgress(prog.Provision), sandbox.WithKeep(f.keepSandbox), sandbox.WithRepo(name),
+		sandbox.WithAccel(!f.noAccel)}
 	if logger != nil {
 		opts = append(opts, sandbox.WithLogger(logger))
 	}

@@ -53,10 +53,12 @@ func platformArg(a *app, cmd string, pos []string) (atesor.Platform, int, bool) 
 func sandboxCreate(ctx context.Context, a *app, args []string) int {
 	fs := flagSet("sandbox create")
 	verbose := fs.Bool("v", false, "print every line of the bootstrap output")
-	u := usage{synopsis: "atesor sandbox create [-v] [PLATFORM]",
+	noAccel := fs.Bool("no-accel", false, "do not make the accelerator layers (native compiler backends, binutils and Go tools)")
+	u := usage{synopsis: "atesor sandbox create [-v] [--no-accel] [PLATFORM]",
 		description: "Provision the riscv64 root filesystem of PLATFORM: check (as root: install) the host\n" +
 			"tools, register qemu-riscv64 in binfmt_misc, and bootstrap the root filesystem\n" +
-			"(about 3.5 minutes for Debian on 2 cores). A cached one is checked and reused."}
+			"(about 3.5 minutes for Debian on 2 cores). A cached one is checked and reused.\n" +
+			"For Debian it also makes the accelerator layers (about 2 minutes), unless --no-accel."}
 	pos, code, done := parseOrExit(a, fs, u, args)
 	if done {
 		return code
@@ -83,6 +85,19 @@ func sandboxCreate(ctx context.Context, a *app, args []string) int {
 		return exitFailed
 	}
 	fmt.Fprintf(a.stdout, "%s: ready at %s\n", p.SandboxKey(), dir)
+	if !*noAccel && p.Profile == "debian" {
+		prog := newProgress(a.stderr, a.terminal && !*verbose, *verbose)
+		_, err := sandbox.ProvisionAccel(ctx, p, sandbox.WithProgress(prog.Provision))
+		prog.Done()
+		if err != nil {
+			fmt.Fprintf(a.stderr, "atesor sandbox create: no accelerator (runs stay emulated): %v\n", err)
+			return exitOK
+		}
+		info, err := sandbox.AccelStatus(ctx, p)
+		if err == nil {
+			fmt.Fprintf(a.stdout, "%s: toolchain %s\n", info.Key, info.Toolchain)
+		}
+	}
 	return exitOK
 }
 

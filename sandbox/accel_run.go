@@ -1,0 +1,295 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+// accelRun is the accelerated toolchain of one [Rootfs] run. The C layer is an overlay
+// lower layer, mounted only when the root filesystem's compiler and binutils match it;
+// the base layer (x86_64 loader and libraries) comes with it. Go's tools are copied into
+// the run once its Go package is installed at the matching version. After every
+// package-manager command sync checks again, so a run whose toolchain apt replaced goes
+// on with what is installed. Safe for concurrent use.
+type accelRun struct {
+	mu       sync.Mutex
+	logger   *slog.Logger
+	meta     AccelMeta
+	dir      string // the accelerator directory; "" when there is none
+	cache    string // the cached root filesystem (the lowest layer)
+	merged   string // the run's merged tree; "" before the mount
+	cMounted bool   // the C and base layers are part of the overlay
+	state    Toolchain
+}
+
+// prepareAccel decides whether a run on the cache gets the accelerator layers. It never
+// fails: when the layers cannot be had, the run is emulated and the reason recorded.
+func prepareAccel(ctx context.Context, p atesor.Platform, cache string, o *options) *accelRun {
+	a := &accelRun{logger: o.logger, cache: cache}
+	if o.noAccel {
+		a.state = emulatedToolchain("acceleration is turned off (--no-accel)")
+		return a
+	}
+	m, err := provisionAccel(ctx, p, cache, o)
+	if err != nil {
+		if !errors.Is(err, errNoAccel) {
+			o.logger.Warn("sandbox: the toolchain stays emulated: the accelerator could not be made", "err", err)
+		}
+		a.state = emulatedToolchain(strings.TrimPrefix(err.Error(), "sandbox: "))
+		return a
+	}
+	a.meta, a.dir = m, accelPathsFor(o.home, p).root
+	status, err := readDpkgStatus(cache)
+	if err != nil {
+		a.state = emulatedToolchain(fmt.Sprintf("cannot read the root filesystem's packages: %v", err))
+		return a
+	}
+	a.state = startToolchain(m, status)
+	a.cMounted = a.state.C.Accelerated
+	if !a.cMounted {
+		a.state.Go = ToolchainPart{Reason: "the x86_64 libraries come with the C layer, which does not match: " + a.state.C.Reason}
+	}
+	return a
+}
+
+// lowerdir returns the overlay's lowerdir option value: the accelerator layers (when
+// mounted) above the cached root filesystem.
+func (a *accelRun) lowerdir() string {
+	if !a.cMounted {
+		return a.cache
+	}
+	return strings.Join([]string{filepath.Join(a.dir, accelCLayer), filepath.Join(a.dir, accelBaseLayer), a.cache}, ":")
+}
+
+// attach records the run's merged tree, checks the toolchain once and logs which one
+// the run uses.
+func (a *accelRun) attach(merged string) {
+	a.mu.Lock()
+	a.merged = merged
+	a.mu.Unlock()
+	a.sync("start")
+	t := a.toolchain()
+	a.logger.Info("sandbox: toolchain", "c", t.C.String(), "go", t.Go.String())
+}
+
+// toolchain returns a copy of the current state.
+func (a *accelRun) toolchain() Toolchain {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	t := a.state
+	t.C.Versions = cloneMap(t.C.Versions)
+	t.Go.Versions = cloneMap(t.Go.Versions)
+	t.Changes = append([]string(nil), t.Changes...)
+	return t
+}
+
+func cloneMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// sync checks the installed packages of the run against the accelerator after trigger
+// (a package-manager command line, or "start"): matching packages get their native
+// programs back where a reinstall replaced them, and when the compiler or binutils no
+// longer match, the native programs still in place are replaced with the root
+// filesystem's, so the emulated ld never meets a native LTO plugin. Problems are logged;
+// they leave the run emulated.
+func (a *accelRun) sync(trigger string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.cMounted || a.merged == "" {
+		return
+	}
+	root, err := os.OpenRoot(a.merged)
+	if err != nil {
+		a.logger.Warn("sandbox: toolchain check", "err", err)
+		return
+	}
+	defer root.Close()
+	status, err := dpkgStatusIn(root)
+	if err != nil {
+		a.logger.Warn("sandbox: toolchain check: cannot read the packages", "err", err)
+		return
+	}
+	a.syncC(root, status, trigger)
+	a.syncGo(root, status, trigger)
+}
+
+func (a *accelRun) syncC(root *os.Root, status map[string]dpkgPackage, trigger string) {
+	versions, why := checkC(a.meta, status)
+	was := a.state.C.Accelerated
+	if why == "" {
+		for _, f := range a.meta.CFiles {
+			if !rootLexists(root, f) || isX86(root, f) {
+				continue // removed with its package, or still the native build
+			}
+			if err := a.copyIn(root, filepath.Join(a.dir, accelCLayer), f); err != nil {
+				why = fmt.Sprintf("cannot put the native %s back: %v", f, err)
+				break
+			}
+		}
+	}
+	if why == "" {
+		a.state.C = ToolchainPart{Accelerated: true, Versions: versions}
+		if !was {
+			a.change(trigger, "the compiler and binutils match the native cross builds again; C/C++ runs natively")
+		}
+		return
+	}
+	a.state.C = ToolchainPart{Reason: why}
+	var errs []error
+	for _, f := range a.meta.CFiles {
+		if isX86(root, f) {
+			errs = append(errs, a.restore(root, f))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		// Better no program than a mix that cannot link.
+		a.logger.Error("sandbox: could not put back the emulated toolchain", "err", err)
+		a.state.C.Reason += fmt.Sprintf("; putting back the emulated programs failed: %v", err)
+	}
+	if was {
+		a.change(trigger, why+"; C/C++ is emulated from then on")
+	}
+}
+
+func (a *accelRun) syncGo(root *os.Root, status map[string]dpkgPackage, trigger string) {
+	if a.meta.GoPackage == "" {
+		a.state.Go = ToolchainPart{Reason: "the suite has no amd64 Go toolchain"}
+		return
+	}
+	versions, why := checkGo(a.meta, status)
+	was := a.state.Go.Accelerated
+	if why == "" {
+		for _, t := range a.meta.GoTools {
+			f := a.goToolPath(t)
+			if isX86(root, f) {
+				continue
+			}
+			if err := a.copyFile(root, filepath.Join(a.dir, accelGoDir, t), f); err != nil {
+				why = fmt.Sprintf("cannot put the native Go %s in place: %v", t, err)
+				break
+			}
+		}
+	}
+	if why == "" {
+		a.state.Go = ToolchainPart{Accelerated: true, Versions: versions}
+		if !was && trigger != "start" {
+			a.change(trigger, fmt.Sprintf("%s %s is installed; its compile, link, asm, cgo and vet run natively", a.meta.GoPackage, a.meta.GoVersion))
+		}
+		return
+	}
+	a.state.Go = ToolchainPart{Reason: why}
+	if was {
+		a.change(trigger, why+"; Go is emulated from then on")
+	}
+}
+
+// goToolPath is the sandbox path of a Go tool of the riscv64 Go.
+func (a *accelRun) goToolPath(tool string) string {
+	return path.Join(a.meta.GoRoot, "pkg/tool/linux_riscv64", tool)
+}
+
+func (a *accelRun) change(trigger, what string) {
+	msg := fmt.Sprintf("after %q: %s", trigger, what)
+	a.state.Changes = append(a.state.Changes, msg)
+	a.logger.Info("sandbox: toolchain changed", "change", msg)
+}
+
+// copyIn copies the file at sandbox path f of the host layer directory into the run.
+func (a *accelRun) copyIn(root *os.Root, layer, f string) error {
+	return a.copyFile(root, hostPath(layer, f), f)
+}
+
+// copyFile writes the host file src to the sandbox path f of the run, through the
+// os.Root of the merged tree: a link planted inside the sandbox cannot send the write
+// to the host.
+func (a *accelRun) copyFile(root *os.Root, src, f string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	rel := strings.TrimPrefix(path.Clean(f), "/")
+	if err := rootMkdirAll(root, path.Dir(rel), 0o755); err != nil {
+		return err
+	}
+	return writeRootFile(root, rel, in, 0o755)
+}
+
+// restore replaces the sandbox path f of the run with the cached root filesystem's
+// entry (a file or a link), or removes it when the root filesystem has none.
+func (a *accelRun) restore(root *os.Root, f string) error {
+	rel := strings.TrimPrefix(path.Clean(f), "/")
+	orig := hostPath(a.cache, f)
+	fi, err := os.Lstat(orig)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return root.Remove(rel)
+	case err != nil:
+		return err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(orig)
+		if err != nil {
+			return err
+		}
+		if err := root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return rootSymlink(root, target, rel)
+	default:
+		return a.copyFile(root, orig, f)
+	}
+}
+
+// dpkgStatusIn reads the dpkg status file of a tree through its os.Root.
+func dpkgStatusIn(root *os.Root) (map[string]dpkgPackage, error) {
+	data, err := rootReadFile(root, dpkgStatusFile)
+	if err != nil {
+		return nil, err
+	}
+	return parseDpkgStatus(data), nil
+}
+
+// rootLexists reports whether the sandbox path f exists in root (a final link counts).
+func rootLexists(root *os.Root, f string) bool {
+	_, err := root.Lstat(strings.TrimPrefix(path.Clean(f), "/"))
+	return err == nil
+}
+
+// isX86 reports whether the sandbox path f of root is a regular file holding an x86_64
+// ELF program or library (a link never is: the layers hold regular files).
+func isX86(root *os.Root, f string) bool {
+	rel := strings.TrimPrefix(path.Clean(f), "/")
+	fi, err := root.Lstat(rel)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	h, err := root.Open(rel)
+	if err != nil {
+		return false
+	}
+	defer h.Close()
+	var hdr [20]byte
+	if _, err := h.ReadAt(hdr[:], 0); err != nil {
+		return false
+	}
+	const emX86_64 = 62
+	return string(hdr[:4]) == "\x7fELF" && hdr[5] == 1 && uint16(hdr[18])|uint16(hdr[19])<<8 == emX86_64
+}
