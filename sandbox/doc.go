@@ -17,6 +17,24 @@
 // its owner process, and the next [NewRootfs] removes the run directories of processes
 // that died without Close.
 //
+// # Accelerated toolchain
+//
+// For the Debian profile a [Rootfs] runs the compiler backends (cc1, cc1plus, lto1,
+// collect2, lto-wrapper, the LTO plugin), binutils and Go's compile, link, asm, cgo and vet
+// as native x86_64 programs: Debian's x86_64 -> riscv64 cross builds of exactly the
+// versions installed in the sandbox. [ProvisionAccel] makes them once beside the cached
+// root filesystem (an amd64 mmdebstrap tree of the same suite and mirror, under the same
+// lock, temporary-directory and rename rules), and each run gets them as an overlay lower
+// layer (Go's tools are copied in once the run installs the matching Go). The emulated
+// drivers exec them; the kernel runs an x86_64 program natively. The same compiler version
+// with the same input and options writes the same bytes, so artifacts are bit-identical,
+// which the end-to-end tests check by SHA-256. Only programs that cannot observe the host
+// architecture are swapped: uname, shells, make, cmake, configure checks and the drivers
+// stay riscv64. Versions are checked from the dpkg status at start and after every
+// package-manager command; when apt replaces the toolchain the run goes on with what is
+// installed. [Rootfs.Toolchain] and [AccelStatus] say which toolchain runs and why;
+// [WithAccel](false) turns it off.
+//
 // The package also verifies build outputs: [InspectELF] reads one ELF file or static
 // archive with debug/elf, and [ScanArtifacts] finds every ELF artifact below a directory
 // of a sandbox. [ExecRetryingFaults] reruns a command that the emulator may have killed
