@@ -59,7 +59,7 @@ func accelBuild(tb testing.TB, ctx context.Context, p accelPackage, accel bool) 
 			}
 			res, err := sb.Exec(ctx, c)
 			if err != nil || !res.OK() {
-				tb.Fatalf("%s (accel=%t): %q: %v exit %d\n%s", p.pkg, accel, c.Line, err, res.ExitCode, tail(res.Output, 3000))
+				tb.Fatalf("%s (accel=%t): %q: %v exit %d\n%s", p.pkg, accel, c.Line, err, res.ExitCode, lastBytes(res.Output, 3000))
 			}
 		}
 		return time.Since(start)
@@ -80,13 +80,6 @@ func accelBuild(tb testing.TB, ctx context.Context, p accelPackage, accel bool) 
 	tc := sb.Toolchain()
 	tb.Logf("%s accel=%t: %d ELF artifacts in %s; toolchain %s; changes %v", p.pkg, accel, len(sums), took.Round(time.Second), tc, tc.Changes)
 	return sums, tc, took
-}
-
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "..." + s[len(s)-n:]
 }
 
 // checkToolchains fails unless the accelerated run really ran the native tools and the
@@ -183,7 +176,7 @@ func TestE2EAccelAptReplacesToolchain(t *testing.T) {
 	}
 	res, err := sb.Exec(ctx, atesor.Command{Line: "apt-get install -y --reinstall cpp-14-riscv64-linux-gnu binutils-riscv64-linux-gnu", Network: true, Timeout: 30 * time.Minute})
 	if err != nil || !res.OK() {
-		t.Fatalf("reinstall: %v %d\n%s", err, res.ExitCode, tail(res.Output, 3000))
+		t.Fatalf("reinstall: %v %d\n%s", err, res.ExitCode, lastBytes(res.Output, 3000))
 	}
 	if m := machine(); m != "3e 00" {
 		t.Errorf("after the reinstall cc1 e_machine %q, want x86_64 again", m)
@@ -225,4 +218,11 @@ func BenchmarkE2EAccelPort(b *testing.B) {
 			b.Log(fmt.Sprintf("%s: emulated %s, accelerated %s, ratio %.3f", bc.p.pkg, emulT/time.Duration(b.N), accelT/time.Duration(b.N), ratio))
 		})
 	}
+}
+
+func lastBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "..." + s[len(s)-n:]
 }
