@@ -63,11 +63,10 @@ func Download(ctx context.Context, url, dest string, l DownloadLimits) error {
 	watchdog := time.AfterFunc(l.Stall, func() { cancel(stalled) })
 	defer watchdog.Stop()
 	client := &http.Client{Transport: &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           (&net.Dialer{Timeout: l.Stall, KeepAlive: 30 * time.Second}).DialContext,
-		TLSHandshakeTimeout:   l.Stall,
-		ResponseHeaderTimeout: l.Stall,
-		ForceAttemptHTTP2:     true,
+		Proxy:               http.ProxyFromEnvironment,
+		DialContext:         (&net.Dialer{Timeout: l.Stall, KeepAlive: 30 * time.Second}).DialContext,
+		TLSHandshakeTimeout: l.Stall,
+		ForceAttemptHTTP2:   true,
 	}}
 	defer client.CloseIdleConnections()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
@@ -76,7 +75,7 @@ func Download(ctx context.Context, url, dest string, l DownloadLimits) error {
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return fmt.Errorf("download %s: %w", url, causeOr(ctx, err))
+		return fmt.Errorf("download %s: %w", url, causeOr(ctx, stalled, err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -111,7 +110,7 @@ func Download(ctx context.Context, url, dest string, l DownloadLimits) error {
 		}
 		if rerr != nil {
 			f.Close()
-			return fmt.Errorf("download %s: %w", url, causeOr(ctx, rerr))
+			return fmt.Errorf("download %s: %w", url, causeOr(ctx, stalled, rerr))
 		}
 	}
 	if err := f.Close(); err != nil {
@@ -121,10 +120,16 @@ func Download(ctx context.Context, url, dest string, l DownloadLimits) error {
 }
 
 // causeOr returns the cause of a cancelled ctx (the stall) rather than the transport's
-// "context canceled".
-func causeOr(ctx context.Context, err error) error {
+// "context canceled", and reports the transport's own timeouts (dial, TLS handshake) as
+// the same stall: the watchdog and those timeouts share one duration, so which fires
+// first is a race the caller must not see.
+func causeOr(ctx context.Context, stalled, err error) error {
 	if c := context.Cause(ctx); c != nil && errors.Is(c, ErrDownloadLimit) {
 		return c
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return fmt.Errorf("%w (%v)", stalled, err)
 	}
 	return err
 }
