@@ -28,6 +28,17 @@ type Detection struct {
 	HasCGO       bool             `json:"has_cgo,omitempty"`
 	ArchFindings []ArchFinding    `json:"arch_findings,omitempty"`
 	Alternatives []BuildCandidate `json:"alternatives,omitempty"`
+	// GoCommands are the module's command (main package) directories relative to the
+	// module, best first, without helpers (examples, tests, tools); the default plan
+	// builds each of them. Empty for a library module.
+	GoCommands []string `json:"go_commands,omitempty"`
+	// GoPortableTags are the build tags the module's own build constraints use to switch
+	// architecture-specific code (assembly) for a portable path: purego, noasm, ...
+	GoPortableTags []string `json:"go_portable_tags,omitempty"`
+	// GoArtifacts are the files the default Go plan writes, relative to the module: each
+	// command as go install names it (bin/tool) or, for a library, each package's test
+	// binary (bin/pkg.test).
+	GoArtifacts []string `json:"go_artifacts,omitempty"`
 }
 
 // BuildCandidate is a build system marker detection found but ranked lower.

@@ -30,6 +30,7 @@ func (r *run) analystNode(ctx context.Context, s *atesor.State) error {
 		})
 		if ans != nil {
 			a := ans.Analysis()
+			a.ExpectedArtifacts = withGoArtifacts(a.ExpectedArtifacts, s.Detection)
 			s.Analysis = &a
 			return nil
 		}
@@ -52,7 +53,7 @@ func fallbackAnalysis(d *atesor.Detection) atesor.PackageAnalysis {
 		BuildSystemReasoning:  "scripted detection: " + d.Evidence,
 		Dependencies:          append([]atesor.Dependency{}, d.Dependencies...),
 		RiscvRisks:            []string{},
-		ExpectedArtifacts:     []string{},
+		ExpectedArtifacts:     withGoArtifacts([]string{}, d),
 		NeedsCustomPlan:       d.Confidence < 0.5,
 		Complexity:            2,
 		LLMGrounded:           false,

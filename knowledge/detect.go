@@ -93,6 +93,7 @@ func Detect(ctx context.Context, root string) (*atesor.Detection, error) {
 		g := analyseGo(t, modDir)
 		det.ModuleDir = displayDir(modDir)
 		det.HasMain, det.MainPath, det.HasCGO = g.hasMain, g.mainPath, g.hasCGO
+		det.GoCommands, det.GoPortableTags, det.GoArtifacts = g.commands, g.portableTags, g.artifacts()
 	}
 	det.Dependencies = detectDependencies(t, det)
 	det.TestTargets = makeTestTargets(t, det.BuildDir)

@@ -172,6 +172,9 @@ func DetectionSummary(d *atesor.Detection) string {
 	}
 	if d.ModuleDir != "" || d.HasMain {
 		fmt.Fprintf(&b, "Go: module_dir=%s has_main=%t main_path=%s cgo=%t\n", orNone(d.ModuleDir), d.HasMain, orNone(d.MainPath), d.HasCGO)
+		if len(d.GoCommands) > 0 {
+			fmt.Fprintf(&b, "Go commands (build each one): %s\n", strings.Join(d.GoCommands, ", "))
+		}
 	}
 	counts := map[atesor.Severity]int{}
 	var serious []atesor.ArchFinding

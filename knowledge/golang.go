@@ -14,10 +14,19 @@ import (
 
 // goInfo is what the scripted analysis knows about a Go module.
 type goInfo struct {
+	modBase string // the module path's last element, without a major version suffix
+	// testDirs are the package directories with tests that build on riscv64.
+	testDirs []string
 	hasMain  bool
 	mainPath string // main package directory relative to the module: "." or "cmd/tool"
 	mains    []string
-	hasCGO   bool
+	// commands are the mains that are the module's programs, not helpers (examples,
+	// tests, tools), best first, one per binary name.
+	commands []string
+	// portableTags are the custom build tags of the module's architecture-specific
+	// files' constraints (purego, noasm): the switches to its portable code.
+	portableTags []string
+	hasCGO       bool
 	// cgoDeps are libraries named by #cgo pkg-config and LDFLAGS -l directives, with the
 	// file and line that name them.
 	cgoDeps []rawDep
@@ -60,11 +69,12 @@ func analyseGo(t *tree, modDir string) goInfo {
 			}
 		}
 	}
+	g.modBase = modBase
 	mainDirs := map[string]bool{}
 	fset := token.NewFileSet()
 	for _, e := range t.files {
-		if e.dir || !strings.HasSuffix(e.rel, ".go") || strings.HasSuffix(e.rel, "_test.go") ||
-			!strings.HasPrefix(e.rel, prefix) {
+		isAsm := strings.HasSuffix(e.rel, ".s")
+		if e.dir || !(strings.HasSuffix(e.rel, ".go") || isAsm) || !strings.HasPrefix(e.rel, prefix) {
 			continue
 		}
 		rel := strings.TrimPrefix(e.rel, prefix)
@@ -73,6 +83,22 @@ func analyseGo(t *tree, modDir string) goInfo {
 		}
 		src, err := t.read(e.rel, maxReadBytes)
 		if err != nil {
+			continue
+		}
+		if x := goHeaderConstraint(src); goArchSpecific(e.rel, x) {
+			for _, tag := range goCustomTags(x) {
+				if !slices.Contains(g.portableTags, tag) {
+					g.portableTags = append(g.portableTags, tag)
+				}
+			}
+		}
+		if isAsm || !goFileBuildsOnRiscv64(e.rel, src) {
+			continue
+		}
+		if strings.HasSuffix(e.rel, "_test.go") {
+			if d := path.Dir(rel); !slices.Contains(g.testDirs, d) {
+				g.testDirs = append(g.testDirs, d)
+			}
 			continue
 		}
 		f, err := parser.ParseFile(fset, e.rel, src, parser.ImportsOnly|parser.ParseComments)
@@ -119,7 +145,86 @@ func analyseGo(t *tree, modDir string) goInfo {
 	if len(g.mains) > 0 {
 		g.hasMain, g.mainPath = true, g.mains[0]
 	}
+	g.commands = goCommands(g.mains, modBase)
+	slices.Sort(g.portableTags)
 	return g
+}
+
+// goBinDir is the directory, relative to the module, that the default Go plan writes
+// its programs (or a library's test binaries) to.
+const goBinDir = "bin"
+
+// artifacts are the files the default plan writes: the commands, else the test binaries
+// of a library, one per name, at most [maxGoArtifacts].
+func (g goInfo) artifacts() []string {
+	var out []string
+	add := func(name string) {
+		if name != "" && len(out) < maxGoArtifacts && !slices.Contains(out, goBinDir+"/"+name) {
+			out = append(out, goBinDir+"/"+name)
+		}
+	}
+	if len(g.commands) > 0 {
+		for _, c := range g.commands {
+			add(GoBinaryName(c, g.modBase))
+		}
+		return out
+	}
+	dirs := slices.Clone(g.testDirs)
+	slices.SortFunc(dirs, func(a, b string) int {
+		return cmp.Or(cmp.Compare(strings.Count(a, "/"), strings.Count(b, "/")), cmp.Compare(a, b))
+	})
+	for _, d := range dirs {
+		if n := GoBinaryName(d, g.modBase); n != "" {
+			add(n + ".test")
+		}
+	}
+	return out
+}
+
+// maxGoArtifacts matches the analysis' cap on expected artifacts.
+const maxGoArtifacts = 10
+
+// goCommands picks the programs among the ranked main packages: every one outside
+// helper directories, the first of each binary name (go install names a binary after
+// its directory, and two of one name would overwrite each other).
+func goCommands(mains []string, modBase string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range mains {
+		if mainRank(m, modBase) <= 10 {
+			continue
+		}
+		name := GoBinaryName(m, modBase)
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		out = append(out, m)
+	}
+	return out
+}
+
+// GoBinaryName is the name go install gives the program of a main package directory
+// (relative to the module, "." for the root) of a module whose path ends in modBase:
+// the directory's last element without a major version suffix (cmd/tool/v2 -> tool),
+// and modBase for the root.
+func GoBinaryName(mainDir, modBase string) string {
+	dir := strings.TrimPrefix(path.Clean("/"+mainDir), "/")
+	if dir == "" {
+		return modBase
+	}
+	base := path.Base(dir)
+	if isMajorSuffix(base) {
+		if up := path.Dir(dir); up != "." {
+			return path.Base(up)
+		}
+		return modBase
+	}
+	return base
+}
+
+func isMajorSuffix(s string) bool {
+	return len(s) > 1 && s[0] == 'v' && strings.Trim(s[1:], "0123456789") == ""
 }
 
 // cgoDirectives reads the libraries of #cgo pkg-config and #cgo LDFLAGS lines in the
@@ -206,7 +311,7 @@ func mainRank(dir, modBase string) int {
 func goModuleBase(mod string) string {
 	mod = strings.TrimSuffix(mod, "/")
 	base := path.Base(mod)
-	if strings.Contains(mod, "/") && len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {
+	if strings.Contains(mod, "/") && isMajorSuffix(base) {
 		base = path.Base(path.Dir(mod))
 	}
 	return base

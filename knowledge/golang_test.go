@@ -54,3 +54,106 @@ func TestGoMainSkipsVendorAndNestedModules(t *testing.T) {
 		t.Errorf("cgo deps (-want +got):\n%s", d)
 	}
 }
+
+func TestGoCommandsArtifactsAndPortableTags(t *testing.T) {
+	tests := []struct {
+		name          string
+		files         map[string]string
+		commands, art []string
+		tags          []string
+	}{
+		{"commands", map[string]string{
+			"go.mod":                "module example.com/tool/v2\n", // the root package is also "tool": cmd/tool wins
+			"main.go":               "package main\nfunc main(){}\n",
+			"cmd/tool/main.go":      "package main\nfunc main(){}\n",
+			"cmd/toolctl/main.go":   "package main\nfunc main(){}\n",
+			"cmd/srv/v3/main.go":    "package main\nfunc main(){}\n",
+			"tools/toolctl/main.go": "package main\nfunc main(){}\n",
+			"examples/x/main.go":    "package main\nfunc main(){}\n",
+			"gen.go":                "//go:build ignore\n\npackage main\nfunc main(){}\n",
+			"lib/gen.go":            "//go:build ignore\n\npackage main\nfunc main(){}\n",
+			"lib/lib.go":            "package lib\n",
+			"win/main_windows.go":   "package main\nfunc main(){}\n",
+		}, []string{"cmd/tool", "cmd/toolctl", "cmd/srv/v3"}, []string{"bin/tool", "bin/toolctl", "bin/srv"}, nil},
+		{"library", map[string]string{
+			"go.mod":               "module example.com/sum\n",
+			"sum.go":               "package sum\n",
+			"sum_test.go":          "package sum\n",
+			"sum_amd64.go":         "//go:build !purego\n\npackage sum\nfunc add(a, b uint64) uint64\n",
+			"sum_amd64.s":          "//go:build !purego && gc\n\nTEXT ·add(SB),4,$0\n",
+			"sum_generic.go":       "//go:build (!amd64 && !arm64) || purego || appengine\n\npackage sum\n",
+			"fast/fast_arm64.go":   "//go:build !noasm\n\npackage fast\n",
+			"fast/fast.go":         "//go:build debug\n\npackage fast\n",
+			"fast/fast_test.go":    "package fast\n",
+			"other/w_windows.go":   "package other\n",
+			"other/w_test.go":      "//go:build windows\n\npackage other\n",
+			"examples/x/main.go":   "package main\nfunc main(){}\n",
+			"internal/u/u_test.go": "package u\n",
+		}, nil, []string{"bin/sum.test", "bin/fast.test", "bin/u.test"}, []string{"appengine", "noasm", "purego"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := walkTree(t.Context(), writeTree(t, tt.files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tr.close()
+			g := analyseGo(tr, "")
+			if d := cmp.Diff(tt.commands, g.commands); d != "" {
+				t.Errorf("commands (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tt.art, g.artifacts()); d != "" {
+				t.Errorf("artifacts (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tt.tags, g.portableTags); d != "" {
+				t.Errorf("portable tags (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestGoFileBuildsOnRiscv64(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      bool
+	}{
+		{"a.go", "package a\n", true},
+		{"a_riscv64.go", "package a\n", true},
+		{"a_linux_riscv64.go", "package a\n", true},
+		{"a_amd64.go", "package a\n", false},
+		{"a_darwin.go", "package a\n", false},
+		{"a_darwin_riscv64.go", "package a\n", false},
+		{"a_test.go", "//go:build ignore\n\npackage a\n", false},
+		{"a.go", "// Copyright\n\n//go:build linux && !purego\n\npackage a\n", true},
+		{"a.go", "// +build !linux\n\npackage a\n", false},
+		{"a.go", "//go:build go1.21 && cgo\npackage a\n", true},
+		{"a.go", "package a\n//go:build ignore\n", true},
+		{"a.go", "//go:build (\npackage a\n", true},
+	}
+	for _, tt := range tests {
+		if got := goFileBuildsOnRiscv64(tt.name, []byte(tt.src)); got != tt.want {
+			t.Errorf("goFileBuildsOnRiscv64(%q, %q) = %t, want %t", tt.name, tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestGoBinaryName(t *testing.T) {
+	for _, tt := range []struct{ dir, mod, want string }{
+		{".", "tool", "tool"}, {"cmd/x", "tool", "x"}, {"cmd/x/v2", "tool", "x"}, {"v2", "tool", "tool"}, {"", "m", "m"},
+	} {
+		if got := GoBinaryName(tt.dir, tt.mod); got != tt.want {
+			t.Errorf("GoBinaryName(%q, %q) = %q, want %q", tt.dir, tt.mod, got, tt.want)
+		}
+	}
+}
+
+func FuzzGoHeaderConstraint(f *testing.F) {
+	f.Add([]byte("//go:build linux && (amd64 || !purego)\n\npackage a\n"))
+	f.Add([]byte("// +build a,b !c\n// +build d\n\npackage a\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		x := goHeaderConstraint(src)
+		_ = goCustomTags(x)
+		_ = goArchSpecific("a.go", x)
+		_ = goFileBuildsOnRiscv64("a_riscv64.go", src)
+	})
+}

@@ -114,16 +114,7 @@ func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []
 		if mod == "" {
 			mod = dir
 		}
-		switch {
-		case det.HasMain && goPkgPath(det.MainPath) != ".":
-			bin := goBinaryName(det)
-			build = inDir(mod, fmt.Sprintf("%s go build -buildvcs=false -o %s %s", goToolchainEnv, bin, goPkgPath(det.MainPath)))
-		case det.HasMain:
-			// go build names a root main package's binary after the module path.
-			build = inDir(mod, goToolchainEnv+" go build -buildvcs=false .")
-		default:
-			build = inDir(mod, goToolchainEnv+" go build -buildvcs=false ./...")
-		}
+		build = inDir(mod, goBuildCommand(det))
 		tests = []string{inDir(mod, goToolchainEnv+" go test ./...")}
 	case atesor.BuildCargo:
 		build = inDir(dir, "cargo build --release")
@@ -245,11 +236,6 @@ func goPkgPath(mainPath string) string {
 		return "."
 	}
 	return "./" + shellQuote(mp)
-}
-
-// goBinaryName names the Go binary after its main package directory: cmd/tool -> tool.
-func goBinaryName(det *atesor.Detection) string {
-	return shellQuote(path.Base(path.Clean("/" + det.MainPath)))
 }
 
 func slicesClone(s []string) []string { return append([]string(nil), s...) }

@@ -35,8 +35,8 @@ func TestDefaultPlanTrees(t *testing.T) {
 			"autoreconf -fi && ./configure && make -j$(nproc)"}, []string{"make check"}},
 		{"make-basic", []string{"apt-get update && apt-get install -y build-essential pkgconf libyaml-dev zlib1g-dev", "make -j$(nproc)"},
 			[]string{"make test"}},
-		{"go-cmd", []string{"apt-get update && apt-get install -y golang-go", "GOTOOLCHAIN=auto go build -buildvcs=false -o tool ./cmd/tool"}, []string{"GOTOOLCHAIN=auto go test ./..."}},
-		{"go-subdir", []string{"apt-get update && apt-get install -y golang-go build-essential pkgconf libsqlite3-dev zlib1g-dev", "cd go && GOTOOLCHAIN=auto go build -buildvcs=false ."}, []string{"cd go && GOTOOLCHAIN=auto go test ./..."}},
+		{"go-cmd", []string{"apt-get update && apt-get install -y golang-go", "GOTOOLCHAIN=auto go build -buildvcs=false -o bin/ ./cmd/tool ./cmd/helper"}, []string{"GOTOOLCHAIN=auto go test ./..."}},
+		{"go-subdir", []string{"apt-get update && apt-get install -y golang-go build-essential pkgconf libsqlite3-dev zlib1g-dev", "cd go && GOTOOLCHAIN=auto go build -buildvcs=false -o bin/ ."}, []string{"cd go && GOTOOLCHAIN=auto go test ./..."}},
 		{"cargo-basic", []string{"apt-get update && apt-get install -y build-essential cargo pkgconf libssl-dev zlib1g-dev", "cargo build --release"}, []string{"cargo test --release"}},
 		{"cargo-subdir", []string{"apt-get update && apt-get install -y build-essential cargo pkgconf", "cd rust && cargo build --release"}, []string{"cd rust && cargo test --release"}},
 		{"cJSON", []string{"apt-get update && apt-get install -y build-essential cmake pkgconf",
@@ -49,7 +49,7 @@ func TestDefaultPlanTrees(t *testing.T) {
 		{"pcre2-10.45", []string{"apt-get update && apt-get install -y build-essential pkgconf libbz2-dev zlib1g-dev libreadline-dev libedit-dev",
 			"./configure && make -j$(nproc)"}, []string{"make check"}},
 		// go.mod asks for go 1.25 and trixie has 1.24: GOTOOLCHAIN=auto fetches it.
-		{"gizmo", []string{"apt-get update && apt-get install -y golang-go", "GOTOOLCHAIN=auto go build -buildvcs=false -o gizmo ./cmd/gizmo"},
+		{"gizmo", []string{"apt-get update && apt-get install -y golang-go", "GOTOOLCHAIN=auto go build -buildvcs=false -o bin/ ./cmd/gizmo ./cmd/gizmoctl"},
 			[]string{"GOTOOLCHAIN=auto go test ./..."}},
 		{"cargo-workspace", []string{"apt-get update && apt-get install -y build-essential cargo pkgconf zlib1g-dev libssl-dev", "cargo build --release"},
 			[]string{"cargo test --release"}},
@@ -121,7 +121,7 @@ func TestDefaultPlanAlpineAndLayouts(t *testing.T) {
 		t.Errorf("make in a subdirectory: %q", got)
 	}
 	plan, _, _ = DefaultPlan(&atesor.Detection{BuildSystem: atesor.BuildGo, ModuleDir: "."}, alp)
-	if got := plan.Commands()[1]; got != "GOTOOLCHAIN=auto go build -buildvcs=false ./..." {
+	if got := plan.Commands()[1]; got != "GOTOOLCHAIN=auto go build -buildvcs=false ./... && GOTOOLCHAIN=auto go test -buildvcs=false -c -o bin/ ./..." {
 		t.Errorf("go library: %q", got)
 	}
 }
