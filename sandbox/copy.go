@@ -13,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/ulikunitz/xz"
 )
@@ -112,7 +113,8 @@ func copyTree(src, dest string) error {
 		return err
 	}
 	defer r.Close()
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	var dirs dirTimes
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -132,6 +134,7 @@ func copyTree(src, dest string) error {
 			if err := rootMkdirAll(r, rel, 0o755); err != nil {
 				return err
 			}
+			dirs.add(rel, info.ModTime())
 			return rootChmod(r, rel, info.Mode().Perm())
 		case d.Type()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(p)
@@ -146,14 +149,26 @@ func copyTree(src, dest string) error {
 				return err
 			}
 			defer in.Close()
-			return writeRootFile(r, rel, in, info.Mode().Perm())
+			return writeRootFileTimed(r, rel, in, info.Mode().Perm(), info.ModTime())
 		default:
 			return nil // devices, sockets and fifos are not part of a source tree
 		}
 	})
+	if err != nil {
+		return err
+	}
+	return dirs.apply(r)
 }
 
 func writeRootFile(r *os.Root, rel string, in io.Reader, perm fs.FileMode) error {
+	return writeRootFileTimed(r, rel, in, perm, time.Time{})
+}
+
+// writeRootFileTimed is [writeRootFile] that also sets the file's modification time when
+// mtime is not zero. Source trees need their files' times: make compares them, and an
+// autotools tree whose configure.ac looks newer than its generated files re-runs the
+// exact automake version that generated them (aclocal-1.16: command not found).
+func writeRootFileTimed(r *os.Root, rel string, in io.Reader, perm fs.FileMode, mtime time.Time) error {
 	if li, err := r.Lstat(rel); err == nil && li.Mode()&fs.ModeSymlink != 0 {
 		if err := r.Remove(rel); err != nil {
 			return err
@@ -164,6 +179,10 @@ func writeRootFile(r *os.Root, rel string, in io.Reader, perm fs.FileMode) error
 		return err
 	}
 	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := setFileTime(out, mtime); err != nil {
 		out.Close()
 		return err
 	}
@@ -205,6 +224,7 @@ func ExtractWithLimits(archive, dest string, l ExtractLimits) error {
 		return fmt.Errorf("extract %s: %w", archive, err)
 	}
 	defer r.Close()
+	var dirs dirTimes
 	err = walkArchive(archive, kind, func(name string, e *entry) error {
 		rel := cleanEntry(name, strip)
 		if rel == "" {
@@ -218,6 +238,7 @@ func ExtractWithLimits(archive, dest string, l ExtractLimits) error {
 			if err := rootMkdirAll(r, rel, 0o755); err != nil {
 				return err
 			}
+			dirs.add(rel, e.mtime)
 			return rootChmod(r, rel, e.mode|0o700)
 		case entrySymlink:
 			if dir := path.Dir(rel); dir != "." {
@@ -240,10 +261,13 @@ func ExtractWithLimits(archive, dest string, l ExtractLimits) error {
 					return err
 				}
 			}
-			return writeRootFile(r, rel, budget.reader(e.r), e.mode)
+			return writeRootFileTimed(r, rel, budget.reader(e.r), e.mode, e.mtime)
 		}
 		return nil
 	})
+	if err == nil {
+		err = dirs.apply(r)
+	}
 	if err != nil {
 		return fmt.Errorf("extract %s: %w", archive, err)
 	}
@@ -302,10 +326,11 @@ const (
 )
 
 type entry struct {
-	kind entryKind
-	mode fs.FileMode
-	link string
-	r    io.Reader
+	kind  entryKind
+	mode  fs.FileMode
+	link  string
+	mtime time.Time // zero when the archive does not say
+	r     io.Reader
 }
 
 func walkArchive(archive, kind string, fn func(name string, e *entry) error) error {
@@ -317,7 +342,7 @@ func walkArchive(archive, kind string, fn func(name string, e *entry) error) err
 		defer zr.Close()
 		for _, f := range zr.File {
 			mode := f.Mode()
-			e := &entry{mode: mode.Perm()}
+			e := &entry{mode: mode.Perm(), mtime: f.Modified}
 			switch {
 			case mode.IsDir():
 				e.kind = entryDir
@@ -385,7 +410,7 @@ func walkArchive(archive, kind string, fn func(name string, e *entry) error) err
 		if err != nil {
 			return err
 		}
-		e := &entry{mode: fs.FileMode(h.Mode).Perm(), link: h.Linkname}
+		e := &entry{mode: fs.FileMode(h.Mode).Perm(), link: h.Linkname, mtime: h.ModTime}
 		switch h.Typeflag {
 		case tar.TypeDir:
 			e.kind = entryDir
