@@ -39,11 +39,15 @@ func WithPackageFinder(f repair.PackageFinder) Option {
 	return func(o *options) { o.repair.packages = f }
 }
 
-// contentsIndex opens the Contents index once per pipeline, on first use.
+// contentsIndex opens the Contents index once per pipeline, on first use: loading it
+// takes seconds (a 300 000-name index), and most runs never need it, so nothing opens
+// it before the missing-package rule asks for a file.
 type contentsIndex struct {
 	mu       sync.Mutex
 	opened   bool
 	contents *repair.Contents
+	// load opens the index; nil means openContents (the archive's, under the state home).
+	load func(ctx context.Context, p atesor.Platform) (*repair.Contents, error)
 }
 
 // Providers implements repair.PackageFinder for the lazily opened index.
@@ -70,24 +74,11 @@ func (i *contentsIndex) open(ctx context.Context, p atesor.Platform, logErr func
 	if i.opened {
 		return i.contents
 	}
-	mirror, err := knowledge.DebianMirror()
-	if err != nil {
-		logErr(err)
-		i.opened = true
-		return nil
+	load := i.load
+	if load == nil {
+		load = openContents
 	}
-	suite := sandbox.DefaultSuite
-	if m := suiteName.FindStringSubmatch(p.DisplayName); m != nil {
-		suite = m[1]
-	}
-	home, err := memory.Home()
-	if err != nil {
-		logErr(err)
-		i.opened = true
-		return nil
-	}
-	c, err := repair.OpenContents(ctx, repair.ContentsOptions{Mirror: mirror, Suite: suite, Arch: "riscv64",
-		Triplet: p.Triplet, CacheDir: filepath.Join(home, "cache", "contents")})
+	c, err := load(ctx, p)
 	if err != nil {
 		logErr(err)
 		if ctx.Err() == nil {
@@ -97,6 +88,25 @@ func (i *contentsIndex) open(ctx context.Context, p atesor.Platform, logErr func
 	}
 	i.contents, i.opened = c, true
 	return c
+}
+
+// openContents opens the archive's Contents index for riscv64 from the mirror of the
+// host's apt configuration, cached under the state home.
+func openContents(ctx context.Context, p atesor.Platform) (*repair.Contents, error) {
+	mirror, err := knowledge.DebianMirror()
+	if err != nil {
+		return nil, err
+	}
+	suite := sandbox.DefaultSuite
+	if m := suiteName.FindStringSubmatch(p.DisplayName); m != nil {
+		suite = m[1]
+	}
+	home, err := memory.Home()
+	if err != nil {
+		return nil, err
+	}
+	return repair.OpenContents(ctx, repair.ContentsOptions{Mirror: mirror, Suite: suite, Arch: "riscv64",
+		Triplet: p.Triplet, CacheDir: filepath.Join(home, "cache", "contents")})
 }
 
 // packageFinder is the missing-package rule's index for this run.
