@@ -26,6 +26,8 @@ type Request struct {
 	OutputDir string `json:"output_dir,omitempty"`
 	// Optimize runs performance mode after a verified port.
 	Optimize bool `json:"optimize,omitempty"`
+	// Origin records the distribution package Source was resolved from (reported as is).
+	Origin *DistroSource `json:"origin,omitempty"`
 }
 
 // Defaults used when a Request leaves a limit at zero.

@@ -53,6 +53,8 @@ type Report struct {
 	// Toolchain says which toolchain the sandbox ran: the accelerated native compiler
 	// backends, binutils and Go tools (with versions) or the emulated ones, and why.
 	Toolchain *sandbox.Toolchain `json:"toolchain,omitempty"`
+	// Origin is the distribution package the source was resolved from (debian:NAME).
+	Origin *atesor.DistroSource `json:"origin,omitempty"`
 }
 
 // recipeSections are the six H2 sections a recipe has, in this order.
@@ -253,7 +255,7 @@ func (r *run) report(s *atesor.State, files map[string]string) Report {
 	rep := Report{
 		Package: s.RepoName, Sandbox: s.Platform.SandboxKey(), Status: s.Status, Verified: s.Verified,
 		FailureClass: s.FailureClass, Reason: s.EscalationReason, Source: s.Request.Source,
-		SourceSHA256: s.SourceSHA256, SourceCommit: s.SourceCommit, PlanSource: s.PlanSource,
+		SourceSHA256: s.SourceSHA256, SourceCommit: s.SourceCommit, PlanSource: s.PlanSource, Origin: s.Request.Origin,
 		Artifacts: s.Artifacts, MissingArtifacts: s.MissingArtifacts, VerifyProblems: s.VerifyProblems,
 		Tests: s.Tests, Attempts: s.Attempts, Fixes: s.FixAttempts, LLM: s.Usage, Provider: s.ProviderName,
 		Offline: r.provider == nil, NodeSeconds: map[string]float64{}, Duration: s.Duration.Seconds(),

@@ -44,6 +44,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"port", "port a package to riscv64 and verify it", runPort},
+		{"batch", "port many packages: list, shards, summaries, dashboard", runBatch},
+		{"merge", "combine the output directories of batch shards", runMerge},
 		{"sandbox", "create, inspect or remove the cached riscv64 sandbox", runSandbox},
 		{"doctor", "check host tools, binfmt, sandboxes and the model provider", runDoctor},
 		{"examples", "list, lint or merge few-shot example files", runExamples},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/graph"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/provider"
 	_ "github.com/eclipse-atesor/atesor-go/provider/all" // link the four providers
@@ -29,7 +31,10 @@ var portUsage = usage{
 	description: `Port a package to riscv64: build it natively in a riscv64 sandbox, repair what
 breaks with LLM agents, verify the artifacts and write the recipe and report.
 
-SOURCE is a local directory, a source tarball path or URL, or a git URL.
+SOURCE is a local directory, a source tarball path or URL, a git URL, or a Debian source
+package written debian:NAME or debian:NAME=VERSION (its upstream tarball, from the
+configured mirror's Sources index of the sandbox's suite, checked against the index's
+SHA-256 and recorded in the report).
 
 A verified recipe in the cache is reused (no sandbox, no model, no key) unless --force.
 Without an API key for LLM_PROVIDER (default gemini) and without --offline, port stops
@@ -102,6 +107,14 @@ func runPort(ctx context.Context, a *app, args []string) int {
 	if err != nil {
 		return usageError(a, "port", "--platform: %v", err)
 	}
+	var origin *atesor.DistroSource
+	if debsrc.IsSpec(source) {
+		res, err := resolveDebianSource(ctx, source)
+		if err != nil {
+			return setupError(a, "%v", err)
+		}
+		source, origin, f.name = res.Tarball, &res.Origin, cmp.Or(f.name, res.Origin.Package)
+	}
 	if !isRemote(source) {
 		if _, err := os.Stat(source); err != nil {
 			return setupError(a, "source %s: %v", source, err)
@@ -124,7 +137,7 @@ func runPort(ctx context.Context, a *app, args []string) int {
 	req := atesor.Request{
 		Source: source, Name: f.name, Platform: f.platform,
 		MaxAttempts: f.maxAttempts, MaxCostUSD: f.maxCost, TestTimeout: f.testTimeout,
-		Force: f.force, Resume: f.resume, OutputDir: f.out,
+		Force: f.force, Resume: f.resume, OutputDir: f.out, Origin: origin,
 	}
 	noSandbox := func(context.Context, atesor.Platform) (atesor.Sandbox, error) {
 		return nil, errors.New("the cache check opens no sandbox")

@@ -5,7 +5,8 @@
 // configuration); downloads are cached under the user cache directory so repeated runs
 // fetch nothing.
 //
-// It imports only the standard library and knowledge, so the end-to-end tests of every
+// It imports only the standard library, knowledge and knowledge/debsrc (whose Sources
+// parser it uses), so the end-to-end tests of every
 // package from knowledge up can use it. To unpack a tarball, use sandbox.Extract from an
 // external test package.
 package debiantest

@@ -6,6 +6,8 @@ import (
 	"io"
 	"path"
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 )
 
 // newScanner reads the lines of a Debian index, whose fields can be long.
@@ -16,44 +18,30 @@ func newScanner(r io.Reader) *bufio.Scanner {
 }
 
 // SourceEntry finds the SHA-256 and pool directory of file in the stanza of source
-// package pkg of a Sources index.
+// package pkg of a Sources index (parsed by [debsrc.ParseSources]).
 func SourceEntry(r io.Reader, pkg, file string) (sha, dir string, err error) {
 	if pkg == "" || file == "" {
 		return "", "", fmt.Errorf("SourceEntry needs a package and a file name, got %q and %q", pkg, file)
 	}
-	sc := newScanner(r)
-	var cur, curDir string
-	inSHA := false
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case line == "":
-			cur, curDir, inSHA = "", "", false
-		case strings.HasPrefix(line, "Package: "):
-			cur = strings.TrimPrefix(line, "Package: ")
-		case strings.HasPrefix(line, "Directory: "):
-			curDir = strings.TrimPrefix(line, "Directory: ")
-		case strings.HasPrefix(line, "Checksums-Sha256:"):
-			inSHA = true
-		case inSHA && strings.HasPrefix(line, " "):
-			f := strings.Fields(line)
-			if cur == pkg && len(f) == 3 && f[2] == file {
-				sha = f[0]
+	err = debsrc.ParseSources(r, func(s debsrc.Source) bool {
+		if s.Package != pkg {
+			return true
+		}
+		for _, f := range s.Files {
+			if f.Name == file {
+				sha, dir = f.SHA256, path.Dir(s.PoolPath(f))
+				return false
 			}
-		default:
-			inSHA = false
 		}
-		if sha != "" && curDir != "" && cur == pkg {
-			return sha, curDir, nil
-		}
+		return true
+	})
+	if err != nil {
+		return "", "", err
 	}
-	if err := sc.Err(); err != nil {
-		return "", "", fmt.Errorf("read the Sources index: %w", err)
+	if sha == "" {
+		return "", "", fmt.Errorf("%s of source package %s is not in the Sources index", file, pkg)
 	}
-	if sha != "" {
-		return sha, path.Join("pool/main", pkg[:1], pkg), nil
-	}
-	return "", "", fmt.Errorf("%s of source package %s is not in the Sources index", file, pkg)
+	return sha, dir, nil
 }
 
 // PackageNames reads a Packages index and returns the names of its packages and the

@@ -1,0 +1,25 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
+	"github.com/eclipse-atesor/atesor-go/memory"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+)
+
+// debianResolver resolves debian:NAME sources through the configured mirror's Sources
+// index of the sandbox's suite, caching index and tarballs under <home>/downloads/debian.
+func debianResolver(home string) *debsrc.Resolver {
+	return &debsrc.Resolver{Suite: sandbox.DefaultSuite, CacheDir: filepath.Join(home, "downloads", "debian")}
+}
+
+// resolveDebianSource resolves a debian:NAME[=VERSION] source for port.
+func resolveDebianSource(ctx context.Context, source string) (*debsrc.Resolved, error) {
+	home, err := memory.Home()
+	if err != nil {
+		return nil, err
+	}
+	return debianResolver(home).Resolve(ctx, source)
+}

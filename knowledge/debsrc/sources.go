@@ -1,0 +1,134 @@
+package debsrc
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Source is one stanza of a Sources index, cut down to what resolution needs.
+type Source struct {
+	Package   string
+	Version   string
+	Format    string
+	Directory string
+	// Files are the files of the Checksums-Sha256 field.
+	Files []File
+}
+
+// File is one file of a source package.
+type File struct {
+	Name   string
+	Size   int64
+	SHA256 string
+}
+
+// origTarball matches the main upstream tarball (not an orig-COMPONENT tarball and not
+// a signature): NAME_UPSTREAM.orig.tar.EXT.
+var origTarball = regexp.MustCompile(`^[^_/]+_[^_/]+\.orig\.tar(\.[a-z0-9]+)?$`)
+
+// Orig returns the upstream tarball of the source package, if it has one.
+func (s Source) Orig() (File, bool) {
+	for _, f := range s.Files {
+		if origTarball.MatchString(f.Name) {
+			return f, true
+		}
+	}
+	return File{}, false
+}
+
+// PoolPath is the archive path of a file of the package.
+func (s Source) PoolPath(f File) string {
+	dir := s.Directory
+	if dir == "" && s.Package != "" {
+		prefix := s.Package[:1]
+		if strings.HasPrefix(s.Package, "lib") && len(s.Package) > 3 {
+			prefix = s.Package[:4]
+		}
+		dir = path.Join("pool/main", prefix, s.Package)
+	}
+	return path.Join(dir, f.Name)
+}
+
+// maxLine bounds one line of an index (a Binary: field of a large package is long).
+const maxLine = 1 << 22
+
+// ParseSources reads a (decompressed) Sources index and calls fn for every stanza
+// that names a package; fn returning false stops the scan. Malformed checksum lines
+// are skipped; only a read error is returned.
+func ParseSources(r io.Reader, fn func(Source) bool) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxLine)
+	var cur Source
+	field := ""
+	flush := func() bool {
+		ok := true
+		if cur.Package != "" {
+			ok = fn(cur)
+		}
+		cur, field = Source{}, ""
+		return ok
+	}
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" {
+			if !flush() {
+				return nil
+			}
+			continue
+		}
+		if line[0] == ' ' || line[0] == '\t' {
+			if field == "checksums-sha256" {
+				if f, ok := parseFileLine(line); ok {
+					cur.Files = append(cur.Files, f)
+				}
+			}
+			continue
+		}
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			field = ""
+			continue
+		}
+		field = strings.ToLower(strings.TrimSpace(k))
+		v = strings.TrimSpace(v)
+		switch field {
+		case "package":
+			cur.Package = v
+		case "version":
+			cur.Version = v
+		case "format":
+			cur.Format = v
+		case "directory":
+			cur.Directory = v
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("read the Sources index: %w", err)
+	}
+	flush()
+	return nil
+}
+
+// parseFileLine parses " SHA256 SIZE NAME" (the checksum in lower-case hex; its
+// length is not checked here: a download is compared with it in full).
+func parseFileLine(line string) (File, bool) {
+	f := strings.Fields(line)
+	if len(f) != 3 || f[0] == "" || strings.ContainsAny(f[2], "/\\") || f[2] == "." || f[2] == ".." {
+		return File{}, false
+	}
+	for _, c := range f[0] {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return File{}, false
+		}
+	}
+	n, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil || n < 0 {
+		return File{}, false
+	}
+	return File{Name: f[2], Size: n, SHA256: f[0]}, true
+}
