@@ -84,10 +84,10 @@ func (c *closer) markClosed() bool {
 // cloneError turns the result of a git clone command into an error, or nil.
 func cloneError(src string, res atesor.CommandResult, err error) error {
 	if err != nil {
-		return fmt.Errorf("sandbox: git clone %s: %w", src, err)
+		return fmt.Errorf("sandbox: git clone %s: %w", redactURL(src), err)
 	}
 	if !res.OK() {
-		return fmt.Errorf("sandbox: git clone %s failed (exit %d): %s", src, res.ExitCode, tail(res.Output, 2000))
+		return fmt.Errorf("sandbox: git clone %s failed (exit %d): %s", redactURL(src), res.ExitCode, redactURL(tail(res.Output, 2000)))
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path"
 	"path/filepath"
@@ -51,8 +52,9 @@ func ArchiveKind(name string) string {
 // copyInHost copies the host file or directory src to the host directory or file dest
 // (already resolved inside a sandbox). A source tarball is unpacked into dest, with its
 // single top-level directory stripped; a directory is copied recursively (symbolic links
-// are copied as links); any other file is copied to dest.
-func copyInHost(src, dest string) error {
+// are copied as links) without the secret-looking files [IsSecretFile] names, each
+// skipped one logged to logger; any other file is copied to dest.
+func copyInHost(src, dest string, logger *slog.Logger) error {
 	fi, err := os.Stat(src)
 	if err != nil {
 		return err
@@ -62,7 +64,7 @@ func copyInHost(src, dest string) error {
 		if err := os.MkdirAll(dest, 0o755); err != nil {
 			return err
 		}
-		return copyTree(src, dest)
+		return copyTree(src, dest, skipSecrets(logger))
 	case ArchiveKind(src) != "":
 		if err := os.MkdirAll(dest, 0o755); err != nil {
 			return err
@@ -106,8 +108,9 @@ func copyFile(src, dest string, perm fs.FileMode) error {
 }
 
 // copyTree copies the contents of the host directory src into dest through an
-// [os.Root], so nothing lands outside dest even when dest already holds links.
-func copyTree(src, dest string) error {
+// [os.Root], so nothing lands outside dest even when dest already holds links. Entries
+// for which skip (when not nil) reports true are left out, with everything below them.
+func copyTree(src, dest string, skip func(rel string, d fs.DirEntry) bool) error {
 	r, err := os.OpenRoot(dest)
 	if err != nil {
 		return err
@@ -123,6 +126,12 @@ func copyTree(src, dest string) error {
 			return err
 		}
 		if rel == "." {
+			return nil
+		}
+		if skip != nil && skip(rel, d) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
 			return nil
 		}
 		info, err := d.Info()
@@ -442,7 +451,7 @@ func copyOutHost(src, dest string) error {
 		if err := os.MkdirAll(dest, 0o755); err != nil {
 			return err
 		}
-		return copyTree(src, dest)
+		return copyTree(src, dest, nil)
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		target, err := os.Readlink(src)

@@ -220,6 +220,11 @@ func (d *Docker) CopyIn(ctx context.Context, src, sandboxPath string) error {
 		if err := cloneError(src, res, err); err != nil {
 			return err
 		}
+		if h, err := d.HostPath(dest); err == nil {
+			if err := scrubGitCredentials(h); err != nil {
+				return fmt.Errorf("sandbox: remove credentials from the clone of %s: %w", redactURL(src), err)
+			}
+		}
 		d.noteRepo(dest)
 		return nil
 	}
@@ -227,7 +232,7 @@ func (d *Docker) CopyIn(ctx context.Context, src, sandboxPath string) error {
 	if err != nil {
 		return fmt.Errorf("sandbox: copy in to %s: %w", sandboxPath, err)
 	}
-	if err := copyInHost(src, hdest); err != nil {
+	if err := copyInHost(src, hdest, d.o.logger); err != nil {
 		return fmt.Errorf("sandbox: copy %s in to %s: %w", src, sandboxPath, err)
 	}
 	d.noteRepo(path.Clean(sandboxPath))

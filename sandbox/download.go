@@ -49,7 +49,15 @@ var ErrDownloadLimit = errors.New("download limit reached")
 // Download fetches url into the file dest (created or truncated) over HTTP(S), bounded in
 // size and abandoned when no byte arrives for the stall timeout. The errors say which
 // bound was hit and which variable raises it.
+//
+// The URL may carry credentials (https://user:token@host/...): they are used, and
+// removed from the text of every error.
 func Download(ctx context.Context, url, dest string, l DownloadLimits) error {
+	return RedactError(downloadBounded(ctx, url, dest, l))
+}
+
+func downloadBounded(ctx context.Context, url, dest string, l DownloadLimits) error {
+	shown := redactURL(url)
 	d := DefaultDownloadLimits()
 	if l.MaxBytes <= 0 {
 		l.MaxBytes = d.MaxBytes
@@ -71,23 +79,23 @@ func Download(ctx context.Context, url, dest string, l DownloadLimits) error {
 	defer client.CloseIdleConnections()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return fmt.Errorf("download %s: %w", url, err)
+		return fmt.Errorf("download %s: %w", shown, err)
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return fmt.Errorf("download %s: %w", url, causeOr(ctx, stalled, err))
+		return fmt.Errorf("download %s: %w", shown, causeOr(ctx, stalled, err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("download %s: HTTP %s", url, resp.Status)
+		return fmt.Errorf("download %s: HTTP %s", shown, resp.Status)
 	}
 	tooBig := fmt.Errorf("%w: larger than %d bytes; raise the limit with %s", ErrDownloadLimit, l.MaxBytes, EnvDownloadMaxBytes)
 	if resp.ContentLength > l.MaxBytes {
-		return fmt.Errorf("download %s: %w", url, tooBig)
+		return fmt.Errorf("download %s: %w", shown, tooBig)
 	}
 	f, err := os.Create(dest)
 	if err != nil {
-		return fmt.Errorf("download %s: %w", url, err)
+		return fmt.Errorf("download %s: %w", shown, err)
 	}
 	buf := make([]byte, 64<<10)
 	var total int64
@@ -98,11 +106,11 @@ func Download(ctx context.Context, url, dest string, l DownloadLimits) error {
 			total += int64(n)
 			if total > l.MaxBytes {
 				f.Close()
-				return fmt.Errorf("download %s: %w", url, tooBig)
+				return fmt.Errorf("download %s: %w", shown, tooBig)
 			}
 			if _, err := f.Write(buf[:n]); err != nil {
 				f.Close()
-				return fmt.Errorf("download %s: %w", url, err)
+				return fmt.Errorf("download %s: %w", shown, err)
 			}
 		}
 		if errors.Is(rerr, io.EOF) {
@@ -110,11 +118,11 @@ func Download(ctx context.Context, url, dest string, l DownloadLimits) error {
 		}
 		if rerr != nil {
 			f.Close()
-			return fmt.Errorf("download %s: %w", url, causeOr(ctx, stalled, rerr))
+			return fmt.Errorf("download %s: %w", shown, causeOr(ctx, stalled, rerr))
 		}
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("download %s: %w", url, err)
+		return fmt.Errorf("download %s: %w", shown, err)
 	}
 	return nil
 }

@@ -286,3 +286,43 @@ func tail(s string) string {
 	}
 	return s
 }
+
+// A porter's checkout holds a .env with provider keys and an SSH key; the package's
+// scripts look for them in the real sandbox.
+func TestE2ESecretFilesStayOnTheHost(t *testing.T) {
+	needE2E(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	src := t.TempDir()
+	for p, text := range map[string]string{
+		"Makefile":        "all:\n\ttrue\n",
+		".env":            "OPENAI_API_KEY=sk-ESCAPED\n",
+		".env.local":      "ANTHROPIC_API_KEY=ESCAPED\n",
+		".ssh/id_rsa":     "ESCAPED\n",
+		"keys/id_ed25519": "ESCAPED\n",
+		".env.example":    "OPENAI_API_KEY=\n",
+	} {
+		full := filepath.Join(src, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sb := newE2ERootfs(t, ctx)
+	defer sb.Close()
+	if err := sb.CopyIn(ctx, src, "/workspace/pkg"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := sb.Exec(ctx, atesor.Command{Line: "grep -r ESCAPED /workspace; ls -a /workspace/pkg; echo done", Dir: "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Output, "ESCAPED") {
+		t.Errorf("a secret file reached the sandbox:\n%s", res.Output)
+	}
+	if !strings.Contains(res.Output, ".env.example") || !strings.Contains(res.Output, "Makefile") {
+		t.Errorf("the sources themselves did not arrive:\n%s", res.Output)
+	}
+}

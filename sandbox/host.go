@@ -122,10 +122,13 @@ func (h *Host) CopyIn(ctx context.Context, src, sandboxPath string) error {
 		if err := cloneError(src, res, err); err != nil {
 			return err
 		}
+		if err := scrubGitCredentials(hdest); err != nil {
+			return fmt.Errorf("sandbox: remove credentials from the clone of %s: %w", redactURL(src), err)
+		}
 		h.noteRepo(dest)
 		return nil
 	}
-	if err := copyInHost(src, hostPath(h.root, dest)); err != nil {
+	if err := copyInHost(src, hostPath(h.root, dest), h.o.logger); err != nil {
 		return fmt.Errorf("sandbox: copy %s in to %s: %w", src, sandboxPath, err)
 	}
 	h.noteRepo(dest)

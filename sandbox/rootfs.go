@@ -209,10 +209,13 @@ func (r *Rootfs) CopyIn(ctx context.Context, hostSrc, sandboxPath string) error 
 		if err := cloneError(hostSrc, res, err); err != nil {
 			return err
 		}
+		if err := scrubGitCredentials(hostPath(r.merged, dest)); err != nil {
+			return fmt.Errorf("sandbox: remove credentials from the clone of %s: %w", redactURL(hostSrc), err)
+		}
 		r.noteRepo(dest)
 		return nil
 	}
-	if err := copyInHost(hostSrc, hostPath(r.merged, dest)); err != nil {
+	if err := copyInHost(hostSrc, hostPath(r.merged, dest), r.o.logger); err != nil {
 		return fmt.Errorf("sandbox: copy %s in to %s: %w", hostSrc, sandboxPath, err)
 	}
 	r.noteRepo(dest)

@@ -203,7 +203,11 @@ func runPort(ctx context.Context, a *app, args []string) int {
 		case errors.As(err, &nk):
 			return keyError(a, nk.err)
 		case errors.Is(err, graph.ErrInterrupted) || ctx.Err() != nil:
-			fmt.Fprintf(a.stderr, "atesor port: interrupted; the run state is saved. Continue with: atesor port %s --resume\n", source)
+			shown := graph.RedactURL(source)
+			fmt.Fprintf(a.stderr, "atesor port: interrupted; the run state is saved. Continue with: atesor port %s --resume\n", shown)
+			if shown != source {
+				fmt.Fprint(a.stderr, "(with the credentials of your source URL put back: they are never printed)\n")
+			}
 			return exitInterrupted
 		}
 		return setupError(a, "%v", err)
