@@ -63,13 +63,21 @@ func makeConfigScripts(_ context.Context, _ Failure, env Env) (*Fix, string) {
 // noConfigure is a plan running a configure the tree does not have yet.
 var noConfigure = re(`(?:\./configure|configure): (?:\d+: )?(?:No such file or directory|not found)|sh: \d+: \./configure: not found|can't open (?:file )?\./configure`)
 
+// staleAutomake is the missing script's report that make wanted a versioned autotools
+// program the system does not have.
+var staleAutomake = re(`(?:(?:aclocal|automake)-\d+\.\d+: (?:command not found|not found)|WARNING: '(?:aclocal|automake)-\d+\.\d+' is missing on your system)`)
+
 func autoreconfRule() Rule {
 	return Rule{
 		Name: "autoreconf",
 		Doc:  "an autotools tree without a generated configure: autoreconf -fi with the autotools installed",
 		Signatures: []*regexp.Regexp{noConfigure, re(`(?m)^configure\.(?:ac|in):\d+: error: possibly undefined macro`),
 			// make's rebuild rules ran automake on a tree that lacks its helper files.
-			re(`error: required file '[^']+' not found`)},
+			re(`error: required file '[^']+' not found`),
+			// make's rebuild rules asked for the exact automake version that generated the
+			// tree (aclocal-1.16), which the distro no longer ships: regenerating with the
+			// installed one makes the tree consistent again.
+			staleAutomake},
 		Make: makeAutoreconf,
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/buildlog"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
@@ -122,6 +123,9 @@ func TestRules(t *testing.T) {
 			det: &atesor.Detection{BuildSystem: atesor.BuildMake, Confidence: 0.5, Evidence: "programs/test_util.c",
 				Alternatives: []atesor.BuildCandidate{{BuildSystem: atesor.BuildCMake, Evidence: "CMakeLists.txt", Confidence: 0.9}}},
 			rule: "next-build-system", planLine: "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)"},
+		{name: "make asks for the automake version that made the tree", log: "stale-automake.log", command: "./configure && make -j$(nproc)",
+			plan: defaultPlan("./configure && make -j$(nproc)"), tree: memTree{"configure.ac": "AC_INIT([dfu-util],[0.11])\n", "configure": "#!/bin/sh\n", "Makefile.am": ""},
+			rule: "autoreconf", actions: []string{"apt-get install -y autoconf automake libtool autopoint pkg-config", "autoreconf -fi"}},
 		{name: "no configure", log: "no-configure.log", command: "./configure && make -j$(nproc)",
 			plan: defaultPlan("./configure && make -j$(nproc)"), tree: memTree{"configure.ac": "AC_INIT([x],[1])\n", "Makefile.am": ""},
 			rule: "autoreconf", actions: []string{"apt-get install -y autoconf automake libtool autopoint pkg-config", "autoreconf -fi"}},
@@ -413,5 +417,15 @@ func BenchmarkClaims(b *testing.B) {
 	f := Failure{Category: atesor.ClassifyError(out), Message: out, Command: "make -j2"}
 	for b.Loop() {
 		_ = Claims(f, nil)
+	}
+}
+
+// The supervisor decides whether an offline run has a fixer left from the extracted
+// error alone (no full output): the stale-automake failure must be claimed from it too.
+func TestStaleAutomakeClaimedFromExtractedError(t *testing.T) {
+	ev := buildlog.Extract(readLog(t, "stale-automake.log"))
+	f := Failure{Category: ev.Category(), Message: ev.Text}
+	if claims := Claims(f, nil); !contains(claims, "autoreconf") {
+		t.Errorf("Claims(%q) = %v, want autoreconf", ev.Text, claims)
 	}
 }
