@@ -38,13 +38,17 @@ func (c call) recordWrite(p string) {
 }
 
 func (fx *flow) record(p, how string) {
-	if fx == nil || p == "" || strings.Contains(p, dyn) {
+	if fx == nil || p == "" || strings.HasPrefix(p, "/dev/") {
 		return
 	}
-	if strings.HasPrefix(p, "/dev/") {
-		return
-	}
+	// Files are followed by base name: the directory part may be spelled many ways
+	// ($PWD/x.sh, ./d/../x.sh, an absolute path) and still name the file run later. A
+	// name whose last element is itself unknown ($OUT) makes every later run of an
+	// unknown name suspect.
 	b := path.Base(path.Clean(p))
+	if strings.Contains(b, dyn) {
+		b = dyn
+	}
 	if b == "." || b == "/" || b == ".." {
 		return
 	}
@@ -58,7 +62,12 @@ func (fx *flow) wrote(p string) (string, bool) {
 	if fx == nil || p == "" {
 		return "", false
 	}
-	how, ok := fx.written[path.Base(path.Clean(strings.ReplaceAll(p, dyn, "")))]
+	b := path.Base(path.Clean(p))
+	if strings.Contains(b, dyn) {
+		how, ok := fx.written[dyn]
+		return how, ok
+	}
+	how, ok := fx.written[b]
 	return how, ok
 }
 

@@ -494,14 +494,22 @@ func foreignPackageManager(name string, args []arg) (string, bool) {
 // execScripts returns the files a command runs as code besides its program: the script
 // of an interpreter, make -f, cmake -P/-C, awk -f, sed -f.
 func execScripts(c call) []arg {
-	if len(c.args) < 2 {
+	if len(c.args) == 0 {
 		return nil
 	}
 	name := base(c.prog())
 	args := c.args[1:]
+	if name == "make" || name == "gmake" {
+		if files := parseArgs(args, makeSpec, false).values("-f", "--file", "--makefile"); len(files) > 0 {
+			return files
+		}
+		// Without -f, make runs the recipes of the makefile it finds by name.
+		return []arg{{alts: []string{"GNUmakefile", "makefile", "Makefile"}}}
+	}
+	if len(args) == 0 {
+		return nil
+	}
 	switch {
-	case name == "make" || name == "gmake":
-		return parseArgs(args, makeSpec, false).values("-f", "--file", "--makefile")
 	case name == "cmake":
 		var out []arg
 		for i, a := range args {
@@ -607,6 +615,13 @@ func recordEffects(c call) {
 			dests, srcs = ops[len(ops)-1:], ops[:len(ops)-1]
 		}
 		for _, s := range srcs {
+			if v := s.val(); (strings.HasPrefix(v, "/dev/") || strings.HasPrefix(v, "/proc/")) && v != "/dev/null" {
+				// cp /dev/stdin x.sh <<< '...': the content is the command's own input.
+				for _, d := range dests {
+					fx.record(d.val(), "written from "+v+" by "+name)
+				}
+				continue
+			}
 			if how, ok := fx.wrote(s.val()); ok {
 				for _, d := range dests {
 					fx.record(d.val(), how)
