@@ -100,9 +100,11 @@ const (
 	FileAudit = "audit"
 	// FileBuildLog is <repo>_build.log: the output of the build commands.
 	FileBuildLog = "build_log"
+	// FileInstall is <repo>_install.tar.gz: the staged install tree of a verified port.
+	FileInstall = "install"
 )
 
 // FileKinds lists the keys of Result.Files in the order above.
 func FileKinds() []string {
-	return []string{FileRecipe, FileReport, FileState, FilePatches, FileArtifacts, FileLog, FileAudit, FileBuildLog}
+	return []string{FileRecipe, FileReport, FileState, FilePatches, FileArtifacts, FileLog, FileAudit, FileBuildLog, FileInstall}
 }

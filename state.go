@@ -98,6 +98,8 @@ type State struct {
 	// SourceSHA256 and SourceCommit identify the source for the recipe cache.
 	SourceSHA256 string `json:"source_sha256,omitempty"`
 	SourceCommit string `json:"source_commit,omitempty"`
+	// SourceDateEpoch is SOURCE_DATE_EPOCH for every build command: the newest time in the source.
+	SourceDateEpoch int64 `json:"source_date_epoch,omitempty"`
 
 	Detection *Detection `json:"detection,omitempty"`
 	// SourceELFs are the ELF files the source shipped (path and SHA-256), which a build
@@ -145,6 +147,7 @@ type State struct {
 	Artifacts        []Artifact  `json:"artifacts,omitempty"`
 	MissingArtifacts []string    `json:"missing_artifacts,omitempty"`
 	Tests            *TestResult `json:"tests,omitempty"`
+	Install          *Install    `json:"install,omitempty"` // the staged install step (see Install)
 	Recipe           string      `json:"recipe,omitempty"`
 	Usage            Usage       `json:"usage"`
 	EscalationReason string      `json:"escalation_reason,omitempty"`

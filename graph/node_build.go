@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go"
@@ -53,6 +54,7 @@ func (r *run) buildNode(ctx context.Context, s *atesor.State) error {
 		s.FixAttempts[i].Success = true // the fixes since the last build run made it build
 	}
 	s.BuiltFixes = len(s.FixAttempts)
+	r.stageInstall(ctx, s)
 	return nil
 }
 
@@ -67,7 +69,7 @@ func (r *run) runPlanCommand(ctx context.Context, s *atesor.State, node, phase, 
 	log := r.startLog(line)
 	lw := (&lineWriter{r: r, node: node, phase: phase}).teeTo(log)
 	res, fault, err := sandbox.ExecRetryingFaults(ctx, r.sb, atesor.Command{
-		Line: line, Dir: s.RepoDir, Network: true, Stdout: lw, Stderr: lw,
+		Line: line, Dir: s.RepoDir, Network: true, Stdout: lw, Stderr: lw, Env: buildEnv(s),
 	})
 	log.end(res)
 	if err != nil {
@@ -133,6 +135,15 @@ func (r *run) ensureRepo(ctx context.Context, s *atesor.State) error {
 		}
 	}
 	return nil
+}
+
+// buildEnv is the environment of build and fix commands: SOURCE_DATE_EPOCH from the
+// source, so that compilers and archivers that embed dates reproduce in a replay.
+func buildEnv(s *atesor.State) []string {
+	if s.SourceDateEpoch <= 0 {
+		return nil
+	}
+	return []string{"SOURCE_DATE_EPOCH=" + strconv.FormatInt(s.SourceDateEpoch, 10)}
 }
 
 func shellQuote(s string) string {

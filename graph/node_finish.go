@@ -27,6 +27,9 @@ func (r *run) finishNode(ctx context.Context, s *atesor.State) error {
 		r.emit(Event{Kind: EventInfo, Node: NodeFinish, Line: "copying artifacts out failed", Err: err.Error()})
 	}
 	if s.Verified {
+		if err := r.writeInstallTarball(ctx, s); err != nil {
+			r.log.Error("install tarball", "err", err)
+		}
 		r.learn(ctx, s)
 	}
 	r.writeOutputs(ctx, s)

@@ -204,7 +204,7 @@ func (r *run) applyActions(ctx context.Context, s *atesor.State, actions []ateso
 			r.emit(Event{Kind: EventCommand, Node: NodeFix, Phase: "apply", Line: a.Command})
 			log := r.startLog(a.Command)
 			lw := (&lineWriter{r: r, node: NodeFix, phase: "apply"}).teeTo(log)
-			res, err := r.sb.Exec(ctx, atesor.Command{Line: a.Command, Dir: s.RepoDir, Network: true, Stdout: lw, Stderr: lw})
+			res, err := r.sb.Exec(ctx, atesor.Command{Line: a.Command, Dir: s.RepoDir, Network: true, Stdout: lw, Stderr: lw, Env: buildEnv(s)})
 			log.end(res)
 			if err != nil {
 				return fmt.Errorf("run %q: %w", a.Command, err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,6 +53,9 @@ func (r *run) placeSource(ctx context.Context, s *atesor.State) error {
 	res, err := r.sb.Exec(ctx, atesor.Command{Line: "git rev-parse HEAD", Dir: s.RepoDir, Timeout: time.Minute})
 	if err == nil && res.OK() {
 		s.SourceCommit = strings.TrimSpace(res.Stdout)
+	}
+	if res, err := r.sb.Exec(ctx, atesor.Command{Line: "git log -1 --format=%ct", Dir: s.RepoDir, Timeout: time.Minute}); err == nil && res.OK() {
+		s.SourceDateEpoch, _ = strconv.ParseInt(strings.TrimSpace(res.Stdout), 10, 64) // the commit's date
 	}
 	tmp, err := os.MkdirTemp("", "atesor-tree-")
 	if err != nil {

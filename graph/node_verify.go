@@ -27,18 +27,19 @@ func (r *run) verifyNode(ctx context.Context, s *atesor.State) error {
 		return fmt.Errorf("scan artifacts: %w", err)
 	}
 	var problems []string
-	shipped := map[string]bool{}
+	shipped, shippedSHA := map[string]bool{}, map[string]bool{}
 	for _, e := range s.SourceELFs {
 		shipped[e] = true
+		shippedSHA[e[strings.LastIndexByte(e, '@')+1:]] = true
 	}
 	var built []atesor.Artifact
 	for _, a := range arts {
-		if shipped[a.Path+"@"+a.SHA256] {
-			continue // shipped with the source, not produced by this build
+		if shipped[a.Path+"@"+a.SHA256] || inStage(s.RepoDir, a.Path) {
+			continue // shipped with the source, not produced by this build; or staged
 		}
 		built = append(built, a)
 	}
-	built = curateByRules(built, s.RepoName, s.RepoDir)
+	built = r.chooseArtifacts(ctx, s, curateByRules(built, s.RepoName, s.RepoDir), shippedSHA)
 	s.Artifacts = built
 	primaries := 0
 	for i := range built {

@@ -54,7 +54,8 @@ type Report struct {
 	// backends, binutils and Go tools (with versions) or the emulated ones, and why.
 	Toolchain *sandbox.Toolchain `json:"toolchain,omitempty"`
 	// Origin is the distribution package the source was resolved from (debian:NAME).
-	Origin *atesor.DistroSource `json:"origin,omitempty"`
+	Origin  *atesor.DistroSource `json:"origin,omitempty"`
+	Install *atesor.Install      `json:"install,omitempty"` // the install step, staged files, dev files, how artifacts were chosen
 }
 
 // recipeSections are the six H2 sections a recipe has, in this order.
@@ -85,6 +86,9 @@ func appendCommands(md string, s *atesor.State) string {
 	b.WriteString(strings.TrimRight(md, "\n"))
 	b.WriteString("\n\n## Commands\n\nThe exact commands of this port, in order, run in `" + s.RepoDir + "` inside a fresh `" +
 		s.Platform.SandboxKey() + "` sandbox:\n\n```" + commandsFence + "\n")
+	if s.SourceDateEpoch > 0 {
+		fmt.Fprintf(&b, "# every command runs with SOURCE_DATE_EPOCH=%d (the source's date)\n", s.SourceDateEpoch)
+	}
 	for _, p := range s.Patches {
 		fmt.Fprintf(&b, "# patch -p1 < %s_patches/%s\n", s.RepoName, p.Name)
 	}
@@ -183,6 +187,7 @@ func fallbackRecipe(s *atesor.State) string {
 	for _, p := range s.VerifyProblems {
 		fmt.Fprintf(&b, "- problem: %s\n", p)
 	}
+	b.WriteString(installEvidence(s))
 	if ev := testEvidence(s); ev != "" {
 		b.WriteString("\n" + ev)
 	}
@@ -248,6 +253,7 @@ func (r *run) files() map[string]string {
 		atesor.FileLog:       filepath.Join(out, "agent_"+n+".log"),
 		atesor.FileAudit:     filepath.Join(out, llm.AuditFileName(n)),
 		atesor.FileBuildLog:  filepath.Join(out, n+"_build.log"),
+		atesor.FileInstall:   filepath.Join(out, n+"_install.tar.gz"),
 	}
 }
 
@@ -259,8 +265,8 @@ func (r *run) report(s *atesor.State, files map[string]string) Report {
 		Artifacts: s.Artifacts, MissingArtifacts: s.MissingArtifacts, VerifyProblems: s.VerifyProblems,
 		Tests: s.Tests, Attempts: s.Attempts, Fixes: s.FixAttempts, LLM: s.Usage, Provider: s.ProviderName,
 		Offline: r.provider == nil, NodeSeconds: map[string]float64{}, Duration: s.Duration.Seconds(),
-		SandboxSeconds: s.SandboxTime.Seconds(),
-		StartedAt:      s.StartedAt, FinishedAt: s.FinishedAt, Files: map[string]string{},
+		SandboxSeconds: s.SandboxTime.Seconds(), Install: s.Install,
+		StartedAt: s.StartedAt, FinishedAt: s.FinishedAt, Files: map[string]string{},
 	}
 	if rep.Artifacts == nil {
 		rep.Artifacts = []atesor.Artifact{}

@@ -71,7 +71,7 @@ func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, 
 		r.state = &atesor.State{
 			RunID: id, Request: req, RepoName: name, Platform: platform,
 			RepoDir: "/workspace/" + name, Status: atesor.StatusRunning,
-			SourceSHA256: src.sha256, StartedAt: r.start.UTC(),
+			SourceSHA256: src.sha256, SourceDateEpoch: src.epoch, StartedAt: r.start.UTC(),
 		}
 		if p.cfg.Provider != nil {
 			r.state.ProviderName = p.cfg.Provider.Name()

@@ -24,6 +24,7 @@ type source struct {
 	hostDir string // the tree on the host, "" for git until init copies it out
 	sha256  string
 	tmp     string // a temporary directory to remove
+	epoch   int64  // SOURCE_DATE_EPOCH of a tarball or directory (0: unknown)
 }
 
 func (s *source) cleanup() {
@@ -52,6 +53,7 @@ func identifySource(ctx context.Context, raw string) (*source, error) {
 			return nil, fmt.Errorf("source %s is a file but not a known archive (.tar.gz, .tar.xz, .tar.bz2, .zip)", raw)
 		}
 		s.hostDir = abs
+		s.epoch, _ = sandbox.TreeEpoch(abs)
 		return s, nil
 	}
 	tmp, err := os.MkdirTemp("", "atesor-src-")
@@ -70,6 +72,7 @@ func identifySource(ctx context.Context, raw string) (*source, error) {
 		s.cleanup()
 		return nil, fmt.Errorf("source %s: %w", raw, err)
 	}
+	s.epoch, _ = sandbox.ArchiveEpoch(archive)
 	s.hostDir = filepath.Join(tmp, "tree")
 	if err := os.Mkdir(s.hostDir, 0o755); err != nil {
 		s.cleanup()

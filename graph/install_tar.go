@@ -1,0 +1,154 @@
+package graph
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go"
+)
+
+// writeInstallTarball copies the staged install tree out of the sandbox and writes it
+// as <repo>_install.tar.gz: entries sorted, owned by root, dated SOURCE_DATE_EPOCH, so
+// the same staged tree gives the same tarball.
+func (r *run) writeInstallTarball(ctx context.Context, s *atesor.State) error {
+	if s.Install == nil || !s.Install.OK {
+		return nil
+	}
+	tmp, err := os.MkdirTemp("", "atesor-stage-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	tree := filepath.Join(tmp, "stage")
+	if err := r.sb.CopyOut(ctx, s.Install.StageDir, tree); err != nil {
+		return fmt.Errorf("copy the staged install tree out: %w", err)
+	}
+	return WriteTarGz(r.outPath("_install.tar.gz"), tree, time.Unix(s.SourceDateEpoch, 0))
+}
+
+// WriteTarGz writes the host tree dir as a gzip-compressed tarball at dest (through a
+// temporary file): regular files, directories and symbolic links, sorted by name,
+// owned by root, every entry dated mtime.
+func WriteTarGz(dest, dir string, mtime time.Time) error {
+	var paths []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p != dir {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	sort.Strings(paths)
+	f, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	gz := gzip.NewWriter(f)
+	tw := tar.NewWriter(gz)
+	for _, p := range paths {
+		if err := addTarEntry(tw, dir, p, mtime); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := tw.Close(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := gz.Close(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), dest)
+}
+
+func addTarEntry(tw *tar.Writer, root, p string, mtime time.Time) error {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return err
+	}
+	link := ""
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		if link, err = os.Readlink(p); err != nil {
+			return err
+		}
+	} else if !fi.Mode().IsRegular() && !fi.IsDir() {
+		return nil // devices, sockets and pipes are no part of an install tree
+	}
+	h, err := tar.FileInfoHeader(fi, link)
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return err
+	}
+	h.Name = filepath.ToSlash(rel)
+	if fi.IsDir() {
+		h.Name += "/"
+	}
+	h.Uid, h.Gid, h.Uname, h.Gname = 0, 0, "root", "root"
+	h.ModTime, h.AccessTime, h.ChangeTime = mtime, time.Time{}, time.Time{}
+	h.Format = tar.FormatPAX
+	if err := tw.WriteHeader(h); err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil
+	}
+	in, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	_, err = io.Copy(tw, in)
+	return err
+}
+
+// installEvidence is the recipe's account of how the primary artifacts were chosen and
+// what the install step staged.
+func installEvidence(s *atesor.State) string {
+	inst := s.Install
+	if inst == nil {
+		return ""
+	}
+	var b strings.Builder
+	switch {
+	case inst.ArtifactsFrom == atesor.ArtifactsFromInstall:
+		fmt.Fprintf(&b, "\nThe primary artifacts are the ELF files the %s install step staged in `%s` (%d files, %d development files).\n",
+			inst.Method, rel(s.RepoDir, inst.StageDir), len(inst.Files), len(inst.DevFiles))
+	case inst.Error != "":
+		fmt.Fprintf(&b, "\nThe curator rules chose the primary artifacts: the install step did not stage them (%s).\n", firstLine(inst.Error))
+	default:
+		b.WriteString("\nThe curator rules chose the primary artifacts.\n")
+	}
+	for i, f := range inst.DevFiles {
+		if i == 20 {
+			fmt.Fprintf(&b, "- ... and %d more development files\n", len(inst.DevFiles)-20)
+			break
+		}
+		fmt.Fprintf(&b, "- development file: `%s`\n", f)
+	}
+	if len(inst.TestPrograms) > 0 {
+		fmt.Fprintf(&b, "- %d test programs marked by %s metadata are not primary artifacts.\n", len(inst.TestPrograms), strings.Join(inst.TestProgramsFrom, ", "))
+	}
+	return b.String()
+}

@@ -1,0 +1,64 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+)
+
+// ArchiveEpoch returns SOURCE_DATE_EPOCH for a source archive: the newest modification
+// time of its entries, in Unix seconds. The same archive always gives the same epoch,
+// so a port and its replay build with the same date.
+func ArchiveEpoch(archive string) (int64, error) {
+	kind := ArchiveKind(archive)
+	if kind == "" {
+		return 0, fmt.Errorf("source date of %s: not a known archive type", archive)
+	}
+	var newest int64
+	err := walkArchive(archive, kind, func(_ string, e *entry) error {
+		if t := e.mtime.Unix(); !e.mtime.IsZero() && t > newest {
+			newest = t
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("source date of %s: %w", archive, err)
+	}
+	if newest <= 0 {
+		return 0, errors.New("source date of " + archive + ": no entry has a modification time")
+	}
+	return newest, nil
+}
+
+// TreeEpoch returns SOURCE_DATE_EPOCH for a source directory on the host: the newest
+// modification time of its regular files (.git skipped), in Unix seconds.
+func TreeEpoch(dir string) (int64, error) {
+	var newest int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if t := fi.ModTime().Unix(); t > newest {
+			newest = t
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("source date of %s: %w", dir, err)
+	}
+	if newest <= 0 {
+		return 0, errors.New("source date of " + dir + ": no file")
+	}
+	return newest, nil
+}
