@@ -130,6 +130,7 @@ type FixAttempt struct {
 	Commands []string `json:"commands,omitempty"`
 	// Files are the repository paths the fix created or patched.
 	Files     []string  `json:"files,omitempty"`
+	Removed   []string  `json:"removed,omitempty"` // what the fix took from the original tree (Removal.String)
 	Success   bool      `json:"success"`
 	Timestamp time.Time `json:"timestamp"`
 }

@@ -139,6 +139,12 @@ type State struct {
 	FixInvalid bool `json:"fix_invalid,omitempty"`
 	// StubFiles are files a fix created that define an entry point or compile nothing.
 	StubFiles []string `json:"stub_files,omitempty"`
+	// OriginalSources are the code and build files of the original tree (removal tracking).
+	OriginalSources []SourceFile `json:"original_sources,omitempty"`
+	// Removals are what fixes took from the original tree (see Removal), as of the last fix.
+	Removals []Removal `json:"removals,omitempty"`
+	// Exports is the export completeness of the primary libraries, checked by verify.
+	Exports *ExportCheck `json:"exports,omitempty"`
 
 	BuildSucceeded   bool        `json:"build_succeeded"`
 	BuildStarted     time.Time   `json:"build_started,omitzero"`

@@ -19,6 +19,7 @@ func (r *run) finishNode(ctx context.Context, s *atesor.State) error {
 		s.Status = atesor.StatusVerified
 		s.Tests = r.runTests(ctx, s)
 		r.judgeTests(s)
+		r.judgeRemovals(s)
 	}
 	r.curate(ctx, s)
 	s.Recipe = appendCommands(withTestEvidence(r.writeRecipe(ctx, s), s), s)

@@ -30,6 +30,16 @@ const invalidFix = "FIXER proposed invalid fix"
 // repair), which need no model; then, when none applies, by asking the fixer (fixer role)
 // with one bounded investigation round and applying the recommended strategy.
 func (r *run) fixNode(ctx context.Context, s *atesor.State) error {
+	n := len(s.FixAttempts)
+	err := r.fix(ctx, s)
+	if len(s.FixAttempts) > n && ctx.Err() == nil {
+		r.trackRemovals(ctx, s)
+	}
+	return err
+}
+
+// fix is fixNode without the removal tracking.
+func (r *run) fix(ctx context.Context, s *atesor.State) error {
 	s.FixInvalid = false
 	last := s.LastError
 	if last == nil {
@@ -130,7 +140,7 @@ func (r *run) fixEvidence(ctx context.Context, s *atesor.State, last *atesor.Err
 		"Tree": cut(treeListing(r.hostTree), 500), "Findings": strings.Join(findings, "\n"),
 		"PreviousFixes": strings.Join(prev, "\n"), "Knowledge": knowledge.Summary(s.Platform),
 		"Examples": r.examples(ctx, atesor.AgentFixer, s, last.Message), "InstallCommand": s.Platform.InstallCommand,
-		"Shape": validate.SchemaText[atesor.FixProposal](),
+		"Shape": validate.SchemaText[atesor.FixProposal](), "Removals": removalList(s.Removals, 5),
 	}
 }
 

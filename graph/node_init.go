@@ -35,6 +35,7 @@ func (r *run) initNode(ctx context.Context, s *atesor.State) error {
 	for _, a := range shipped {
 		s.SourceELFs = append(s.SourceELFs, a.Path+"@"+a.SHA256)
 	}
+	r.snapshotOriginal(ctx, s)
 	return nil
 }
 

@@ -62,6 +62,9 @@ func (r *run) verifyNode(ctx context.Context, s *atesor.State) error {
 	if len(problems) == 0 {
 		problems = append(problems, r.smoke(ctx, s, built)...)
 	}
+	if len(problems) == 0 {
+		problems = append(problems, r.exportProblems(ctx, s, built)...)
+	}
 	s.MissingArtifacts = missingExpected(s.Analysis, built)
 	if len(problems) > 0 {
 		s.VerifyProblems = problems

@@ -56,6 +56,10 @@ type Report struct {
 	// Origin is the distribution package the source was resolved from (debian:NAME).
 	Origin  *atesor.DistroSource `json:"origin,omitempty"`
 	Install *atesor.Install      `json:"install,omitempty"` // the install step, staged files, dev files, how artifacts were chosen
+	// Removals are what the fixes took from the original tree; Exports is the export
+	// completeness of the primary libraries.
+	Removals []atesor.Removal    `json:"removals,omitempty"`
+	Exports  *atesor.ExportCheck `json:"exports,omitempty"`
 }
 
 // recipeSections are the six H2 sections a recipe has, in this order.
@@ -191,6 +195,9 @@ func fallbackRecipe(s *atesor.State) string {
 	if ev := testEvidence(s); ev != "" {
 		b.WriteString("\n" + ev)
 	}
+	if ev := hollowEvidence(s); ev != "" {
+		b.WriteString("\n" + ev)
+	}
 	b.WriteString("\n## Known Issues & Recommendations\n\n")
 	if len(s.MissingArtifacts) > 0 {
 		fmt.Fprintf(&b, "- Expected artifacts not found: %s.\n", strings.Join(s.MissingArtifacts, ", "))
@@ -267,6 +274,7 @@ func (r *run) report(s *atesor.State, files map[string]string) Report {
 		Offline: r.provider == nil, NodeSeconds: map[string]float64{}, Duration: s.Duration.Seconds(),
 		SandboxSeconds: s.SandboxTime.Seconds(), Install: s.Install,
 		StartedAt: s.StartedAt, FinishedAt: s.FinishedAt, Files: map[string]string{},
+		Removals: s.Removals, Exports: s.Exports,
 	}
 	if rep.Artifacts == nil {
 		rep.Artifacts = []atesor.Artifact{}

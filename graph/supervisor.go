@@ -114,6 +114,9 @@ func (sv supervisor) afterFailure(s *atesor.State, req atesor.Request) string {
 		return sv.escalate(s, atesor.FailureEscalated, fmt.Sprintf("error loop: %d %s errors in a row", errorLoopLength, cat))
 	}
 	if s.Attempts >= req.MaxAttempts {
+		if why := hollowReason(s); why != "" {
+			return sv.escalate(s, atesor.FailureVerify, fmt.Sprintf("attempt limit reached (%d of %d) on a port that is not proven: %s", s.Attempts, req.MaxAttempts, why))
+		}
 		return sv.escalate(s, atesor.FailureBudget, fmt.Sprintf("attempt limit reached (%d of %d)", s.Attempts, req.MaxAttempts))
 	}
 	if scriptedClaims(s) {

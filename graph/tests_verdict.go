@@ -131,6 +131,9 @@ const testEvidenceMark = "Package tests (`"
 // section when the writer left them out.
 func withTestEvidence(md string, s *atesor.State) string {
 	ev := testEvidence(s)
+	if h := hollowEvidence(s); h != "" {
+		ev = strings.TrimLeft(ev+"\n"+h, "\n")
+	}
 	if ev == "" || strings.Contains(md, ev) {
 		return md
 	}

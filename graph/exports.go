@@ -1,0 +1,417 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+)
+
+// Export completeness: the global functions the primary libraries define, compared with
+// what the package promises — the functions its public headers declare (listed by GCC's
+// -aux-info in the sandbox, so no C parser of ours decides) and, for a source from
+// Debian's archive, the symbols the distribution's own riscv64 build exports (its
+// binary package's symbols file, fetched with the package manager).
+
+const (
+	maxPublicHeaders = 40
+	maxIncludeDirs   = 30
+	maxDistPackages  = 6
+	headerMark       = "@@ATESOR-HEADER "
+	debMark          = "@@ATESOR-DEB "
+	distDir          = "/tmp/atesor-dist"
+)
+
+var (
+	// debianOrigTarball is a Debian source tarball's name: <source>_<version>.orig.tar.<ext>.
+	debianOrigTarball = regexp.MustCompile(`^([a-z0-9][a-z0-9+.-]+)_(?:[0-9]+:)?([0-9][^_/]*)\.orig\.tar\.[a-z0-9]+$`)
+	// headerSkipDir are directories whose headers are not the package's public interface.
+	headerSkipDir = regexp.MustCompile(`(?i)(^|/)(tests?|testing|examples?|samples?|demos?|bench|benchmarks?|contrib|fuzz\w*|third[_-]?party|vendor|deps|external|internal|private|priv|win32|windows|msvc|vms|amiga|os2|doc|docs)/`)
+	// privateHeader names headers that are internal by convention.
+	privateHeader = regexp.MustCompile(`(?i)(^|[_-])(internal|private|priv|impl|config|conf|util|utils|test|tests)\.h$|^config\.h$`)
+	nameNoise     = strings.NewReplacer("-", "", "_", "", ".", "", "+", "")
+)
+
+// checkExports compares the primary libraries' defined symbols with the package's
+// promises. It returns nil when the port has no primary library.
+func (r *run) checkExports(ctx context.Context, s *atesor.State, arts []atesor.Artifact) *atesor.ExportCheck {
+	var libs []atesor.Artifact
+	for _, a := range arts {
+		if a.Role == atesor.ArtifactPrimary && (a.Kind == atesor.KindSharedLibrary || a.Kind == atesor.KindStaticLibrary) {
+			libs = append(libs, a)
+		}
+	}
+	if len(libs) == 0 {
+		return nil
+	}
+	ec := &atesor.ExportCheck{}
+	var defined []sandbox.LibrarySymbols
+	sonames := map[string]bool{}
+	count := map[string]bool{}
+	for _, a := range libs {
+		data, err := r.readSandboxFile(ctx, a.Path)
+		if err != nil {
+			ec.Notes = append(ec.Notes, fmt.Sprintf("%s: could not be read: %v", rel(s.RepoDir, a.Path), err))
+			continue
+		}
+		syms, err := sandbox.DefinedSymbols(bytes.NewReader(data))
+		if err != nil {
+			ec.Notes = append(ec.Notes, fmt.Sprintf("%s: symbols unreadable: %v", rel(s.RepoDir, a.Path), err))
+			continue
+		}
+		ec.Libraries = append(ec.Libraries, rel(s.RepoDir, a.Path))
+		defined = append(defined, syms)
+		if syms.Soname != "" {
+			sonames[syms.Soname] = true
+		}
+		for _, n := range syms.Functions {
+			count[n] = true
+		}
+		for _, n := range syms.Data {
+			count[n] = true
+		}
+	}
+	ec.Defined = len(count)
+	if len(ec.Libraries) == 0 {
+		return ec
+	}
+	definedAnywhere := func(name string) bool {
+		for _, l := range defined {
+			if l.Defines(name) {
+				return true
+			}
+		}
+		return false
+	}
+	r.checkDeclarations(ctx, s, libs, ec, definedAnywhere)
+	r.checkDistribution(ctx, s, sonames, ec, definedAnywhere)
+	return ec
+}
+
+// readSandboxFile reads a file of the sandbox, on the host when its files are visible.
+func (r *run) readSandboxFile(ctx context.Context, p string) ([]byte, error) {
+	if hp, ok := r.sb.(sandbox.HostPather); ok {
+		if hpath, err := hp.HostPath(p); err == nil {
+			return os.ReadFile(hpath)
+		}
+	}
+	return r.sb.ReadFile(ctx, p)
+}
+
+// publicHeaders chooses the package's public C headers: those under an include/
+// directory, and those named like a library or the package (zlib.h for libz of zlib,
+// cJSON.h for libcjson); headers of tests, examples, vendored code and platform ports,
+// and internal-by-name headers are left out. tree lists the repository's files.
+func publicHeaders(tree []string, libs []atesor.Artifact, pkg string) (public, dirs []string) {
+	stems := map[string]bool{normName(pkg): true}
+	for _, a := range libs {
+		base := path.Base(a.Path)
+		stem := strings.TrimPrefix(strings.SplitN(base, ".", 2)[0], "lib")
+		stems[normName(stem)] = true
+		stems[normName(stem)+"lib"] = true // libz -> zlib
+		stems["lib"+normName(stem)] = true
+	}
+	seenDir := map[string]bool{".": true}
+	dirs = []string{"."}
+	for _, p := range tree {
+		if !strings.HasSuffix(p, ".h") || headerSkipDir.MatchString("/"+p) {
+			continue
+		}
+		if d := path.Dir(p); !seenDir[d] && len(dirs) < maxIncludeDirs {
+			seenDir[d] = true
+			dirs = append(dirs, d)
+		}
+		base := path.Base(p)
+		inInclude := strings.HasPrefix(p, "include/") || strings.Contains(p, "/include/")
+		named := stems[normName(strings.TrimSuffix(base, ".h"))]
+		if (inInclude || named) && !privateHeader.MatchString(base) && len(public) < maxPublicHeaders {
+			public = append(public, p)
+		}
+	}
+	return public, dirs
+}
+
+func normName(s string) string { return strings.ToLower(nameNoise.Replace(s)) }
+
+// repoFiles lists the repository's files (relative paths), on the host when the
+// sandbox's files are visible there, else with find.
+func (r *run) repoFiles(ctx context.Context, s *atesor.State) []string {
+	var out []string
+	if hp, ok := r.sb.(sandbox.HostPather); ok {
+		if dir, err := hp.HostPath(s.RepoDir); err == nil {
+			_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+				if err != nil || ctx.Err() != nil {
+					return nil
+				}
+				rp, _ := filepath.Rel(dir, p)
+				rp = filepath.ToSlash(rp)
+				if d.IsDir() {
+					if rp != "." && (skipTreeDir[d.Name()] || sandbox.IsNoisePath("/"+rp+"/")) {
+						return fs.SkipDir
+					}
+					return nil
+				}
+				out = append(out, rp)
+				return nil
+			})
+			sort.Strings(out)
+			return out
+		}
+	}
+	res, err := r.sb.Exec(ctx, atesor.Command{Line: "find . -name .git -prune -o -type f -name '*.h' -print", Dir: s.RepoDir, Timeout: 2 * time.Minute})
+	if err != nil {
+		return nil
+	}
+	for _, l := range strings.Split(res.Stdout, "\n") {
+		if l = strings.TrimPrefix(strings.TrimSpace(l), "./"); l != "" {
+			out = append(out, l)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// checkDeclarations lists the functions the public headers declare with GCC's
+// -aux-info in the sandbox (each header compiled alone as C, the package's header
+// directories on the include path) and finds those no library defines.
+func (r *run) checkDeclarations(ctx context.Context, s *atesor.State, libs []atesor.Artifact, ec *atesor.ExportCheck, defined func(string) bool) {
+	headers, dirs := publicHeaders(r.repoFiles(ctx, s), libs, s.RepoName)
+	ec.HeadersFrom = "source"
+	if len(headers) == 0 {
+		ec.Notes = append(ec.Notes, "no public C header found next to the library's sources")
+		return
+	}
+	var inc []string
+	for _, d := range dirs {
+		inc = append(inc, "-I"+shellQuote(d))
+	}
+	var quoted []string
+	for _, h := range headers {
+		quoted = append(quoted, shellQuote(h))
+	}
+	line := "for h in " + strings.Join(quoted, " ") + "; do printf '\\n" + headerMark + "%s\\n' \"$h\"; " +
+		"gcc -fsyntax-only -w -x c " + strings.Join(inc, " ") + " -aux-info /dev/stdout \"$h\" 2>&1; done"
+	res, err := r.sb.Exec(ctx, atesor.Command{Line: line, Dir: s.RepoDir, Timeout: 5 * time.Minute})
+	if err != nil {
+		ec.Notes = append(ec.Notes, "listing the headers' declarations failed: "+err.Error())
+		return
+	}
+	declared := map[string]bool{}
+	for _, part := range strings.Split(res.Stdout+res.Stderr, headerMark)[1:] {
+		h, body, _ := strings.Cut(part, "\n")
+		decls := knowledge.ParseAuxInfo(body)
+		if len(decls) == 0 {
+			if e := firstMatch(body, "error:"); strings.Contains(body, "error:") {
+				ec.Notes = append(ec.Notes, fmt.Sprintf("%s does not compile alone as C: %s", h, cut(e, 200)))
+				continue
+			}
+		}
+		ec.Headers = append(ec.Headers, h)
+		for _, d := range decls {
+			f := strings.TrimPrefix(d.File, "./")
+			if path.IsAbs(f) && !strings.HasPrefix(f, s.RepoDir+"/") {
+				continue // a system header's declaration
+			}
+			declared[d.Name] = true
+		}
+	}
+	var missing []string
+	for n := range declared {
+		if !defined(n) {
+			missing = append(missing, n)
+		}
+	}
+	sort.Strings(missing)
+	ec.Declared = len(declared)
+	ec.MissingDeclared = missing
+}
+
+// debianSource names the Debian source package and upstream version of a source that
+// is a Debian .orig tarball, or "", "".
+func debianSource(source string) (name, version string) {
+	m := debianOrigTarball.FindStringSubmatch(path.Base(strings.TrimRight(source, "/")))
+	if m == nil {
+		return "", ""
+	}
+	return m[1], m[2]
+}
+
+// checkDistribution compares with the symbols Debian's own riscv64 build of the same
+// source version exports: the binary packages come from the sandbox's package index,
+// the symbols files from the packages apt-get downloads. Symbols marked
+// architecture-specific or optional are excused.
+func (r *run) checkDistribution(ctx context.Context, s *atesor.State, sonames map[string]bool, ec *atesor.ExportCheck, defined func(string) bool) {
+	src, version := debianSource(s.Request.Source)
+	if o := s.Request.Origin; o != nil && o.Distro == "debian" && o.Package != "" {
+		src, version = o.Package, knowledge.UpstreamVersion(o.Version) // a debian:NAME source
+	}
+	if src == "" {
+		return
+	}
+	if s.Platform.PackageManager != "apt-get" && s.Platform.PackageManager != "apt" {
+		ec.Notes = append(ec.Notes, "distribution symbols not compared: the sandbox has no apt to fetch Debian's packages")
+		return
+	}
+	bins, err := r.distBinaries(ctx, src)
+	if err != nil {
+		ec.Notes = append(ec.Notes, "distribution symbols not compared: "+err.Error())
+		return
+	}
+	var pkgs []string
+	var other []string
+	for _, b := range bins {
+		if b.Architecture == "all" || strings.HasSuffix(b.Package, "-doc") || strings.HasSuffix(b.Package, "-dev") ||
+			strings.HasSuffix(b.Package, "-dbg") || strings.HasSuffix(b.Package, "-dbgsym") {
+			continue
+		}
+		if knowledge.UpstreamVersion(b.SourceVersion) != version {
+			other = append(other, b.Package+" "+b.Version)
+			continue
+		}
+		if len(pkgs) < maxDistPackages && !contains(pkgs, b.Package) {
+			pkgs = append(pkgs, b.Package)
+		}
+	}
+	if len(pkgs) == 0 {
+		if len(other) > 0 {
+			ec.Notes = append(ec.Notes, fmt.Sprintf("distribution symbols not compared: the archive's riscv64 packages of %s are another version (%s), the source is %s", src, strings.Join(limit(other, 3), ", "), version))
+		} else {
+			ec.Notes = append(ec.Notes, fmt.Sprintf("distribution symbols not compared: the archive has no riscv64 library package built from %s", src))
+		}
+		return
+	}
+	var quoted []string
+	for _, p := range pkgs {
+		quoted = append(quoted, shellQuote(p))
+	}
+	line := "rm -rf " + distDir + " && mkdir -p " + distDir + " && cd " + distDir + " && apt-get download " + strings.Join(quoted, " ") +
+		" >/dev/null && for f in *.deb; do printf '\\n" + debMark + "%s\\n' \"$f\"; dpkg-deb -I \"$f\" symbols 2>/dev/null; done"
+	res, err := r.sb.Exec(ctx, atesor.Command{Line: line, Dir: "/", Timeout: 10 * time.Minute, Network: true})
+	if err != nil || !res.OK() {
+		why := fmt.Sprintf("exit %d: %s", res.ExitCode, firstLine(res.Output))
+		if err != nil {
+			why = err.Error()
+		}
+		ec.Notes = append(ec.Notes, "distribution symbols not compared: apt-get download "+strings.Join(pkgs, " ")+" failed ("+why+")")
+		return
+	}
+	var names []string
+	missing := map[string]bool{}
+	foundSymbols := false
+	for _, part := range strings.Split(res.Stdout, debMark)[1:] {
+		deb, body, _ := strings.Cut(part, "\n")
+		for _, lib := range knowledge.ParseDebianSymbols(body) {
+			foundSymbols = true
+			if !sonames[lib.Soname] {
+				ec.Notes = append(ec.Notes, fmt.Sprintf("%s (from %s) is not among the libraries built here", lib.Soname, strings.TrimSpace(deb)))
+				continue
+			}
+			names = append(names, lib.Package)
+			for _, sym := range lib.Symbols {
+				switch {
+				case sym.Pattern:
+					continue
+				case sym.Excused:
+					ec.Excused++
+					continue
+				}
+				ec.DistributionSymbols++
+				if !defined(sym.Name) {
+					missing[sym.Name] = true
+				}
+			}
+		}
+	}
+	if !foundSymbols {
+		ec.Notes = append(ec.Notes, "distribution symbols not compared: "+strings.Join(pkgs, ", ")+" carry no symbols file")
+		return
+	}
+	ec.Distribution = strings.Join(knowledge.SortedNames(names), ", ") + " " + version + " (Debian riscv64)"
+	for n := range missing {
+		ec.MissingDistribution = append(ec.MissingDistribution, n)
+	}
+	sort.Strings(ec.MissingDistribution)
+}
+
+// distBinaries lists the binary packages built from the source package src that the
+// sandbox's package index knows (read on the host when the sandbox's files are visible).
+func (r *run) distBinaries(ctx context.Context, src string) ([]knowledge.BinaryPackage, error) {
+	hp, ok := r.sb.(sandbox.HostPather)
+	if !ok {
+		return nil, fmt.Errorf("the sandbox's package index is not readable from here")
+	}
+	dir, err := hp.HostPath("/var/lib/apt/lists")
+	if err != nil {
+		return nil, fmt.Errorf("package index: %w", err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*_Packages"))
+	if len(files) == 0 {
+		return nil, fmt.Errorf("the sandbox has no package index (/var/lib/apt/lists/*_Packages)")
+	}
+	var out []knowledge.BinaryPackage
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			return nil, fmt.Errorf("package index: %w", err)
+		}
+		bins, err := knowledge.BinariesOfSource(fh, src)
+		fh.Close()
+		if err != nil {
+			return nil, fmt.Errorf("package index %s: %w", filepath.Base(f), err)
+		}
+		out = append(out, bins...)
+	}
+	return out, ctx.Err()
+}
+
+// exportProblems runs the export check for verify and states its problems: missing
+// functions always; for a port whose fixes removed code, also a check that could not
+// compare anything (a removal needs the evidence).
+func (r *run) exportProblems(ctx context.Context, s *atesor.State, built []atesor.Artifact) []string {
+	s.Exports = r.checkExports(ctx, s, built)
+	ec := s.Exports
+	if ec == nil {
+		return nil
+	}
+	r.emit(Event{Kind: EventInfo, Node: NodeVerify, Line: "exports: " + ec.Summary()})
+	removed := ""
+	if len(s.Removals) > 0 {
+		removed = "; fixes removed code (" + removalList(s.Removals, 5) + "): restore it and port it instead"
+	}
+	if m := ec.Missing(); len(m) > 0 {
+		return []string{fmt.Sprintf("exports incomplete: the primary libraries (%s) do not define %d functions the package promises: %s%s",
+			strings.Join(limit(ec.Libraries, 3), ", "), len(m), strings.Join(limit(m, 20), ", "), removed)}
+	}
+	if len(s.Removals) > 0 && !ec.Complete() {
+		return []string{"exports not proven complete after fixes removed code (" + removalList(s.Removals, 5) + "): " + ec.Summary()}
+	}
+	return nil
+}
+
+// hollowReason says why a built port is not proven when its exports are incomplete
+// ("missing functions: a, b; removed: ..."), or "".
+func hollowReason(s *atesor.State) string {
+	if !s.BuildSucceeded || s.Verified {
+		return ""
+	}
+	m := s.Exports.Missing()
+	if len(m) == 0 {
+		return ""
+	}
+	why := "missing functions: " + strings.Join(limit(m, 20), ", ")
+	if len(s.Removals) > 0 {
+		why += "; fixes removed code: " + removalList(s.Removals, 5)
+	}
+	return why
+}

@@ -1,0 +1,158 @@
+package atesor
+
+import (
+	"fmt"
+	"strings"
+)
+
+// RemovalKind says how a fix took code away from the package.
+type RemovalKind string
+
+// The kinds of removal the tracker records.
+const (
+	// RemovalDeleted is a source or build file of the original tree that no longer exists.
+	RemovalDeleted RemovalKind = "deleted"
+	// RemovalEmptied is a source file left with no code lines.
+	RemovalEmptied RemovalKind = "emptied"
+	// RemovalCut is a source file that lost most of its code lines.
+	RemovalCut RemovalKind = "cut"
+	// RemovalDropped is a source file a build file's source list no longer names.
+	RemovalDropped RemovalKind = "dropped_from_build"
+)
+
+// Removal is one piece of the original package a fix took away, measured against the
+// original tree.
+type Removal struct {
+	// Fix is the number (FixAttempt.Attempt) of the fix after which it was first seen.
+	Fix  int         `json:"fix"`
+	Kind RemovalKind `json:"kind"`
+	// File is the repository path of the file removed, emptied, cut or dropped.
+	File string `json:"file"`
+	// Lines is the file's number of non-blank lines in the original tree; LinesLeft is
+	// what is left now.
+	Lines     int `json:"lines,omitempty"`
+	LinesLeft int `json:"lines_left,omitempty"`
+	// BuildFile is the build file whose source list dropped File.
+	BuildFile string `json:"build_file,omitempty"`
+}
+
+// String says what was removed in the words of the report and the recipe:
+// "removed: src/simd.c (212 lines)".
+func (r Removal) String() string {
+	switch r.Kind {
+	case RemovalDeleted:
+		return fmt.Sprintf("removed: %s (%d lines)", r.File, r.Lines)
+	case RemovalEmptied:
+		return fmt.Sprintf("emptied: %s (%d lines)", r.File, r.Lines)
+	case RemovalCut:
+		return fmt.Sprintf("cut: %s (%d of %d lines left)", r.File, r.LinesLeft, r.Lines)
+	case RemovalDropped:
+		return fmt.Sprintf("dropped from the build: %s (no longer listed in %s)", r.File, r.BuildFile)
+	}
+	return fmt.Sprintf("%s: %s", r.Kind, r.File)
+}
+
+// SourceFile is one code or build file of the original tree, as the removal tracker
+// remembers it: its non-blank line count and, for a build file, the source files it
+// names.
+type SourceFile struct {
+	Path  string `json:"path"`
+	Lines int    `json:"lines"`
+	// Sources are the source file names a build file mentions.
+	Sources []string `json:"sources,omitempty"`
+}
+
+// ExportCheck is the export completeness of a port's primary libraries: the global
+// functions they define against what the package promises (the functions its public
+// headers declare and, for a source from Debian's archive, the symbols the
+// distribution's own build exports).
+type ExportCheck struct {
+	// Libraries are the libraries whose defined symbols were read (repository paths).
+	Libraries []string `json:"libraries"`
+	// Defined is the number of distinct global symbols they define.
+	Defined int `json:"defined"`
+	// HeadersFrom says which headers were read: "installed" (install staging) or
+	// "source" (the public headers next to the library's sources).
+	HeadersFrom string `json:"headers_from,omitempty"`
+	// Headers are the public headers whose declarations GCC listed.
+	Headers []string `json:"headers,omitempty"`
+	// Declared is the number of functions the headers declare.
+	Declared int `json:"declared"`
+	// MissingDeclared are functions the headers declare that no library defines.
+	MissingDeclared []string `json:"missing_declared,omitempty"`
+	// Distribution names the distribution packages compared ("zlib1g 1:1.3-1 riscv64").
+	Distribution string `json:"distribution,omitempty"`
+	// DistributionSymbols is the number of symbols the distribution's build exports for
+	// the libraries built here; Excused counts the architecture-specific ones left out.
+	DistributionSymbols int `json:"distribution_symbols,omitempty"`
+	Excused             int `json:"excused,omitempty"`
+	// MissingDistribution are symbols the distribution's build exports that no library
+	// here defines.
+	MissingDistribution []string `json:"missing_distribution,omitempty"`
+	// Notes say what could not be checked and why.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Checked reports whether anything was compared: declarations or distribution symbols.
+func (e *ExportCheck) Checked() bool {
+	return e != nil && len(e.Libraries) > 0 && (e.Declared > 0 || e.DistributionSymbols > 0)
+}
+
+// Missing lists every missing function, header declarations first, without duplicates.
+func (e *ExportCheck) Missing() []string {
+	if e == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, l := range [][]string{e.MissingDeclared, e.MissingDistribution} {
+		for _, s := range l {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// Complete reports whether the check compared something and found nothing missing.
+func (e *ExportCheck) Complete() bool {
+	return e.Checked() && len(e.Missing()) == 0
+}
+
+// Summary says in one line what the check found.
+func (e *ExportCheck) Summary() string {
+	if e == nil {
+		return "not checked"
+	}
+	if !e.Checked() {
+		why := "nothing to compare"
+		if len(e.Notes) > 0 {
+			why = strings.Join(e.Notes, "; ")
+		}
+		return "not checked: " + why
+	}
+	var parts []string
+	if e.Declared > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d functions declared in %d public headers defined",
+			e.Declared-len(e.MissingDeclared), e.Declared, len(e.Headers)))
+	}
+	if e.DistributionSymbols > 0 {
+		p := fmt.Sprintf("%d of %d symbols of %s exported", e.DistributionSymbols-len(e.MissingDistribution), e.DistributionSymbols, e.Distribution)
+		if e.Excused > 0 {
+			p += fmt.Sprintf(" (%d architecture-specific excused)", e.Excused)
+		}
+		parts = append(parts, p)
+	}
+	s := strings.Join(parts, "; ")
+	if m := e.Missing(); len(m) > 0 {
+		names := m
+		more := ""
+		if len(names) > 20 {
+			names, more = names[:20], fmt.Sprintf(", and %d more", len(m)-20)
+		}
+		s += "; missing: " + strings.Join(names, ", ") + more
+	}
+	return s
+}
