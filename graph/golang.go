@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/repair"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
@@ -25,4 +26,22 @@ func withGoArtifacts(expected []string, d *atesor.Detection) []string {
 		}
 	}
 	return expected
+}
+
+// withPlanGoTags gives the test commands the build tags the plan's go commands use (a
+// scripted fix may have added purego): tests built without them would not compile the
+// code that was verified.
+func withPlanGoTags(cmds []string, plan *atesor.BuildPlan) []string {
+	if plan == nil {
+		return cmds
+	}
+	tags := repair.GoTags(*plan)
+	if len(tags) == 0 {
+		return cmds
+	}
+	out := make([]string, len(cmds))
+	for i, c := range cmds {
+		out[i] = repair.WithGoTags(c, tags)
+	}
+	return out
 }

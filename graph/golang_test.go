@@ -30,3 +30,17 @@ func TestWithGoArtifacts(t *testing.T) {
 		})
 	}
 }
+
+func TestWithPlanGoTags(t *testing.T) {
+	plan := &atesor.BuildPlan{Phases: []atesor.Phase{{Name: "build", Commands: []string{"go build -tags=purego,noasm -o bin/ ."}}}}
+	got := withPlanGoTags([]string{"GOTOOLCHAIN=auto go test ./...", "make check"}, plan)
+	if d := cmp.Diff([]string{"GOTOOLCHAIN=auto go test -tags=purego,noasm ./...", "make check"}, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	if got := withPlanGoTags([]string{"go test ./..."}, &atesor.BuildPlan{}); got[0] != "go test ./..." {
+		t.Errorf("no tags: %q", got)
+	}
+	if got := withPlanGoTags([]string{"go test ./..."}, nil); got[0] != "go test ./..." {
+		t.Errorf("no plan: %q", got)
+	}
+}

@@ -58,7 +58,7 @@ func (r *run) runTests(ctx context.Context, s *atesor.State) *atesor.TestResult 
 	if len(cmds) == 0 {
 		return nil
 	}
-	cmds = withGoJSON(cmds)
+	cmds = withGoJSON(withPlanGoTags(cmds, s.Plan))
 	deadline := time.Now().Add(s.Request.WithDefaults().TestTimeout)
 	r.emit(Event{Kind: EventPhase, Node: NodeFinish, Phase: "tests"})
 	var (

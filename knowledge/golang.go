@@ -85,8 +85,8 @@ func analyseGo(t *tree, modDir string) goInfo {
 		if err != nil {
 			continue
 		}
-		if x := goHeaderConstraint(src); goArchSpecific(e.rel, x) {
-			for _, tag := range goCustomTags(x) {
+		if x := goHeaderConstraint(src); x != nil {
+			for _, tag := range goPortableSwitches(e.rel, x) {
 				if !slices.Contains(g.portableTags, tag) {
 					g.portableTags = append(g.portableTags, tag)
 				}

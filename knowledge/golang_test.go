@@ -84,6 +84,7 @@ func TestGoCommandsArtifactsAndPortableTags(t *testing.T) {
 			"sum_generic.go":       "//go:build (!amd64 && !arm64) || purego || appengine\n\npackage sum\n",
 			"fast/fast_arm64.go":   "//go:build !noasm\n\npackage fast\n",
 			"fast/fast.go":         "//go:build debug\n\npackage fast\n",
+			"old/old_amd64.s":      "// +build !appengine\n\nTEXT ·x(SB),4,$0\n",
 			"fast/fast_test.go":    "package fast\n",
 			"other/w_windows.go":   "package other\n",
 			"other/w_test.go":      "//go:build windows\n\npackage other\n",

@@ -134,3 +134,34 @@ func goCustomTags(x constraint.Expr) []string {
 	})
 	return tags
 }
+
+// goPortableSwitches returns the custom tags of an architecture-specific file's
+// constraint that switch to portable code: setting the tag drops the file from an
+// amd64 or arm64 build that had it (//go:build !purego on sum_amd64.s), or brings a
+// file into a riscv64 build that lacked it (//go:build !amd64 || purego).
+func goPortableSwitches(name string, x constraint.Expr) []string {
+	if x == nil || !goArchSpecific(name, x) {
+		return nil
+	}
+	stem := strings.TrimSuffix(path.Base(name), path.Ext(name))
+	arches := []string{"amd64", "arm64"}
+	if i := strings.LastIndexByte(stem, '_'); i >= 0 && goKnownArch[stem[i+1:]] {
+		arches = []string{stem[i+1:]}
+	}
+	eval := func(arch, tag string) bool {
+		return x.Eval(func(t string) bool {
+			return t == tag || t == arch || t == "linux" || t == "unix" || t == "gc" || t == "cgo" || strings.HasPrefix(t, "go1.")
+		})
+	}
+	var out []string
+	for _, tag := range goCustomTags(x) {
+		switches := !eval("riscv64", "") && eval("riscv64", tag)
+		for _, a := range arches {
+			switches = switches || (eval(a, "") && !eval(a, tag))
+		}
+		if switches {
+			out = append(out, tag)
+		}
+	}
+	return out
+}

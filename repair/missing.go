@@ -33,6 +33,7 @@ var missingPatterns = []struct {
 	{KindProgram, re(`Could not find (?:program|executable) '?([A-Za-z0-9_.+-]+)`)},
 	{KindProgram, re(`Could NOT find (PkgConfig) `)},
 	{KindProgram, re(`unable to find a build program corresponding to "(Ninja)"`)},
+	{KindProgram, re(`exec: "([A-Za-z0-9_.+-]+)": executable file not found in \$PATH`)}, // the go command (cgo's gcc, pkg-config)
 }
 
 // programAliases map what a build names to the file a package installs.

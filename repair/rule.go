@@ -101,7 +101,7 @@ func (r Rule) claims(f Failure) bool {
 // whose signatures are most specific first.
 func Rules() []Rule {
 	return []Rule{configScriptsRule(), autoreconfRule(), archFlagsRule(), gcc14Rule(),
-		missingPackageRule(), parallelRaceRule(), buildSystemRule()}
+		goPortableTagsRule(), missingPackageRule(), parallelRaceRule(), buildSystemRule()}
 }
 
 // Tried reports whether a rule already answered an error (keyed by [ErrorKey]).

@@ -1,0 +1,3 @@
+module example.com/gosum
+
+go 1.22
