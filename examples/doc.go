@@ -1,4 +1,7 @@
 // Package examples holds runnable programs that show how to embed Atesor, one folder
-// each (package main): porting a package from Go code with the default pieces, a custom
-// Provider, a custom Sandbox, and a unit test of a node with the fake provider.
+// each (package main): porting a package from Go code with the default pieces (port), a
+// custom Provider (custom-provider), a custom Sandbox (ssh-sandbox), a unit test of a
+// node with the fake provider (node-test), building in the sandbox directly
+// (sandbox-build), and tracing every node and model call with an Eino callback handler
+// (trace).
 package examples

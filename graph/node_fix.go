@@ -67,6 +67,9 @@ func (r *run) fix(ctx context.Context, s *atesor.State) error {
 		proposal = r.askFixer(ctx, s, evidence, false, out)
 	}
 	if proposal == nil || proposal.Recommended() == nil {
+		// The seed's fixer fallback: no deterministic fix, the attempt counts as invalid.
+		r.emit(Event{Kind: EventFallback, Node: NodeFix, Role: string(atesor.RoleFixer), Agent: "fixer",
+			Line: "the fixer gave no valid answer: the attempt is recorded as an invalid fix"})
 		return r.rejectFix(s, "no valid answer from the fixer")
 	}
 	strat := proposal.Recommended()

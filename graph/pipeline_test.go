@@ -222,6 +222,18 @@ func TestInvalidFixerAnswersHitTheAttemptLimit(t *testing.T) {
 	if res.Attempts != 3 {
 		t.Errorf("attempts = %d, want 3", res.Attempts)
 	}
+	fallbacks, invalid := 0, 0
+	for _, e := range h.events {
+		if e.Kind == EventFallback && e.Node == NodeFix && e.Agent == "fixer" && e.Role == string(atesor.RoleFixer) {
+			fallbacks++
+		}
+		if e.Kind == EventInfo && e.Err == "no valid answer from the fixer" {
+			invalid++
+		}
+	}
+	if fallbacks == 0 || fallbacks != invalid {
+		t.Errorf("the fixer's fallback was reported %d times for %d invalid answers", fallbacks, invalid)
+	}
 	for _, l := range h.sb.Lines() {
 		if strings.Contains(l, "rm -rf") {
 			t.Fatalf("a refused command ran: %q", l)

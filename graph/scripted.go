@@ -243,10 +243,7 @@ func keptPhases(old, next *atesor.BuildPlan, completed []string) []string {
 }
 
 // emitScripted reports a scripted fix to the progress callback and the log.
-func (r *run) emitScripted(fix *repair.Fix) {
-	r.log.Info("scripted fix", "rule", fix.Rule, "strategy", fix.Strategy)
-	r.emit(Event{Kind: EventPhase, Node: NodeFix, Phase: "scripted:" + fix.Rule, Line: fix.Strategy})
-}
+func (r *run) emitScripted(fix *repair.Fix) { r.emitScriptedFix(fix.Rule, fix.Strategy) }
 
 // liveTree is the package's tree as the build sees it, on the host when the sandbox
 // exposes it, else the source copy.

@@ -70,6 +70,15 @@ func TestOfflineMissingPackageInstallsIt(t *testing.T) {
 	if len(st.FixAttempts) != 1 || st.FixAttempts[0].Rule != "missing-package" || !contains(st.ExecutedCommands, "apt-get install -y zlib1g-dev") {
 		t.Errorf("fix attempts %+v, executed %q", st.FixAttempts, st.ExecutedCommands)
 	}
+	var scripted []Event
+	for _, e := range h.events {
+		if e.Kind == EventScriptedFix {
+			scripted = append(scripted, e)
+		}
+	}
+	if len(scripted) != 1 || scripted[0].Rule != "missing-package" || scripted[0].Node != NodeFix || !strings.Contains(scripted[0].Line, "zlib1g-dev") {
+		t.Errorf("scripted_fix events = %+v, want one for missing-package", scripted)
+	}
 }
 
 func TestOfflineUncoveredFailureEscalatesWithItsClass(t *testing.T) {

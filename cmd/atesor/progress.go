@@ -129,6 +129,16 @@ func (p *progress) Event(e graph.Event) {
 		}
 	case graph.EventInfo:
 		p.printf("%s %s", stamp(e.Elapsed), e.Line)
+	case graph.EventScriptedFix:
+		p.printf("%s %s: scripted fix (%s): %s", stamp(e.Elapsed), orDash(e.Node, p.node), e.Rule, e.Line)
+	case graph.EventFallback:
+		p.printf("%s %s: fallback: %s", stamp(e.Elapsed), orDash(e.Node, p.node), e.Line)
+	case graph.EventAnswerRejected:
+		if p.verbose {
+			p.printf("%s %s: %s's answer from %s rejected (%s): %s", stamp(e.Elapsed), orDash(e.Node, p.node), e.Agent, e.Model, e.Rule, firstLineOf(e.Err))
+		}
+	case graph.EventWarning:
+		p.printf("%s warning: %s", stamp(e.Elapsed), e.Line)
 	}
 	p.redraw()
 }
@@ -239,4 +249,10 @@ func cut(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// firstLineOf is the first line of a multi-line text (a critique), for one-line output.
+func firstLineOf(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
 }

@@ -101,3 +101,33 @@ func TestProgressLiveClock(t *testing.T) {
 		t.Errorf("a tick after Done drew: %q", b.String()[n:])
 	}
 }
+
+// The decisions an embedder's events carry are shown to a porter too: a scripted fix, a
+// fallback and a warning always; a rejected answer with -v.
+func TestProgressShowsDecisions(t *testing.T) {
+	events := []graph.Event{
+		{Kind: graph.EventScriptedFix, Node: "fix", Rule: "missing-package", Line: "install libmnl-dev", Elapsed: 5 * time.Second},
+		{Kind: graph.EventFallback, Node: "analyst", Line: "the analyst gave no valid answer: using the scripted analysis", Elapsed: 6 * time.Second},
+		{Kind: graph.EventWarning, Line: "model x/y has no known price", Elapsed: 7 * time.Second},
+		{Kind: graph.EventAnswerRejected, Node: "fix", Agent: "fixer", Model: "m1", Rule: "no-failure-hiding", Err: "it hides failures\nmore", Elapsed: 8 * time.Second},
+	}
+	for _, verbose := range []bool{false, true} {
+		var b bytes.Buffer
+		p := newProgress(&b, false, verbose)
+		for _, e := range events {
+			p.Event(e)
+		}
+		p.Done()
+		out := b.String()
+		for _, w := range []string{"[00:05] fix: scripted fix (missing-package): install libmnl-dev", "[00:06] analyst: fallback: the analyst gave no valid answer",
+			"[00:07] warning: model x/y has no known price"} {
+			if !strings.Contains(out, w) {
+				t.Errorf("verbose=%v: output lacks %q:\n%s", verbose, w, out)
+			}
+		}
+		rejected := strings.Contains(out, "fixer's answer from m1 rejected (no-failure-hiding): it hides failures\n")
+		if rejected != verbose {
+			t.Errorf("verbose=%v: rejected answer shown = %v:\n%s", verbose, rejected, out)
+		}
+	}
+}

@@ -33,6 +33,9 @@ type Compatible struct {
 	MaxTokens int
 	// HTTP is the client (default: one with a 120 s timeout).
 	HTTP *http.Client
+	// Price is what the model costs; nil means free, as a model on one's own server is.
+	// A gateway that charges sets its price here, so the run's budget counts it.
+	Price *atesor.Price
 }
 
 var _ atesor.Provider = (*Compatible)(nil)
@@ -50,7 +53,11 @@ func (c *Compatible) Pool(role atesor.Role) []atesor.ModelSpec {
 	if max <= 0 {
 		max = 8192
 	}
-	return []atesor.ModelSpec{{Provider: c.Name(), Role: role, Model: c.Model, Temperature: &temp, MaxTokens: max}}
+	price := c.Price
+	if price == nil {
+		price = &atesor.Price{Source: "local server"}
+	}
+	return []atesor.ModelSpec{{Provider: c.Name(), Role: role, Model: c.Model, Temperature: &temp, MaxTokens: max, Price: price}}
 }
 
 // ChatModel returns a chat model for spec.
@@ -62,11 +69,12 @@ func (c *Compatible) ChatModel(_ context.Context, spec atesor.ModelSpec) (model.
 	if hc == nil {
 		hc = &http.Client{Timeout: 120 * time.Second}
 	}
-	return &chatModel{p: c, spec: spec, hc: hc}, nil
+	// The pipeline never streams: GenerateOnly supplies Stream from Generate.
+	return atesor.GenerateOnly(&chatModel{p: c, spec: spec, hc: hc}), nil
 }
 
-// chatModel is one configured model. It implements Generate, and Stream as a single
-// chunk, which is all the pipeline needs.
+// chatModel is one configured model. It implements Generate only, which is all the
+// pipeline calls.
 type chatModel struct {
 	p    *Compatible
 	spec atesor.ModelSpec
@@ -154,13 +162,4 @@ func (m *chatModel) Generate(ctx context.Context, input []*schema.Message, _ ...
 			},
 		},
 	}, nil
-}
-
-// Stream returns the whole reply as one chunk.
-func (m *chatModel) Stream(ctx context.Context, input []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
-	msg, err := m.Generate(ctx, input, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return schema.StreamReaderFromArray([]*schema.Message{msg}), nil
 }

@@ -57,6 +57,9 @@ func TestCompatibleGenerate(t *testing.T) {
 	if got.Model != "local-coder" || got.MaxTokens != 8192 || got.Temperature == nil || *got.Temperature != 0.1 {
 		t.Errorf("request = %+v", got)
 	}
+	if spec.Price == nil || spec.Price.Input != 0 || spec.Price.Output != 0 {
+		t.Errorf("a local server's model is priced %+v, want free (so no budget is charged)", spec.Price)
+	}
 
 	sr, err := cm.Stream(context.Background(), []*schema.Message{schema.UserMessage("x")})
 	if err != nil {

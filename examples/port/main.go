@@ -40,7 +40,8 @@ func main() {
 	if res.Reason != "" {
 		fmt.Println("  reason:", res.Reason)
 	}
-	fmt.Println("  recipe:", res.Files["recipe"])
+	fmt.Println("  recipe:", res.Files[atesor.FileRecipe])
+	fmt.Println("  report:", res.Files[atesor.FileReport])
 	if !res.Status.Succeeded() {
 		os.Exit(1)
 	}
