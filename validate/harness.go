@@ -330,6 +330,26 @@ func scrub(code string, rust bool) string {
 // calledIdents returns the identifiers followed by ( that are not member calls.
 func calledIdents(code string) map[string]bool {
 	out := map[string]bool{}
+	eachIdent(code, func(name string, next byte) {
+		if next == '(' || name == "random_device" {
+			out[name] = true
+		}
+	})
+	return out
+}
+
+// identsUsed returns every identifier of scrubbed C code (not member names after . or
+// ->), called or not.
+func identsUsed(code string) map[string]bool {
+	out := map[string]bool{}
+	eachIdent(code, func(name string, _ byte) { out[name] = true })
+	return out
+}
+
+// eachIdent calls fn for every identifier of scrubbed C code that is not a member name
+// (after . or ->), with the first character after it that is not white space (0 at the
+// end).
+func eachIdent(code string, fn func(name string, next byte)) {
 	isIdent := func(c byte) bool {
 		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 	}
@@ -342,7 +362,6 @@ func calledIdents(code string) map[string]bool {
 		for j < len(code) && isIdent(code[j]) {
 			j++
 		}
-		name := code[i:j]
 		k := j
 		for k < len(code) && (code[k] == ' ' || code[k] == '\t' || code[k] == '\n') {
 			k++
@@ -352,42 +371,13 @@ func calledIdents(code string) map[string]bool {
 			p--
 		}
 		member := p >= 0 && (code[p] == '.' || p > 0 && code[p] == '>' && code[p-1] == '-')
-		if k < len(code) && code[k] == '(' && !member {
-			out[name] = true
-		}
-		if name == "random_device" {
-			out[name] = true
-		}
-		i = j
-	}
-	return out
-}
-
-// identsUsed returns every identifier of scrubbed C code (not member names after . or
-// ->), called or not.
-func identsUsed(code string) map[string]bool {
-	out := map[string]bool{}
-	isIdent := func(c byte) bool {
-		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-	}
-	for i := 0; i < len(code); {
-		if !isIdent(code[i]) || code[i] >= '0' && code[i] <= '9' {
-			i++
-			continue
-		}
-		j := i
-		for j < len(code) && isIdent(code[j]) {
-			j++
-		}
-		p := i - 1
-		for p >= 0 && (code[p] == ' ' || code[p] == '\t') {
-			p--
-		}
-		member := p >= 0 && (code[p] == '.' || p > 0 && code[p] == '>' && code[p-1] == '-')
 		if !member {
-			out[code[i:j]] = true
+			var next byte
+			if k < len(code) {
+				next = code[k]
+			}
+			fn(code[i:j], next)
 		}
 		i = j
 	}
-	return out
 }
