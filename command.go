@@ -22,6 +22,8 @@ type Command struct {
 	// Stdout and Stderr, when set, receive the output live as it is produced.
 	Stdout io.Writer `json:"-"`
 	Stderr io.Writer `json:"-"`
+	// Stdin, when set, is the command's standard input (an interactive shell); nil is /dev/null.
+	Stdin io.Reader `json:"-"`
 }
 
 // CommandResult is what a command did. Output is kept in full; consumers cut.

@@ -50,6 +50,7 @@ type jailCommand struct {
 	network bool
 	timeout time.Duration
 	stdout  io.Writer
+	stdin   io.Reader
 	stderr  io.Writer
 }
 
@@ -90,7 +91,7 @@ func (j *jail) run(ctx context.Context, c jailCommand) (atesor.CommandResult, er
 	started := func(ctx context.Context, pid int) (func(*atesor.CommandResult), error) {
 		return j.enter(ctx, pid, infoR, blockW, c.network)
 	}
-	return run(ctx, process{argv: argv, line: c.line, timeout: c.timeout, stdout: c.stdout, stderr: c.stderr,
+	return run(ctx, process{argv: argv, line: c.line, timeout: c.timeout, stdout: c.stdout, stderr: c.stderr, stdin: c.stdin,
 		extraFiles: []*os.File{secR, infoW, blockR}, started: started})
 }
 

@@ -40,6 +40,7 @@ type options struct {
 	dockerBin     string
 	limits        Limits
 	noAccel       bool
+	base          string // a kept run's upper directory, layered over the cache (WithBase)
 }
 
 func buildOptions(opts []Option) *options {

@@ -26,6 +26,7 @@ type process struct {
 	line    string
 	timeout time.Duration
 	stdout  io.Writer
+	stdin   io.Reader // nil: /dev/null
 	stderr  io.Writer
 	// onTimeout runs after the process group was killed because of the timeout or a
 	// cancelled context (the Docker backend kills the processes inside the container).
@@ -62,7 +63,7 @@ func run(ctx context.Context, p process) (atesor.CommandResult, error) {
 	if cmd.Env == nil {
 		cmd.Env = []string{}
 	}
-	cmd.Stdin = nil       // /dev/null
+	cmd.Stdin = p.stdin   // nil: /dev/null
 	var liveMu sync.Mutex // one writer may serve as both Stdout and Stderr
 	cmd.Stdout = teeWriter(stdout, combined, p.stdout, &liveMu)
 	cmd.Stderr = teeWriter(stderr, combined, p.stderr, &liveMu)

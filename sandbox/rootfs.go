@@ -86,7 +86,7 @@ func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs,
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
-	data := fmt.Sprintf("lowerdir=%s,upperdir=%s,workdir=%s", r.accel.lowerdir(), r.upper, work)
+	data := fmt.Sprintf("lowerdir=%s,upperdir=%s,workdir=%s", baseLayers(o, r.accel.lowerdir()), r.upper, work)
 	if err := syscall.Mount("overlay", r.merged, "overlay", 0, data); err != nil {
 		os.RemoveAll(runDir)
 		return nil, fmt.Errorf("sandbox: mount overlay on %s: %w", r.merged, err)
@@ -181,7 +181,7 @@ func (r *Rootfs) exec(ctx context.Context, cmd atesor.Command, roBinds []string)
 		return atesor.CommandResult{Line: cmd.Line}, r.jailErr
 	}
 	spec := bwrapSpec{root: r.merged, env: AllowedEnv(DefaultPath, SandboxHome, r.o.cc, r.o.cxx, cmd.Env), dir: dir, roBinds: roBinds}
-	return r.jail.run(ctx, jailCommand{spec: spec, line: cmd.Line, network: cmd.Network, timeout: timeout, stdout: cmd.Stdout, stderr: cmd.Stderr})
+	return r.jail.run(ctx, jailCommand{spec: spec, line: cmd.Line, network: cmd.Network, timeout: timeout, stdout: cmd.Stdout, stderr: cmd.Stderr, stdin: cmd.Stdin})
 }
 
 // CopyIn copies a host directory or file into the sandbox, unpacks a source tarball

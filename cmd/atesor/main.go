@@ -50,6 +50,7 @@ func commands() []command {
 		{"doctor", "check host tools, binfmt, sandboxes and the model provider", runDoctor},
 		{"examples", "list, lint or merge few-shot example files", runExamples},
 		{"recipe", "show a cached porting recipe", runRecipe},
+		{"replay", "replay a recipe in a fresh sandbox and compare the artifacts", runReplay},
 		{"version", "print the version", runVersion},
 	}
 }

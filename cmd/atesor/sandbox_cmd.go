@@ -13,7 +13,7 @@ import (
 )
 
 var sandboxUsage = usage{
-	synopsis: "atesor sandbox create|status|remove [PLATFORM]",
+	synopsis: "atesor sandbox create|status|remove|shell|run [PLATFORM]",
 	description: "Manage the cached riscv64 root filesystems of the rootfs sandbox, kept under\n" +
 		"<home>/sandboxes/<profile>-riscv64/ (<home> is $ATESOR_HOME, else\n" +
 		"$XDG_DATA_HOME/atesor-ai, else ~/.local/share/atesor-ai). PLATFORM is alpine, debian\n" +
@@ -22,6 +22,8 @@ var sandboxUsage = usage{
 		{"create", "provision the sandbox (reused and checked when cached)"},
 		{"status", "show the cached sandboxes (all platforms when none is given)"},
 		{"remove", "delete a cached sandbox"},
+		{"shell", "an interactive shell in a fresh sandbox (with a package or a kept run)"},
+		{"run", "run one command in a fresh sandbox; its exit code is passed through"},
 	},
 }
 
@@ -30,6 +32,8 @@ func runSandbox(ctx context.Context, a *app, args []string) int {
 		"create": sandboxCreate,
 		"status": sandboxStatus,
 		"remove": sandboxRemove,
+		"shell":  sandboxShell,
+		"run":    sandboxRun,
 	})
 }
 

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/graph"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/memory"
+)
+
+var replayUsage = usage{
+	synopsis: "atesor replay RECIPE.md|PACKAGE [flags]",
+	description: `Replay a port: run the recipe's command block in a fresh sandbox, from the same
+source (its SHA-256 or commit checked first), at the same path (/workspace/<package>)
+and with the same SOURCE_DATE_EPOCH, then compare the SHA-256 of every primary
+artifact with the port's.
+
+RECIPE.md is a <package>_recipe.md written by port (its <package>_report.json and
+<package>_patches/ are read from the same directory); PACKAGE is a package in the
+recipe cache.
+
+Prints reproduced, differs (listing the files) or failed (the command that failed).
+Exit status: 0 reproduced, 1 differs or failed, 2 usage or setup error (a changed
+source among them), 130 interrupted.`,
+}
+
+func runReplay(ctx context.Context, a *app, args []string) int {
+	var f portFlags
+	fs := flagSet("replay")
+	fs.StringVar(&f.platform, "platform", envOr("ATESOR_PLATFORM", "debian"), "target distro: alpine, debian or ubuntu ($ATESOR_PLATFORM)")
+	fs.StringVar(&f.sandbox, "sandbox", "rootfs", "sandbox backend: rootfs, docker or host (host needs --unsafe-host)")
+	fs.BoolVar(&f.unsafeHost, "unsafe-host", false, "allow --sandbox host, which runs the recipe's commands on this machine")
+	fs.BoolVar(&f.keepSandbox, "keep-sandbox", false, "keep the replay's sandbox changes (overlay upper directory)")
+	fs.BoolVar(&f.noAccel, "no-accel", false, "run the emulated riscv64 toolchain instead of the accelerated one")
+	fs.StringVar(&f.out, "out", "", "directory for the replay's logs (default <recipe dir>/<package>_replay)")
+	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON on stdout")
+	fs.BoolVar(&f.verbose, "v", false, "verbose: every command and output line, debug logs")
+	pos, code, done := parseOrExit(a, fs, replayUsage, args)
+	if done {
+		return code
+	}
+	if len(pos) != 1 {
+		return usageError(a, "replay", "want exactly one RECIPE.md or PACKAGE")
+	}
+	switch {
+	case f.sandbox != "rootfs" && f.sandbox != "docker" && f.sandbox != "host":
+		return usageError(a, "replay", "--sandbox %q: choose rootfs, docker or host", f.sandbox)
+	case f.sandbox == "host" && !f.unsafeHost:
+		return usageError(a, "replay", "--sandbox host runs the recipe's commands on this machine without isolation; add --unsafe-host if that is what you want")
+	}
+	platform, err := knowledge.Profile(f.platform)
+	if err != nil {
+		return usageError(a, "replay", "--platform: %v", err)
+	}
+	home, err := memory.Home()
+	if err != nil {
+		return replayError(a, "%v", err)
+	}
+	store, err := memory.Open(memory.ExamplesDir(home), memory.WithSandbox(platform.SandboxKey()))
+	if err != nil {
+		return replayError(a, "%v", err)
+	}
+	in, outBase, code, ok := replayInput(ctx, a, store, platform, pos[0])
+	if !ok {
+		return code
+	}
+	if f.out == "" {
+		f.out = filepath.Join(outBase, in.Package+"_replay")
+	}
+	if f.out, err = filepath.Abs(f.out); err != nil {
+		return replayError(a, "--out: %v", err)
+	}
+	prog := newProgress(a.stderr, a.terminal && !f.verbose, f.verbose)
+	defer prog.Done()
+	var logger *slog.Logger
+	if f.verbose {
+		logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	g, err := graph.New(graph.Config{
+		Memory: store, OutputDir: f.out, Logger: logger,
+		OpenSandbox: func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error) {
+			return openSandbox(ctx, a, f, in.Package, p, prog, logger)
+		},
+	}, graph.WithEvents(prog.Event))
+	if err != nil {
+		return replayError(a, "%v", err)
+	}
+	res, err := g.Replay(ctx, in, f.platform, f.out)
+	prog.Done()
+	if err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintln(a.stderr, "atesor replay: interrupted")
+			return exitInterrupted
+		}
+		return replayError(a, "%v", err)
+	}
+	if f.asJSON {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(res)
+	} else {
+		printReplay(a, res)
+	}
+	if res.Verdict == graph.ReplayReproduced {
+		return exitOK
+	}
+	return exitFailed
+}
+
+// replayInput reads what to replay: a recipe file (with its report) or a recipe-cache
+// entry. outBase is where the replay's logs go by default.
+func replayInput(ctx context.Context, a *app, store *memory.Store, p atesor.Platform, arg string) (graph.ReplayInput, string, int, bool) {
+	if strings.HasSuffix(arg, ".md") || strings.ContainsRune(arg, os.PathSeparator) {
+		in, err := graph.ReadReplayInput(arg)
+		if err != nil {
+			return in, "", replayError(a, "%v", err), false
+		}
+		return in, filepath.Dir(arg), 0, true
+	}
+	e, err := store.Recipe(ctx, arg, p.SandboxKey())
+	if err != nil {
+		return graph.ReplayInput{}, "", replayError(a, "%v", err), false
+	}
+	if e == nil {
+		return graph.ReplayInput{}, "", replayError(a, "no cached recipe for %s in %s; give the recipe file (<package>_recipe.md) instead", arg, p.SandboxKey()), false
+	}
+	return graph.ReplayInputFromCache(*e), defaultOutDir, 0, true
+}
+
+func printReplay(a *app, res *graph.ReplayResult) {
+	fmt.Fprintf(a.stdout, "%s: replay %s on %s (%d primary artifacts compared, %s)\n", res.Package, strings.ToUpper(res.Verdict),
+		res.Sandbox, res.Compared, res.Duration.Round(time.Second))
+	for _, d := range res.Differs {
+		got := d.Got
+		if got == "" {
+			got = "not built"
+		}
+		fmt.Fprintf(a.stdout, "  differs:   %s (port %s, replay %s)\n", d.Path, short(d.Want), short(got))
+	}
+	if res.Failure != "" {
+		fmt.Fprintf(a.stdout, "  failed:    %s\n", firstLineOf(res.Failure))
+	}
+	fmt.Fprintf(a.stdout, "verdict: %s\n", res.Verdict)
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+func firstLineOf(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// replayError prints a setup error of replay and returns exitUsage.
+func replayError(a *app, format string, args ...any) int {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintf(a.stderr, "atesor replay: %s\n", msg)
+	return exitUsage
+}

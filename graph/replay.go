@@ -1,0 +1,227 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+)
+
+// The verdicts of a replay.
+const (
+	// ReplayReproduced: every primary artifact of the port was rebuilt with the same SHA-256.
+	ReplayReproduced = "reproduced"
+	// ReplayDiffers: the commands ran, but some primary artifact is missing or differs.
+	ReplayDiffers = "differs"
+	// ReplayFailed: a command of the recipe failed, or a patch did not apply.
+	ReplayFailed = "failed"
+)
+
+// ErrSourceChanged is returned (wrapped) when the source of a replay is not the one the
+// port was built from.
+var ErrSourceChanged = errors.New("the source is not the one the recipe was made from")
+
+// ReplayInput is what a replay needs of a port: the recipe (its command block), the
+// source and its hash, the patches, and the primary artifacts with their hashes. Read
+// it from a recipe file and its report with [ReadReplayInput], or from a recipe-cache
+// entry with [ReplayInputFromCache].
+type ReplayInput struct {
+	Package      string
+	Source       string
+	SourceSHA256 string
+	SourceCommit string
+	Recipe       string
+	// Patches are the unified diffs of the port's source changes, applied in order
+	// before the commands.
+	Patches []string
+	// Artifacts are the port's primary artifacts (path and SHA-256).
+	Artifacts []atesor.Artifact
+}
+
+// ReadReplayInput reads <repo>_recipe.md, the <repo>_report.json next to it and the
+// patches in <repo>_patches/.
+func ReadReplayInput(recipePath string) (ReplayInput, error) {
+	md, err := os.ReadFile(recipePath)
+	if err != nil {
+		return ReplayInput{}, fmt.Errorf("read the recipe: %w", err)
+	}
+	prefix := strings.TrimSuffix(recipePath, "_recipe.md")
+	if prefix == recipePath {
+		return ReplayInput{}, fmt.Errorf("recipe %s: a recipe file is named <package>_recipe.md, next to its <package>_report.json", recipePath)
+	}
+	b, err := os.ReadFile(prefix + "_report.json")
+	if err != nil {
+		return ReplayInput{}, fmt.Errorf("the recipe's report (with the artifact hashes to compare): %w", err)
+	}
+	var rep Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return ReplayInput{}, fmt.Errorf("report %s_report.json: %w", prefix, err)
+	}
+	in := ReplayInput{Package: rep.Package, Source: rep.Source, SourceSHA256: rep.SourceSHA256, SourceCommit: rep.SourceCommit,
+		Recipe: string(md), Artifacts: primaryArtifacts(rep.Artifacts)}
+	if rep.Package == "" || rep.Source == "" {
+		return ReplayInput{}, fmt.Errorf("report %s_report.json names no package or source", prefix)
+	}
+	patches, _ := filepath.Glob(prefix + "_patches/*.patch")
+	sort.Strings(patches)
+	for _, p := range patches {
+		d, err := os.ReadFile(p)
+		if err != nil {
+			return ReplayInput{}, fmt.Errorf("read patch: %w", err)
+		}
+		in.Patches = append(in.Patches, string(d))
+	}
+	return in, nil
+}
+
+// ReplayInputFromCache is the replay input of a recipe-cache entry.
+func ReplayInputFromCache(e atesor.CachedRecipe) ReplayInput {
+	return ReplayInput{Package: e.Package, Source: e.Source, SourceSHA256: e.SourceSHA256, SourceCommit: e.SourceCommit,
+		Recipe: e.Recipe, Patches: e.Patches, Artifacts: primaryArtifacts(e.Artifacts)}
+}
+
+// ArtifactDiff is a primary artifact a replay did not reproduce.
+type ArtifactDiff struct {
+	Path string `json:"path"`
+	Want string `json:"want_sha256"`
+	// Got is the replayed file's SHA-256; "" when the replay did not build it.
+	Got string `json:"got_sha256,omitempty"`
+}
+
+// ReplayResult is the outcome of a replay.
+type ReplayResult struct {
+	Package string `json:"package"`
+	Sandbox string `json:"sandbox"`
+	Verdict string `json:"verdict"`
+	// Compared counts the primary artifacts compared.
+	Compared int            `json:"compared"`
+	Differs  []ArtifactDiff `json:"differs,omitempty"`
+	// Failure says which command failed and how, for ReplayFailed.
+	Failure         string   `json:"failure,omitempty"`
+	Commands        []string `json:"commands"`
+	SourceDateEpoch int64    `json:"source_date_epoch,omitempty"`
+	// Duration is the replay's wall time (JSON: duration_seconds).
+	Duration time.Duration `json:"-"`
+	Seconds  float64       `json:"duration_seconds"`
+}
+
+// Replay runs a port's recipe again in a fresh sandbox, from the same source at the
+// same path (/workspace/<repo>) with the same SOURCE_DATE_EPOCH, through the pipeline's
+// own machinery (sandbox, source placement, command checks, artifact scan), and compares
+// the primary artifacts' SHA-256 with the port's. The source hash (tarball) or commit
+// (git) is checked first: a different source is [ErrSourceChanged]. outDir receives the
+// replay's logs. It returns an error only when the replay could not be carried out.
+func (p *Pipeline) Replay(ctx context.Context, in ReplayInput, platformName, outDir string) (*ReplayResult, error) {
+	platform, err := profileFor(platformName)
+	if err != nil {
+		return nil, err
+	}
+	cmds, err := RecipeCommands(in.Recipe)
+	if err != nil {
+		return nil, fmt.Errorf("graph: replay %s: %w", in.Package, err)
+	}
+	if len(in.Artifacts) == 0 {
+		return nil, fmt.Errorf("graph: replay %s: the port has no primary artifact to compare", in.Package)
+	}
+	src, err := identifySource(ctx, in.Source)
+	if err != nil {
+		return nil, fmt.Errorf("graph: replay %s: %w", in.Package, RedactError(err, in.Source))
+	}
+	defer src.cleanup()
+	if in.SourceSHA256 != "" && src.sha256 != in.SourceSHA256 {
+		return nil, fmt.Errorf("graph: replay %s: %w: %s has SHA-256 %s, the port's was %s", in.Package, ErrSourceChanged, RedactURL(in.Source), src.sha256, in.SourceSHA256)
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, fmt.Errorf("graph: replay: %w", err)
+	}
+	req := atesor.Request{Source: in.Source, Name: in.Package, Platform: platformName, OutputDir: outDir, Force: true}
+	r, err := p.newReplayRun(ctx, req, in.Package, platform, src)
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	start := r.now()
+	s := r.state
+	res := &ReplayResult{Package: in.Package, Sandbox: platform.SandboxKey(), Commands: cmds}
+	finish := func(v string) (*ReplayResult, error) {
+		res.Verdict, res.SourceDateEpoch = v, s.SourceDateEpoch
+		res.Duration = r.now().Sub(start)
+		res.Seconds = res.Duration.Seconds()
+		r.emit(Event{Kind: EventInfo, Node: nodeReplay, Line: "replay: " + v})
+		return res, nil
+	}
+	r.emit(Event{Kind: EventNodeStarted, Node: nodeReplay})
+	if err := r.placeSource(ctx, s); err != nil {
+		return nil, fmt.Errorf("graph: replay %s: %w", in.Package, err)
+	}
+	if in.SourceCommit != "" && s.SourceCommit != "" && s.SourceCommit != in.SourceCommit {
+		return nil, fmt.Errorf("graph: replay %s: %w: the clone is at commit %s, the port's was %s", in.Package, ErrSourceChanged, s.SourceCommit, in.SourceCommit)
+	}
+	for i, d := range in.Patches {
+		if err := r.applyPatch(ctx, s, atesor.Action{Type: atesor.ActionPatch, File: fmt.Sprintf("patch %d", i+1), Diff: d}); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			res.Failure = err.Error()
+			return finish(ReplayFailed)
+		}
+	}
+	for _, line := range cmds {
+		out, failed, err := r.runPlanCommand(ctx, s, nodeReplay, "replay", line)
+		if err != nil {
+			return nil, fmt.Errorf("graph: replay %s: %w", in.Package, err)
+		}
+		if failed {
+			res.Failure = fmt.Sprintf("`%s` failed (exit %d): %s", line, out.ExitCode, tail(strings.TrimSpace(out.Output), 1000))
+			return finish(ReplayFailed)
+		}
+	}
+	arts, err := sandbox.ScanArtifacts(ctx, r.sb, s.RepoDir)
+	if err != nil {
+		return nil, fmt.Errorf("graph: replay %s: %w", in.Package, err)
+	}
+	res.Differs, res.Compared = compareArtifacts(in.Artifacts, arts), len(in.Artifacts)
+	if len(res.Differs) > 0 {
+		return finish(ReplayDiffers)
+	}
+	return finish(ReplayReproduced)
+}
+
+// nodeReplay names the replay in events and logs.
+const nodeReplay = "replay"
+
+// compareArtifacts lists the wanted artifacts that the replayed ones do not match by
+// path and SHA-256.
+func compareArtifacts(want, got []atesor.Artifact) []ArtifactDiff {
+	byPath := map[string]string{}
+	for _, a := range got {
+		byPath[a.Path] = a.SHA256
+	}
+	var diffs []ArtifactDiff
+	for _, w := range want {
+		if g := byPath[w.Path]; g != w.SHA256 {
+			diffs = append(diffs, ArtifactDiff{Path: w.Path, Want: w.SHA256, Got: g})
+		}
+	}
+	return diffs
+}
+
+// newReplayRun makes a run for a replay: the port's sandbox opening, logs and command
+// machinery, with its saved state kept apart from the port's (resume never sees it).
+func (p *Pipeline) newReplayRun(ctx context.Context, req atesor.Request, name string, platform atesor.Platform, src *source) (*run, error) {
+	q := &Pipeline{cfg: p.cfg, opts: p.opts}
+	q.cfg.RunsDir = filepath.Join(req.OutputDir, ".runs")
+	r, err := q.newRun(ctx, req, name, platform, src)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
