@@ -158,11 +158,6 @@ func short(h string) string {
 	return h
 }
 
-func firstLineOf(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
-
 // replayError prints a setup error of replay and returns exitUsage.
 func replayError(a *app, format string, args ...any) int {
 	msg := fmt.Sprintf(format, args...)
