@@ -40,7 +40,7 @@ func TestDurationsInJSONAreSeconds(t *testing.T) {
 		&Result{Package: "zlib", Duration: 3 * time.Second, Files: map[string]string{FileReport: "r"}},
 		&CommandResult{Line: "make", Duration: 1200 * time.Millisecond},
 		&Command{Line: "make", Timeout: 30 * time.Minute},
-		&Performance{Workload: "w", Median: time.Second, Spread: 10 * time.Millisecond, Durations: []time.Duration{time.Second, 2 * time.Second}},
+		&Variant{Name: "w", Median: time.Second, Min: 10 * time.Millisecond, Durations: []time.Duration{time.Second, 2 * time.Second}},
 	}
 	for _, v := range others {
 		b, err := json.Marshal(v)
@@ -55,7 +55,7 @@ func TestDurationsInJSONAreSeconds(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"line":"make","duration_seconds":1.25}`), &c); err != nil || c.Duration != 1250*time.Millisecond {
 		t.Errorf("command result %+v (%v)", c, err)
 	}
-	var p Performance
+	var p Variant
 	if err := json.Unmarshal([]byte(`{"median_seconds":0.5,"durations_seconds":[0.5,1]}`), &p); err != nil || p.Median != 500*time.Millisecond || len(p.Durations) != 2 {
 		t.Errorf("performance %+v (%v)", p, err)
 	}

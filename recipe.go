@@ -84,20 +84,6 @@ func (t *TestResult) FailingCount() int {
 	return 1
 }
 
-// Performance is a performance-mode measurement. Numbers measured under emulation are
-// not hardware numbers; Emulated says which it was.
-type Performance struct {
-	Workload string `json:"workload"`
-	Runs     int    `json:"runs"`
-	// Median, Spread and Durations are written to JSON in seconds (median_seconds,
-	// spread_seconds, durations_seconds).
-	Median    time.Duration   `json:"-"`
-	Spread    time.Duration   `json:"-"`
-	Emulated  bool            `json:"emulated"`
-	Measured  time.Time       `json:"measured"`
-	Durations []time.Duration `json:"-"`
-}
-
 // Harness is a performance-mode workload the optimizer agent writes: a C/C++ harness, a
 // Go benchmark file or a Rust example.
 type Harness struct {

@@ -167,6 +167,9 @@ type State struct {
 	ProviderName      string        `json:"provider,omitempty"`
 	OfflineFallbacks  []string      `json:"offline_fallbacks,omitempty"`
 	InvestigationUsed bool          `json:"investigation_used,omitempty"`
+
+	// Performance is performance mode's result (Request.Optimize).
+	Performance *Performance `json:"performance,omitempty"`
 }
 
 // Record appends an error to the state and makes it the last error.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/llm"
+	"github.com/eclipse-atesor/atesor-go/optimize"
 )
 
 // SandboxOpener opens a sandbox for a platform. The graph opens the sandbox only after a
@@ -48,6 +49,7 @@ type options struct {
 	now        func() time.Time
 	validators map[reflect.Type][]any
 	repair     repairOptions
+	optimize   func(*optimize.Optimizer) // WithOptimizer
 }
 
 // WithEvents sets the progress callback.
@@ -56,7 +58,8 @@ func WithEvents(fn func(Event)) Option {
 }
 
 // WithNode replaces the node registered under name (init, analyst, task_plan,
-// heuristic_plan, scout, build, verify, fix, finish, escalate; see the Node* constants)
+// heuristic_plan, scout, build, verify, fix, finish, escalate, optimize; see the Node*
+// constants)
 // with an embedder's node. The supervisor's routing stays, and it routes by name: the
 // replacement runs where the built-in node ran, its events, timings, state (LastNode)
 // and audit entries carry name, whatever its Name method returns. The replacement reads
@@ -81,4 +84,10 @@ func WithClock(c llm.Clock) Option {
 			o.clock, o.now = c, c.Now
 		}
 	}
+}
+
+// WithOptimizer lets the embedder adjust performance mode's optimizer before each run
+// (runs per variant, candidates, the run time limit); see [optimize.Optimizer].
+func WithOptimizer(fn func(*optimize.Optimizer)) Option {
+	return func(o *options) { o.optimize = fn }
 }

@@ -60,6 +60,9 @@ type Report struct {
 	// completeness of the primary libraries.
 	Removals []atesor.Removal    `json:"removals,omitempty"`
 	Exports  *atesor.ExportCheck `json:"exports,omitempty"`
+
+	// Performance is performance mode's result (Request.Optimize).
+	Performance *atesor.Performance `json:"performance,omitempty"`
 }
 
 // recipeSections are the six H2 sections a recipe has, in this order.
@@ -276,6 +279,7 @@ func (r *run) report(s *atesor.State, files map[string]string) Report {
 		StartedAt: s.StartedAt, FinishedAt: s.FinishedAt, Files: map[string]string{},
 		Removals: s.Removals, Exports: s.Exports,
 	}
+	rep.Performance = s.Performance
 	if rep.Artifacts == nil {
 		rep.Artifacts = []atesor.Artifact{}
 	}

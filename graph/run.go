@@ -370,6 +370,7 @@ var builtinSteps = map[string]func(*run, context.Context, *atesor.State) error{
 	NodeFix:           (*run).fixNode,
 	NodeFinish:        (*run).finishNode,
 	NodeEscalate:      (*run).escalateNode,
+	NodeOptimize:      (*run).optimizeNode,
 }
 
 func syncFile(f *os.File, sync bool) error {

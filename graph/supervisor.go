@@ -25,7 +25,7 @@ const (
 
 // workNodes are the nodes an embedder may replace, in pipeline order.
 var workNodes = []string{NodeInit, NodeAnalyst, NodeTaskPlan, NodeHeuristicPlan, NodeScout,
-	NodeBuild, NodeVerify, NodeFix, NodeFinish, NodeEscalate}
+	NodeBuild, NodeVerify, NodeFix, NodeFinish, NodeEscalate, NodeOptimize}
 
 // replanSignatures are build errors that mean the plan itself is wrong, not the package:
 // the scout is asked again, once per signature (case-insensitive, first match).
@@ -57,6 +57,9 @@ func (sv supervisor) next(s *atesor.State) string {
 	case NodeInit:
 		if s.FailureClass != atesor.FailureNone {
 			return NodeEscalate
+		}
+		if s.PlanSource == planFromCache && s.Plan != nil && len(s.Plan.Phases) > 0 {
+			return NodeBuild // performance mode rebuilds a cached recipe
 		}
 		return NodeAnalyst
 	case NodeAnalyst:
@@ -91,7 +94,12 @@ func (sv supervisor) next(s *atesor.State) string {
 			return over
 		}
 		return NodeBuild
-	default: // finish, escalate
+	case NodeFinish:
+		if s.Request.Optimize && s.Verified {
+			return NodeOptimize // performance mode measures a verified port
+		}
+		return nodeEnd
+	default: // escalate, optimize
 		return nodeEnd
 	}
 }

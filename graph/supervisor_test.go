@@ -28,6 +28,21 @@ func TestSupervisorRouting(t *testing.T) {
 			return &atesor.State{LastNode: NodeInit, FailureClass: atesor.FailureSetup}
 		}, NodeEscalate, atesor.FailureSetup, 0},
 		{"init goes to analyst", false, func() *atesor.State { return &atesor.State{LastNode: NodeInit} }, NodeAnalyst, "", 0},
+		{"a cached recipe rebuilds after init", false, func() *atesor.State {
+			return &atesor.State{LastNode: NodeInit, Plan: plan, PlanSource: planFromCache}
+		}, NodeBuild, "", 0},
+		{"finish ends a run without performance mode", false, func() *atesor.State {
+			return &atesor.State{LastNode: NodeFinish, Verified: true}
+		}, nodeEnd, "", 0},
+		{"finish goes to optimize in performance mode", false, func() *atesor.State {
+			return &atesor.State{LastNode: NodeFinish, Verified: true, Request: atesor.Request{Optimize: true}}
+		}, NodeOptimize, "", 0},
+		{"an unverified port is not measured", false, func() *atesor.State {
+			return &atesor.State{LastNode: NodeFinish, Request: atesor.Request{Optimize: true}}
+		}, nodeEnd, "", 0},
+		{"optimize ends the run", false, func() *atesor.State {
+			return &atesor.State{LastNode: NodeOptimize, Verified: true, Request: atesor.Request{Optimize: true}}
+		}, nodeEnd, "", 0},
 		{"heuristic plan builds", false, func() *atesor.State { return &atesor.State{LastNode: NodeHeuristicPlan, Plan: plan} }, NodeBuild, "", 0},
 		{"no heuristic plan scouts", false, func() *atesor.State { return &atesor.State{LastNode: NodeHeuristicPlan} }, NodeScout, "", 0},
 		{"built goes to verify", false, func() *atesor.State { return &atesor.State{LastNode: NodeBuild, BuildSucceeded: true} }, NodeVerify, "", 0},

@@ -1,8 +1,27 @@
-// Package optimize will hold performance mode: after a verified port it chooses a
-// workload (a run of a built program, or a harness the optimizer agent writes: a C/C++
-// harness, a Go benchmark or a Rust example), validates it, builds and runs it in the
-// sandbox several times, and reports the median and spread. Numbers measured under
-// emulation are not hardware numbers, and the reports say so.
+// Package optimize is performance mode: after a verified port it measures the build on a
+// workload and tries optimisation candidates.
 //
-// The package has no code yet: performance mode is not part of this release.
+// Workload sources are tried in order until one gives a workload that runs on the
+// verified build:
+//
+//  1. the optimizer agent's program run (planner role): one built program with plain
+//     arguments, checked by validate.WorkloadCommand;
+//  2. the optimizer agent's harness (builder role, 240 s wall timeout): a C/C++ file
+//     calling an exported function of the library, a Go BenchmarkAtesor or a Rust
+//     example, checked by validate.Harness, then built and run in the sandbox;
+//  3. the package's own benchmarks: a built program's benchmark flag found in its
+//     --help, a bench make target, go test -bench, cargo bench;
+//  4. the package's test suite, when its tests passed.
+//
+// The agent follows the reference system: 2 critique retries, rotate on timeout, the
+// other role's pool asked once when no model of the role answers in time, audit label
+// "optimizer" and phases optimize-workload-program / optimize-harness-<lang>.
+//
+// Candidates ([Candidates]) are rebuilds of the package in their own directory: -O3,
+// -O3 -march=rv64gcv (built and run with [VectorCPU] under emulation), -O3 with LTO,
+// and the package's own SIMD/RVV switches ([FindSwitches]). A candidate is accepted only
+// if it builds, its workload output checks equal to the baseline's ([Checker]) and the
+// package tests pass as they did for the baseline. Each variant's workload runs at
+// least 5 times; the report gives median, min and max. Under an emulator the figures
+// are labelled atesor.EmulatedCaveat: they compare builds, they are not hardware figures.
 package optimize

@@ -53,6 +53,7 @@ type portFlags struct {
 	maxCost                      float64
 	testTimeout                  time.Duration
 	force, resume, keepSandbox   bool
+	optimize                     bool
 	noAccel                      bool
 	pkg, asJSON, verbose         bool
 }
@@ -70,6 +71,7 @@ func runPort(ctx context.Context, a *app, args []string) int {
 	fs.DurationVar(&f.testTimeout, "test-timeout", atesor.DefaultTestTimeout, "time bound of the package's own tests")
 	fs.BoolVar(&f.force, "force", false, "skip the recipe cache")
 	fs.BoolVar(&f.resume, "resume", false, "continue the saved run of this package")
+	fs.BoolVar(&f.optimize, "optimize", false, "performance mode: after a verified port (or from a cached recipe, rebuilt), measure the build and\noptimisation candidates (-O3, the vector extension, LTO, the package's SIMD switches) on a workload")
 	fs.BoolVar(&f.keepSandbox, "keep-sandbox", false, "keep the run's sandbox changes (overlay upper directory)")
 	fs.BoolVar(&f.noAccel, "no-accel", false, "run the emulated riscv64 compiler, binutils and Go tools instead of their native builds of the same versions")
 	fs.BoolVar(&f.pkg, "package", false, "also write <out>/<name>_package.zip with recipe, report, artifacts and logs")
@@ -137,15 +139,16 @@ func runPort(ctx context.Context, a *app, args []string) int {
 	req := atesor.Request{
 		Source: source, Name: f.name, Platform: f.platform,
 		MaxAttempts: f.maxAttempts, MaxCostUSD: f.maxCost, TestTimeout: f.testTimeout,
-		Force: f.force, Resume: f.resume, OutputDir: f.out, Origin: origin,
+		Force: f.force, Resume: f.resume, OutputDir: f.out, Origin: origin, Optimize: f.optimize,
 	}
 	noSandbox := func(context.Context, atesor.Platform) (atesor.Sandbox, error) {
 		return nil, errors.New("the cache check opens no sandbox")
 	}
 
-	// The recipe-cache check comes before the key check: a cached port needs no key.
+	// The recipe-cache check comes before the key check: a cached port needs no key
+	// (performance mode rebuilds a cached port, so it needs one like any run).
 	cached := false
-	if !f.resume {
+	if !f.resume && !f.optimize {
 		probe, err := graph.New(graph.Config{Memory: store, OpenSandbox: noSandbox})
 		if err != nil {
 			return setupError(a, "%v", err)

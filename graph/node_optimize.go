@@ -1,0 +1,103 @@
+package graph
+
+import (
+	"context"
+	"os"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/optimize"
+)
+
+// NodeOptimize is performance mode's node: it runs after finish when the request asks
+// for it (Request.Optimize) and the port verified.
+const NodeOptimize = "optimize"
+
+// optimizeNode measures the verified build and its candidates (package optimize), adds
+// the Performance section to the recipe, performance to the report and the result to
+// the recipe-cache entry. Performance mode never changes the port's status: a
+// measurement that cannot be made is a note in the section.
+func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
+	if !s.Request.Optimize || !s.Verified {
+		return nil
+	}
+	r.emit(Event{Kind: EventPhase, Node: NodeOptimize, Phase: "optimize"})
+	o := &optimize.Optimizer{
+		Sandbox: r.sb, Logger: r.log, Now: r.now,
+		Progress: func(line string) { r.emit(Event{Kind: EventInfo, Node: NodeOptimize, Line: line}) },
+	}
+	if r.provider != nil {
+		o.Agent = &optimize.Agent{Client: r.client(), Node: NodeOptimize, Validators: validatorsFor[atesor.Harness](&r.p.opts)}
+	}
+	if r.p.opts.optimize != nil {
+		r.p.opts.optimize(o)
+	}
+	res, err := o.Run(ctx, r.optimizeTarget(s))
+	r.addUsage(s, res.Usage)
+	perf := res.Performance
+	if err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		r.log.Warn("performance mode gave no measurement", "err", err)
+		perf.Notes = append(perf.Notes, "no measurement: "+err.Error())
+	}
+	s.Performance = perf
+	s.Recipe = s.Recipe + "\n" + optimize.Section(perf)
+	r.writeOutputs(ctx, s)
+	if r.memory != nil {
+		entry, err := r.memory.Recipe(ctx, s.RepoName, s.Platform.SandboxKey())
+		if err == nil && entry != nil && entry.Verified {
+			entry.Performance, entry.Recipe = perf, s.Recipe
+			err = r.memory.SaveRecipe(ctx, *entry)
+		}
+		if err != nil {
+			r.log.Warn("recipe cache: performance result", "err", err)
+		}
+	}
+	return nil
+}
+
+// optimizeTarget describes the verified port to the optimizer.
+func (r *run) optimizeTarget(s *atesor.State) optimize.Target {
+	t := optimize.Target{
+		Package: s.RepoName, RepoDir: s.RepoDir, Commands: s.ExecutedCommands,
+		Artifacts: primaryArtifacts(s.Artifacts), TestTimeout: s.Request.WithDefaults().TestTimeout,
+	}
+	if r.hostTree != "" {
+		t.Source = os.DirFS(r.hostTree)
+		t.Module, t.Crate = optimize.ModulePath(t.Source), optimize.CrateName(t.Source)
+	}
+	if s.Analysis != nil {
+		t.Purpose, t.Language = s.Analysis.Purpose, s.Analysis.Language
+	}
+	if t.Language == "" && s.Detection != nil {
+		t.Language = s.Detection.Language
+	}
+	if s.Tests != nil && !s.Tests.NoTests {
+		t.TestCommands, t.TestsPassed = s.Tests.Commands, s.Tests.Passed
+	}
+	for _, p := range s.Patches {
+		t.ChangedFiles = append(t.ChangedFiles, p.File)
+	}
+	return t
+}
+
+// planFromCache is the plan source of a run seeded from a recipe-cache entry.
+const planFromCache = "cache"
+
+// seedFromCache starts a performance-mode run from a verified recipe-cache entry: the
+// cached analysis (not grounded in a model this run) instead of the analyst, and the
+// cached plan, which the build node replays; the supervisor then goes from init
+// straight to build.
+func (r *run) seedFromCache(e *atesor.CachedRecipe) {
+	s := r.state
+	if e.Analysis != nil {
+		a := *e.Analysis
+		a.LLMGrounded = false
+		s.Analysis = &a
+	}
+	plan := e.Plan
+	s.Plan, s.PlanSource = &plan, planFromCache
+	s.TestCommands = append([]string(nil), e.TestCommands...)
+	r.emit(Event{Kind: EventInfo, Line: "performance mode: rebuilding the cached recipe of " + s.RepoName + " (built " + e.LastBuilt.Format("2006-01-02") + ")"})
+}
