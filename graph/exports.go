@@ -142,6 +142,40 @@ func publicHeaders(tree []string, libs []atesor.Artifact, pkg string) (public, d
 	return public, dirs
 }
 
+// installedHeaders are the C headers the install step staged (relative to the staging
+// directory), their directories for the include path, and the staging directory; none
+// when the install did not run or installed no header.
+func installedHeaders(inst *atesor.Install) (headers, dirs []string, stage string) {
+	if inst == nil || !inst.OK {
+		return nil, nil, ""
+	}
+	seen := map[string]bool{}
+	for _, f := range inst.DevFiles {
+		if !strings.HasSuffix(f, ".h") || len(headers) >= maxPublicHeaders {
+			continue
+		}
+		headers = append(headers, f)
+		// The include root (…/include) and the header's own directory.
+		for _, d := range []string{includeRoot(f), path.Dir(f)} {
+			if d != "" && !seen[d] && len(dirs) < maxIncludeDirs {
+				seen[d] = true
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	return headers, dirs, inst.StageDir
+}
+
+func includeRoot(f string) string {
+	if i := strings.LastIndex(f, "/include/"); i >= 0 {
+		return f[:i+len("/include")]
+	}
+	if strings.HasPrefix(f, "include/") {
+		return "include"
+	}
+	return ""
+}
+
 func normName(s string) string { return strings.ToLower(nameNoise.Replace(s)) }
 
 // repoFiles lists the repository's files (relative paths), on the host when the
@@ -186,10 +220,14 @@ func (r *run) repoFiles(ctx context.Context, s *atesor.State) []string {
 // -aux-info in the sandbox (each header compiled alone as C, the package's header
 // directories on the include path) and finds those no library defines.
 func (r *run) checkDeclarations(ctx context.Context, s *atesor.State, libs []atesor.Artifact, ec *atesor.ExportCheck, defined func(string) bool) {
-	headers, dirs := publicHeaders(r.repoFiles(ctx, s), libs, s.RepoName)
-	ec.HeadersFrom = "source"
+	headers, dirs, dir := installedHeaders(s.Install)
+	ec.HeadersFrom = "installed"
 	if len(headers) == 0 {
-		ec.Notes = append(ec.Notes, "no public C header found next to the library's sources")
+		headers, dirs = publicHeaders(r.repoFiles(ctx, s), libs, s.RepoName)
+		ec.HeadersFrom, dir = "source", s.RepoDir
+	}
+	if len(headers) == 0 {
+		ec.Notes = append(ec.Notes, "no public C header found (none installed, none next to the library's sources)")
 		return
 	}
 	var inc []string
@@ -202,7 +240,7 @@ func (r *run) checkDeclarations(ctx context.Context, s *atesor.State, libs []ate
 	}
 	line := "for h in " + strings.Join(quoted, " ") + "; do printf '\\n" + headerMark + "%s\\n' \"$h\"; " +
 		"gcc -fsyntax-only -w -x c " + strings.Join(inc, " ") + " -aux-info /dev/stdout \"$h\" 2>&1; done"
-	res, err := r.sb.Exec(ctx, atesor.Command{Line: line, Dir: s.RepoDir, Timeout: 5 * time.Minute})
+	res, err := r.sb.Exec(ctx, atesor.Command{Line: line, Dir: dir, Timeout: 5 * time.Minute})
 	if err != nil {
 		ec.Notes = append(ec.Notes, "listing the headers' declarations failed: "+err.Error())
 		return
@@ -220,7 +258,7 @@ func (r *run) checkDeclarations(ctx context.Context, s *atesor.State, libs []ate
 		ec.Headers = append(ec.Headers, h)
 		for _, d := range decls {
 			f := strings.TrimPrefix(d.File, "./")
-			if path.IsAbs(f) && !strings.HasPrefix(f, s.RepoDir+"/") {
+			if path.IsAbs(f) && !strings.HasPrefix(f, dir+"/") {
 				continue // a system header's declaration
 			}
 			declared[d.Name] = true

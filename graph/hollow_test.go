@@ -205,3 +205,23 @@ func TestDebianSource(t *testing.T) {
 		}
 	}
 }
+
+func TestInstalledHeaders(t *testing.T) {
+	inst := &atesor.Install{OK: true, StageDir: "/workspace/.atesor-stage/zlib", DevFiles: []string{
+		"usr/local/include/zlib.h", "usr/local/include/zconf.h", "usr/local/include/foo/bar.h",
+		"usr/local/lib/pkgconfig/zlib.pc",
+	}}
+	h, dirs, stage := installedHeaders(inst)
+	if diff := cmp.Diff([]string{"usr/local/include/zlib.h", "usr/local/include/zconf.h", "usr/local/include/foo/bar.h"}, h); diff != "" {
+		t.Errorf("headers (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"usr/local/include", "usr/local/include/foo"}, dirs); diff != "" {
+		t.Errorf("dirs (-want +got):\n%s", diff)
+	}
+	if stage != inst.StageDir {
+		t.Errorf("stage = %q", stage)
+	}
+	if h, _, _ := installedHeaders(&atesor.Install{OK: false, DevFiles: []string{"include/x.h"}}); h != nil {
+		t.Errorf("a failed install's headers were used: %v", h)
+	}
+}

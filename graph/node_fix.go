@@ -28,7 +28,8 @@ const invalidFix = "FIXER proposed invalid fix"
 
 // fixNode repairs the last failure: first with the scripted repair rules (package
 // repair), which need no model; then, when none applies, by asking the fixer (fixer role)
-// with one bounded investigation round and applying the recommended strategy.
+// with one bounded investigation round and applying the recommended strategy. After a
+// fix it measures what the fixes removed from the original tree (see trackRemovals).
 func (r *run) fixNode(ctx context.Context, s *atesor.State) error {
 	n := len(s.FixAttempts)
 	err := r.fix(ctx, s)
