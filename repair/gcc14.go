@@ -25,7 +25,7 @@ var (
 func gcc14Rule() Rule {
 	return Rule{
 		Name:       "gcc14-permissive",
-		Doc:        "GCC 14's new default errors in old C: the smallest -Wno-error= flags through the build system's own variables",
+		Doc:        "GCC 14's new default errors in old C: the smallest -Wno-error= flags (every class once a second one shows) through the build system's own variables",
 		Categories: nil,
 		Signatures: []*regexp.Regexp{gcc14Tag, configureCompiler},
 		Make:       makeGCC14,
@@ -71,6 +71,18 @@ func makeGCC14(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	}
 	if env.Plan != nil {
 		flags = slices.DeleteFunc(flags, func(fl string) bool { return planHas(*env.Plan, fl) })
+		if len(flags) > 0 && relaxedBefore(*env.Plan) {
+			// A second class of GCC 14 errors after the first was relaxed: the tree is
+			// old C throughout, and the compiler shows one class at a time (a build per
+			// class, minutes each under emulation, against an attempt limit of 5). Relax
+			// every class the plan does not relax yet in one step.
+			flags = nil
+			for _, d := range gcc14Diagnostics {
+				if fl := "-Wno-error=" + d; !planHas(*env.Plan, fl) {
+					flags = append(flags, fl)
+				}
+			}
+		}
 	}
 	if len(flags) == 0 {
 		return nil, "no GCC 14 error in the output or config.log that the plan's flags do not already relax"
@@ -87,6 +99,11 @@ func makeGCC14(ctx context.Context, f Failure, env Env) (*Fix, string) {
 		Strategy: fmt.Sprintf("pass %s through %s", strings.Join(flags, " "), where),
 		Plan:     &plan,
 	}, ""
+}
+
+// relaxedBefore reports whether the plan already relaxes a GCC 14 error class.
+func relaxedBefore(p atesor.BuildPlan) bool {
+	return slices.ContainsFunc(gcc14Diagnostics, func(d string) bool { return planHas(p, "-Wno-error="+d) })
 }
 
 func planHas(p atesor.BuildPlan, flag string) bool {

@@ -429,3 +429,39 @@ func TestStaleAutomakeClaimedFromExtractedError(t *testing.T) {
 		t.Errorf("Claims(%q) = %v, want autoreconf", ev.Text, claims)
 	}
 }
+
+// The first GCC 14 error class gets its own flag; a second class after it (mpack and
+// lrzsz showed three, one per build) relaxes every class the plan does not relax yet.
+func TestGCC14SecondClassRelaxesTheRest(t *testing.T) {
+	msg := "unixos.c:51:12: error: implicit declaration of function 'getpid' [-Wimplicit-function-declaration]"
+	tests := []struct {
+		name, build string
+		want        []string
+	}{
+		{"first class", "./configure && make -j$(nproc)", []string{"-Wno-error=implicit-function-declaration"}},
+		{"second class", "CFLAGS='-g -O2 -Wno-error=implicit-int' ./configure && make -j$(nproc)", []string{
+			"-Wno-error=implicit-function-declaration", "-Wno-error=int-conversion", "-Wno-error=incompatible-pointer-types",
+			"-Wno-error=return-mismatch", "-Wno-error=declaration-missing-parameter-type"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plan := defaultPlan(tt.build)
+			f := Failure{Category: atesor.ClassifyError(msg), Message: msg, Phase: "build", Command: tt.build}
+			fix, notes := Propose(context.Background(), f, Env{Platform: debian(t), Plan: plan}, nil)
+			if fix == nil || fix.Rule != "gcc14-permissive" {
+				t.Fatalf("fix %+v, notes %v", fix, notes)
+			}
+			line := fix.Plan.Phases[1].Commands[0]
+			for _, d := range gcc14Diagnostics {
+				fl := "-Wno-error=" + d
+				want := strings.Contains(tt.build, fl) || contains(tt.want, fl)
+				if n := strings.Count(line, fl); (n == 1) != want || n > 1 {
+					t.Errorf("%s appears %d times in %q", fl, n, line)
+				}
+			}
+			if err := validate.BuildPlan(fix.Plan); err != nil {
+				t.Errorf("%q fails the scout's rules: %v", line, err)
+			}
+		})
+	}
+}
