@@ -35,8 +35,17 @@ func TestE2EScriptedRepairs(t *testing.T) {
 		// dependency map does not know; configure stops with its own message ("Required
 		// libusb-1.0 >= 1.0.0 not installed") and config.log names the module. Proves
 		// missing-package (pkg-config module -> libusb-1.0-0-dev through the Contents
-		// index). Measured: failed offline before; verified after one scripted fix.
+		// index). Measured: failed offline before; verified after one scripted fix (twice
+		// in a row once the copied tree kept its archive times: before, make re-ran
+		// aclocal-1.16 in some runs; 11-14 min each under a load average of 20-35).
 		{pkg: "dfu-util", file: "dfu-util_0.11.orig.tar.gz", rule: "missing-package", artifacts: []string{"dfu-util"}},
+		// mpack 1.6 (2003) has an autoconf 2.13 configure whose compiler test is
+		// "main(){return(0);}": GCC 14 rejects the implicit int, so configure says the C
+		// compiler cannot create executables. Proves gcc14-permissive (the flags through
+		// configure's CFLAGS). Measured: three fixes, one per GCC 14 error class as it
+		// showed: implicit-int (configure, from config.log), implicit-function-declaration,
+		// return-mismatch; verified in 7 min under a load average of 30.
+		{pkg: "mpack", file: "mpack_1.6.orig.tar.gz", rule: "gcc14-permissive", artifacts: []string{"mpack", "munpack"}},
 		// icmpinfo 1.11 is 1990s C that redefines struct ip against glibc's
 		// <netinet/ip.h>: a real source error no rule covers, so the offline port
 		// escalates with class build and that error.
