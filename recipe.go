@@ -55,6 +55,9 @@ type TestResult struct {
 	EmulatorFaults []string `json:"emulator_faults,omitempty"`
 	// Note explains a verdict that is not a plain count, such as an unknown framework.
 	Note string `json:"note,omitempty"`
+	// Short is true when the counts come from go test -short: the full suite did not
+	// finish within the test time bound under emulation (Note says so).
+	Short bool `json:"short,omitempty"`
 }
 
 // TestCounts are the counts a test framework reported. Failed counts real failures

@@ -72,7 +72,7 @@ func (r *run) runTests(ctx context.Context, s *atesor.State) *atesor.TestResult 
 	for len(queue) > 0 {
 		c := queue[0]
 		queue = queue[1:]
-		tr := r.runCandidate(ctx, s, c, deadline)
+		tr := r.runBoundedCandidate(ctx, s, c, deadline)
 		outputs.WriteString(tr.out.String())
 		tried = append(tried, c.cmds...)
 		last = tr

@@ -97,12 +97,12 @@ func TestNoTestsAnywhereIsNotAPass(t *testing.T) {
 func TestGoTestRunsWithJSON(t *testing.T) {
 	r, s, sb := testRunOver(t, atesor.BuildGo)
 	s.TestCommands = []string{"go test ./..."}
-	sb.OnPrefix("go test -json ./...", sandboxtest.Fail(1, realOutput(t, "go-json-mixed.txt")))
+	sb.OnPrefix("go test -json -timeout=30s ./...", sandboxtest.Fail(1, realOutput(t, "go-json-mixed.txt")))
 	res := r.runTests(context.Background(), s)
 	if res.Counts == nil || res.Counts.Ran != 8 || res.Counts.Failed != 4 || res.Passed {
 		t.Fatalf("result %+v", res)
 	}
-	if res.Commands[0] != "go test -json ./..." {
+	if res.Commands[0] != "go test -json -timeout=30s ./..." {
 		t.Errorf("commands %q", res.Commands)
 	}
 }

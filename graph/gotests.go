@@ -1,0 +1,90 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go"
+)
+
+// Go test suites under emulation: go test's default per-package timeout is 10 minutes,
+// and one slow or hung package would take the whole test time bound with it, leaving no
+// counts. So the full suite runs with a per-package -timeout of half the time left; when
+// it does not finish in that half (the command ran out of time, or a package hit its
+// timeout), the suite runs again with -short in the other half, and the result says so.
+
+var (
+	// goTestWord finds a go test invocation on a command line.
+	goTestWord = regexp.MustCompile(`(^|&&\s*|;\s*|\s)go test(\s|$)`)
+	// goTestJSONWord is go test with the -json flag withGoJSON adds first.
+	goTestJSONWord = regexp.MustCompile(`(^|&&\s*|;\s*|\s)go test -json(\s|$)`)
+	// goTestTimeoutFlag is an explicit -timeout of a go test line.
+	goTestTimeoutFlag = regexp.MustCompile(`\s-(?:test\.)?timeout[= ]`)
+	// goTestTimedOut is go test's panic when a test binary exceeds its -timeout.
+	goTestTimedOut = regexp.MustCompile(`panic: test timed out after`)
+)
+
+// minShortRun is the least time worth a -short rerun.
+const minShortRun = 30 * time.Second
+
+// withGoTestFlags adds flags to every go test of the lines (after -json when present)
+// whose line sets no -timeout of its own; other lines are returned as they are.
+func withGoTestFlags(lines []string, flags string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		switch {
+		case !goTestWord.MatchString(l) || goTestTimeoutFlag.MatchString(l):
+			out[i] = l
+		case goTestJSONWord.MatchString(l):
+			out[i] = goTestJSONWord.ReplaceAllString(l, "${1}go test -json "+flags+"${2}")
+		default:
+			out[i] = goTestWord.ReplaceAllString(l, "${1}go test "+flags+"${2}")
+		}
+	}
+	return out
+}
+
+// runBoundedCandidate runs a test candidate; one with go test commands runs under the
+// per-package bound and falls back to -short as described above.
+func (r *run) runBoundedCandidate(ctx context.Context, s *atesor.State, c testCandidate, deadline time.Time) *testRun {
+	if !slices.ContainsFunc(c.cmds, goTestWord.MatchString) {
+		return r.runCandidate(ctx, s, c, deadline)
+	}
+	half := (time.Until(deadline) / 2).Round(time.Second)
+	full := c
+	full.cmds = withGoTestFlags(c.cmds, "-timeout="+half.String())
+	if slices.Equal(full.cmds, c.cmds) {
+		return r.runCandidate(ctx, s, c, deadline) // the commands set their own timeouts
+	}
+	tr := r.runCandidate(ctx, s, full, time.Now().Add(half))
+	if !tr.res.TimedOut && !goTestTimedOut.MatchString(tr.out.String()) {
+		return tr
+	}
+	rest := time.Until(deadline).Round(time.Second)
+	exceeded := fmt.Sprintf("the full go test suite did not finish within %s per package and in all (half of the test time bound) under emulation", half)
+	if rest < minShortRun || ctx.Err() != nil {
+		tr.res.Note = joinNote(tr.res.Note, exceeded+"; no time was left for a -short run")
+		return tr
+	}
+	short := c
+	short.cmds = withGoTestFlags(c.cmds, "-short -timeout="+rest.String())
+	short.why = exceeded + ": running the suite with -short"
+	r.emit(Event{Kind: EventInfo, Node: NodeFinish, Phase: "tests", Line: short.why})
+	tr2 := r.runCandidate(ctx, s, short, deadline)
+	both := tr.out.String() + tr2.out.String()
+	tr2.out.Reset()
+	tr2.out.WriteString(both)
+	tr2.res.Short = true
+	tr2.res.Note = joinNote(tr2.res.Note, exceeded+"; the counts are from go test -short (per-package timeout "+rest.String()+")")
+	return tr2
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}

@@ -1,0 +1,55 @@
+package graph
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestWithGoTestFlags(t *testing.T) {
+	in := []string{"go test -json ./...", "cd m && GOTOOLCHAIN=auto go test -json -tags=purego ./...", "go test ./x",
+		"go test -json -timeout=1h ./...", "make check", "echo go tester"}
+	want := []string{"go test -json -timeout=5m0s ./...", "cd m && GOTOOLCHAIN=auto go test -json -timeout=5m0s -tags=purego ./...",
+		"go test -timeout=5m0s ./x", "go test -json -timeout=1h ./...", "make check", "echo go tester"}
+	if d := cmp.Diff(want, withGoTestFlags(in, "-timeout=5m0s")); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+// TestGoSuiteOverTheBoundRunsShort: a package hits its per-package timeout (half the
+// bound), so the suite runs again with -short, and the result says so.
+func TestGoSuiteOverTheBoundRunsShort(t *testing.T) {
+	r, s, sb := testRunOver(t, atesor.BuildGo)
+	s.TestCommands = []string{"go test ./..."}
+	sb.OnPrefix("go test -json -timeout=30s ./...", sandboxtest.Fail(1, realOutput(t, "go-json-timeout.txt")))
+	sb.OnPrefix("go test -json -short -timeout=", sandboxtest.OK(realOutput(t, "go-json-short.txt")))
+	res := r.runTests(context.Background(), s)
+	if !res.Short || !res.Passed || res.Counts == nil || res.Counts.Ran != 1 || res.Counts.Skipped != 1 {
+		t.Fatalf("short %t passed %t counts %+v note %q", res.Short, res.Passed, res.Counts, res.Note)
+	}
+	if !strings.HasPrefix(res.Commands[0], "go test -json -short -timeout=") {
+		t.Errorf("commands %q", res.Commands)
+	}
+	if !strings.Contains(res.Note, "-short") || !strings.Contains(res.Note, "30s per package") {
+		t.Errorf("note %q does not report the -short run", res.Note)
+	}
+	if !strings.Contains(res.Output, "running the suite with -short") {
+		t.Errorf("the output does not say why -short ran: %q", res.Output)
+	}
+}
+
+// TestGoSuiteWithinTheBoundRunsOnce: a suite that finishes in time runs once, in full.
+func TestGoSuiteWithinTheBoundRunsOnce(t *testing.T) {
+	r, s, sb := testRunOver(t, atesor.BuildGo)
+	s.TestCommands = []string{"go test ./..."}
+	sb.OnPrefix("go test -json -timeout=30s ./...", sandboxtest.OK(realOutput(t, "go-json-pass.txt")))
+	sb.OnPrefix("go test -json -short", sandboxtest.Fail(1, "must not run"))
+	res := r.runTests(context.Background(), s)
+	if res.Short || !res.Passed || strings.Contains(res.Note, "-short") {
+		t.Fatalf("result %+v", res)
+	}
+}
