@@ -46,6 +46,12 @@ func TestE2EScriptedRepairs(t *testing.T) {
 		// showed: implicit-int (configure, from config.log), implicit-function-declaration,
 		// return-mismatch; verified in 7 min under a load average of 30.
 		{pkg: "mpack", file: "mpack_1.6.orig.tar.gz", rule: "gcc14-permissive", artifacts: []string{"mpack", "munpack"}},
+		// lrzsz 0.12.21rc (1998) ships a 1996 config.guess, which the heuristic plan's
+		// config-scripts phase replaces; then GCC 14 rejects its old C. Proves
+		// gcc14-permissive on a second real package. Measured: verified offline after two
+		// fixes (implicit-int in configure, implicit-function-declaration in make), 22 min
+		// under a load average of 30; make check passed.
+		{pkg: "lrzsz", file: "lrzsz_0.12.21rc.orig.tar.gz", rule: "gcc14-permissive", artifacts: []string{"lrz", "lsz"}},
 		// icmpinfo 1.11 is 1990s C that redefines struct ip against glibc's
 		// <netinet/ip.h>: a real source error no rule covers, so the offline port
 		// escalates with class build and that error.
