@@ -1,12 +1,13 @@
 package sandbox
 
 import (
-	"bufio"
 	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/internal/deb822"
 )
 
 // dpkgStatusFile is the dpkg database of installed packages, relative to a root.
@@ -21,57 +22,22 @@ type dpkgPackage struct {
 // installed reports whether dpkg considers the package installed.
 func (p dpkgPackage) installed() bool { return strings.HasSuffix(p.Status, " installed") }
 
-// parseDpkgStatus reads the stanzas of a dpkg status file (deb822: blank-line separated
-// stanzas of "Field: value" lines, continuation lines start with a space). Malformed
-// lines are skipped; a package listed twice (two architectures) keeps its installed
-// entry.
+// parseDpkgStatus reads the stanzas of a dpkg status file. Malformed lines are skipped;
+// a package listed twice (two architectures) keeps its installed entry.
 func parseDpkgStatus(data []byte) map[string]dpkgPackage {
 	out := map[string]dpkgPackage{}
-	var cur dpkgPackage
-	last := ""
-	flush := func() {
+	// Reading from memory fails only on a line over deb822.MaxLine, which is skipped with
+	// what follows it: the packages read so far are what the status says.
+	_ = deb822.Read(bytes.NewReader(data), func(p deb822.Paragraph) bool {
+		cur := dpkgPackage{Name: p.Get("Package"), Arch: p.Get("Architecture"), Version: p.Get("Version"),
+			Status: p.Get("Status"), Depends: strings.ReplaceAll(p.Get("Depends"), "\n", " ")}
 		if cur.Name != "" {
 			if old, ok := out[cur.Name]; !ok || !old.installed() || cur.installed() {
 				out[cur.Name] = cur
 			}
 		}
-		cur, last = dpkgPackage{}, ""
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), 4*1024*1024)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.TrimSpace(line) == "" {
-			flush()
-			continue
-		}
-		if line[0] == ' ' || line[0] == '\t' {
-			if last == "Depends" {
-				cur.Depends += " " + strings.TrimSpace(line)
-			}
-			continue
-		}
-		k, v, ok := strings.Cut(line, ":")
-		if !ok {
-			last = ""
-			continue
-		}
-		v = strings.TrimSpace(v)
-		last = k
-		switch k {
-		case "Package":
-			cur.Name = v
-		case "Architecture":
-			cur.Arch = v
-		case "Version":
-			cur.Version = v
-		case "Status":
-			cur.Status = v
-		case "Depends":
-			cur.Depends = v
-		}
-	}
-	flush()
+		return true
+	}, "Package", "Architecture", "Version", "Status", "Depends")
 	return out
 }
 
