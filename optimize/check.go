@@ -142,7 +142,8 @@ func digest(out string) string {
 }
 
 // fields splits a report into lines of whitespace-separated fields. A line redrawn with
-// carriage returns (a progress display) counts as its last drawing; empty lines go.
+// carriage returns (a progress display) counts as its last drawing, without the spinner
+// characters before its first word; empty lines go.
 func fields(out string) [][]string {
 	var g [][]string
 	for _, l := range strings.Split(out, "\n") {
@@ -151,6 +152,11 @@ func fields(out string) [][]string {
 		}
 		f := strings.Fields(l)
 		if len(f) > 0 {
+			// A progress spinner drawn before the first word (|-name, /-name) turns with
+			// time, not with the result.
+			if t := strings.TrimLeft(f[0], `|/-\=*+.`); t != "" {
+				f[0] = t
+			}
 			g = append(g, f)
 		}
 	}

@@ -66,6 +66,11 @@ func TestChecker(t *testing.T) {
 	if c.Equal("1#Synthetic 50%  : 10000000 -> 4756416 (2.102), 281.4 MB/s , 1541.1 MB/s\n") {
 		t.Error("a run with another compressed size must not check equal")
 	}
+	// lz4 -b without a terminal: a spinner before the name, turned by time.
+	spin := NewChecker(CheckShape, []string{"1#\n|-Lorem ipsum : 10000000 ->\r", "1#\n|-Lorem ipsum : 10000000 ->\r"})
+	if !spin.Equal("1#\n=-Lorem ipsum : 10000000 ->\r") || spin.Equal("1#\n=-Lorem ipsum : 10000001 ->\r") {
+		t.Errorf("spinner check, template %q", spin.Want())
+	}
 	if c.Equal("") {
 		t.Error("an empty output must not check equal")
 	}
