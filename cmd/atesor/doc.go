@@ -2,7 +2,9 @@
 //
 // Usage:
 //
-//	atesor port SOURCE [flags]          port a directory, tarball (path or URL) or git URL
+//	atesor port SOURCE [flags]          port a directory, tarball (path or URL), git URL or debian:NAME
+//	atesor batch [--list FILE] [SOURCE...]  port many packages (shards, summaries, dashboard)
+//	atesor merge --out DIR SHARD_DIR... combine the output directories of batch shards
 //	atesor sandbox create|status|remove [PLATFORM]
 //	atesor doctor                       check host tools, binfmt, sandboxes and the provider
 //	atesor examples list|lint|merge     work with few-shot example files
