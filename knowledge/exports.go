@@ -1,11 +1,12 @@
 package knowledge
 
 import (
-	"bufio"
 	"io"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/internal/deb822"
 )
 
 // Declaration is one function declaration GCC listed with -aux-info.
@@ -170,50 +171,28 @@ type BinaryPackage struct {
 // BinariesOfSource reads a Packages index (deb822 stanzas) and returns the binary
 // packages built from the source package src, in index order.
 func BinariesOfSource(r io.Reader, src string) ([]BinaryPackage, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
 	var out []BinaryPackage
-	var cur BinaryPackage
-	flush := func() {
-		if cur.Package != "" {
-			if cur.Source == "" {
-				cur.Source = cur.Package
-			}
-			if cur.SourceVersion == "" {
-				cur.SourceVersion = cur.Version
-			}
-			if cur.Source == src {
-				out = append(out, cur)
-			}
+	err := deb822.Read(r, func(p deb822.Paragraph) bool {
+		b := BinaryPackage{Package: p.Get("Package"), Version: p.Get("Version"), Architecture: p.Get("Architecture")}
+		if b.Package == "" {
+			return true
 		}
-		cur = BinaryPackage{}
-	}
-	for sc.Scan() {
-		l := sc.Text()
-		if l == "" {
-			flush()
-			continue
+		// "Source: zlib (1:1.3.dfsg-3)" names the source and its version when they differ
+		// from the binary's.
+		name, ver, _ := strings.Cut(p.Get("Source"), " ")
+		b.Source, b.SourceVersion = name, strings.Trim(strings.TrimSpace(ver), "()")
+		if b.Source == "" {
+			b.Source = b.Package
 		}
-		key, val, ok := strings.Cut(l, ":")
-		if !ok || strings.HasPrefix(l, " ") {
-			continue
+		if b.SourceVersion == "" {
+			b.SourceVersion = b.Version
 		}
-		val = strings.TrimSpace(val)
-		switch key {
-		case "Package":
-			cur.Package = val
-		case "Version":
-			cur.Version = val
-		case "Architecture":
-			cur.Architecture = val
-		case "Source":
-			name, ver, _ := strings.Cut(val, " ")
-			cur.Source = name
-			cur.SourceVersion = strings.Trim(strings.TrimSpace(ver), "()")
+		if b.Source == src {
+			out = append(out, b)
 		}
-	}
-	flush()
-	return out, sc.Err()
+		return true
+	}, "Package", "Version", "Architecture", "Source")
+	return out, err
 }
 
 // UpstreamVersion is a Debian version without its epoch and Debian revision:

@@ -1,13 +1,14 @@
 package debsrc
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"path"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/internal/deb822"
 )
 
 // Source is one stanza of a Sources index, cut down to what resolution needs.
@@ -54,63 +55,25 @@ func (s Source) PoolPath(f File) string {
 	return path.Join(dir, f.Name)
 }
 
-// maxLine bounds one line of an index (a Binary: field of a large package is long).
-const maxLine = 1 << 22
-
 // ParseSources reads a (decompressed) Sources index and calls fn for every stanza
 // that names a package; fn returning false stops the scan. Malformed checksum lines
 // are skipped; only a read error is returned.
 func ParseSources(r io.Reader, fn func(Source) bool) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), maxLine)
-	var cur Source
-	field := ""
-	flush := func() bool {
-		ok := true
-		if cur.Package != "" {
-			ok = fn(cur)
+	err := deb822.Read(r, func(p deb822.Paragraph) bool {
+		cur := Source{Package: p.Get("Package"), Version: p.Get("Version"), Format: p.Get("Format"), Directory: p.Get("Directory")}
+		if cur.Package == "" {
+			return true
 		}
-		cur, field = Source{}, ""
-		return ok
-	}
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.TrimSpace(line) == "" {
-			if !flush() {
-				return nil
+		for _, l := range p.Lines("Checksums-Sha256") {
+			if f, ok := parseFileLine(l); ok {
+				cur.Files = append(cur.Files, f)
 			}
-			continue
 		}
-		if line[0] == ' ' || line[0] == '\t' {
-			if field == "checksums-sha256" {
-				if f, ok := parseFileLine(line); ok {
-					cur.Files = append(cur.Files, f)
-				}
-			}
-			continue
-		}
-		k, v, ok := strings.Cut(line, ":")
-		if !ok {
-			field = ""
-			continue
-		}
-		field = strings.ToLower(strings.TrimSpace(k))
-		v = strings.TrimSpace(v)
-		switch field {
-		case "package":
-			cur.Package = v
-		case "version":
-			cur.Version = v
-		case "format":
-			cur.Format = v
-		case "directory":
-			cur.Directory = v
-		}
-	}
-	if err := sc.Err(); err != nil {
+		return fn(cur)
+	}, "Package", "Version", "Format", "Directory", "Checksums-Sha256")
+	if err != nil {
 		return fmt.Errorf("read the Sources index: %w", err)
 	}
-	flush()
 	return nil
 }
 
