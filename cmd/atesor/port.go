@@ -181,13 +181,23 @@ func runPort(ctx context.Context, a *app, args []string) int {
 	if f.verbose {
 		logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
+	var kept string // the upper directory of a kept rootfs run
 	open := func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error) {
 		if keyErr != nil {
 			// The cache entry went away since the check: a real run needs a model.
 			return nil, &needKeyError{err: keyErr}
 		}
-		return openSandbox(ctx, a, f, name, p, prog, logger)
+		sb, err := openSandbox(ctx, a, f, name, p, prog, logger)
+		if r, ok := sb.(*sandbox.Rootfs); ok && f.keepSandbox {
+			kept = r.UpperDir()
+		}
+		return sb, err
 	}
+	defer func() {
+		if kept != "" {
+			fmt.Fprintf(a.stderr, "The run's sandbox changes are kept in %s\nOpen a shell on them with: atesor sandbox shell --from %s\n", kept, kept)
+		}
+	}()
 	g, err := graph.New(graph.Config{
 		Provider:    prov,
 		OpenSandbox: open,
