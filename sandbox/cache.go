@@ -111,17 +111,7 @@ func readMeta(file string) (CacheMeta, error) {
 	return m, nil
 }
 
-func writeMeta(file string, m CacheMeta) error {
-	data, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp := file + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, file)
-}
+func writeMeta(file string, m CacheMeta) error { return writeJSONFile(file, m) }
 
 // lockFile takes an exclusive flock on file, waiting until ctx is done.
 func lockFile(ctx context.Context, file string) (func(), error) {
