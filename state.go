@@ -168,6 +168,10 @@ type State struct {
 	OfflineFallbacks  []string      `json:"offline_fallbacks,omitempty"`
 	InvestigationUsed bool          `json:"investigation_used,omitempty"`
 
+	// GoToolchain is the Go toolchain a Go port's commands ran with (the suite's, or a
+	// newer release fetched for the module's go.mod); nil before a Go command ran.
+	GoToolchain *GoToolchain `json:"go_toolchain,omitempty"`
+
 	// Performance is performance mode's result (Request.Optimize).
 	Performance *Performance `json:"performance,omitempty"`
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/llm"
 	"github.com/eclipse-atesor/atesor-go/optimize"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 // SandboxOpener opens a sandbox for a platform. The graph opens the sandbox only after a
@@ -50,6 +51,8 @@ type options struct {
 	validators map[reflect.Type][]any
 	repair     repairOptions
 	optimize   func(*optimize.Optimizer) // WithOptimizer
+	// goToolchains fetches Go releases newer than the suite's (WithGoToolchains).
+	goToolchains sandbox.GoToolchainFetcher
 }
 
 // WithEvents sets the progress callback.

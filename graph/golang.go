@@ -45,3 +45,14 @@ func withPlanGoTags(cmds []string, plan *atesor.BuildPlan) []string {
 	}
 	return out
 }
+
+// goInstallLine installs every command of the module into bin. The go command refuses
+// GOBIN for a cross build ("cannot install cross-compiled binaries when GOBIN is set"),
+// which is what the amd64 build of a fetched toolchain does (GOARCH=riscv64), so there
+// go build -o bin/ builds them, with the names go install would give them.
+func goInstallLine(s *atesor.State, bin string) string {
+	if t := s.GoToolchain; t != nil && t.Arch != "" && t.Arch != "riscv64" {
+		return "go build -buildvcs=false -o " + shellQuote(bin) + "/ ./..."
+	}
+	return "GOTOOLCHAIN=auto GOBIN=" + shellQuote(bin) + " go install -buildvcs=false ./..."
+}

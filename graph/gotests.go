@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
@@ -30,6 +31,28 @@ var (
 // minShortRun is the least time worth a -short rerun.
 const minShortRun = 30 * time.Second
 
+// minGoTestTimeout is the least per-package -timeout worth giving: with less than
+// twice this left, the full suite gets all of the time and no -short rerun follows
+// (half of a few seconds would time every package out, and -timeout=0s would even
+// turn the timeout off).
+const minGoTestTimeout = minShortRun
+
+// goTestCmd finds go test without -json at the start of a command of a line, after
+// any NAME=value assignments (GOTOOLCHAIN=auto go test ./...).
+var goTestCmd = regexp.MustCompile(`(^|&&\s*|;\s*|\|\|\s*)((?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|[^\s'"]*)\s+)*)go test\b`)
+
+// withGoJSON adds -json to go test commands, so that their tests are counted.
+func withGoJSON(cmds []string) []string {
+	out := make([]string, len(cmds))
+	for i, c := range cmds {
+		if goTestCmd.MatchString(c) && !strings.Contains(c, "-json") {
+			c = goTestCmd.ReplaceAllString(c, "${1}${2}go test -json")
+		}
+		out[i] = c
+	}
+	return out
+}
+
 // withGoTestFlags adds flags to every go test of the lines (after -json when present)
 // whose line sets no -timeout of its own; other lines are returned as they are.
 func withGoTestFlags(lines []string, flags string) []string {
@@ -53,8 +76,14 @@ func (r *run) runBoundedCandidate(ctx context.Context, s *atesor.State, c testCa
 	if !slices.ContainsFunc(c.cmds, goTestWord.MatchString) {
 		return r.runCandidate(ctx, s, c, deadline)
 	}
-	half := (time.Until(deadline) / 2).Round(time.Second)
+	left := time.Until(deadline)
+	half := (left / 2).Round(time.Second)
 	full := c
+	if half < minGoTestTimeout {
+		// Too little time for two runs: the full suite gets all of it.
+		full.cmds = withGoTestFlags(c.cmds, "-timeout="+max(left.Round(time.Second), time.Second).String())
+		return r.runCandidate(ctx, s, full, deadline)
+	}
 	full.cmds = withGoTestFlags(c.cmds, "-timeout="+half.String())
 	if slices.Equal(full.cmds, c.cmds) {
 		return r.runCandidate(ctx, s, c, deadline) // the commands set their own timeouts

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
@@ -51,5 +52,27 @@ func TestGoSuiteWithinTheBoundRunsOnce(t *testing.T) {
 	res := r.runTests(context.Background(), s)
 	if res.Short || !res.Passed || strings.Contains(res.Note, "-short") {
 		t.Fatalf("result %+v", res)
+	}
+}
+
+// TestGoSuiteShortBoundGetsAllTheTime: with less time than two useful per-package
+// timeouts, the full suite runs once with all of it (never -timeout=0s, which would
+// turn go test's timeout off), and no -short run follows.
+func TestGoSuiteShortBoundGetsAllTheTime(t *testing.T) {
+	for _, bound := range []time.Duration{20 * time.Second, 400 * time.Millisecond} {
+		r, s, sb := testRunOver(t, atesor.BuildGo)
+		s.Request.TestTimeout = bound
+		s.TestCommands = []string{"GOTOOLCHAIN=auto go test ./..."}
+		sb.OnPrefix("GOTOOLCHAIN=auto go test -json -timeout=", sandboxtest.Fail(1, realOutput(t, "go-json-timeout.txt")))
+		sb.OnPrefix("GOTOOLCHAIN=auto go test -json -short", sandboxtest.Fail(1, "must not run"))
+		res := r.runTests(context.Background(), s)
+		if res.Short || len(res.Commands) != 1 {
+			t.Fatalf("bound %s: short %t commands %q", bound, res.Short, res.Commands)
+		}
+		flag := strings.TrimPrefix(strings.Fields(res.Commands[0])[4], "-timeout=")
+		d, err := time.ParseDuration(flag)
+		if err != nil || d < time.Second || d > bound.Round(time.Second)+time.Second {
+			t.Errorf("bound %s: per-package timeout %q", bound, flag)
+		}
 	}
 }

@@ -106,7 +106,7 @@ func (r *run) installCommands(ctx context.Context, s *atesor.State) (string, []s
 		if s.Detection != nil && s.Detection.ModuleDir != "" && s.Detection.ModuleDir != "." {
 			mod = s.Detection.ModuleDir
 		}
-		return "go", withPlanGoTags([]string{clean + " && " + inDirLine(mod, "GOTOOLCHAIN=auto GOBIN="+shellQuote(stage+"/usr/local/bin")+" go install -buildvcs=false ./...")}, s.Plan), nil
+		return "go", withPlanGoTags([]string{clean + " && " + inDirLine(mod, goInstallLine(s, stage+"/usr/local/bin"))}, s.Plan), nil
 	case atesor.BuildCargo:
 		return "cargo", []string{clean + " && " + inDirLine(buildDir, "cargo install --path . --root "+shellQuote(stage+"/usr/local"))}, nil
 	}

@@ -37,6 +37,11 @@ func (r *run) buildNode(ctx context.Context, s *atesor.State) error {
 		}
 		r.emit(Event{Kind: EventPhase, Node: NodeBuild, Phase: ph.Name})
 		for _, line := range ph.Commands {
+			if usesGo(line) {
+				if err := r.ensureGoToolchain(ctx, s); err != nil {
+					return err
+				}
+			}
 			res, failed, err := r.runPlanCommand(ctx, s, NodeBuild, ph.Name, line)
 			if err != nil {
 				return err
@@ -140,10 +145,11 @@ func (r *run) ensureRepo(ctx context.Context, s *atesor.State) error {
 // buildEnv is the environment of build and fix commands: SOURCE_DATE_EPOCH from the
 // source, so that compilers and archivers that embed dates reproduce in a replay.
 func buildEnv(s *atesor.State) []string {
+	env := goToolchainEnv(s)
 	if s.SourceDateEpoch <= 0 {
-		return nil
+		return env
 	}
-	return []string{"SOURCE_DATE_EPOCH=" + strconv.FormatInt(s.SourceDateEpoch, 10)}
+	return append(env, "SOURCE_DATE_EPOCH="+strconv.FormatInt(s.SourceDateEpoch, 10))
 }
 
 func shellQuote(s string) string {

@@ -53,6 +53,9 @@ type Report struct {
 	// Toolchain says which toolchain the sandbox ran: the accelerated native compiler
 	// backends, binutils and Go tools (with versions) or the emulated ones, and why.
 	Toolchain *sandbox.Toolchain `json:"toolchain,omitempty"`
+	// GoToolchain is the Go toolchain a Go port ran with: version, architecture and
+	// source (suite, or fetched through the Go module proxy for a newer go.mod).
+	GoToolchain *atesor.GoToolchain `json:"go_toolchain,omitempty"`
 	// Origin is the distribution package the source was resolved from (debian:NAME).
 	Origin  *atesor.DistroSource `json:"origin,omitempty"`
 	Install *atesor.Install      `json:"install,omitempty"` // the install step, staged files, dev files, how artifacts were chosen
@@ -277,7 +280,7 @@ func (r *run) report(s *atesor.State, files map[string]string) Report {
 		Offline: r.provider == nil, NodeSeconds: map[string]float64{}, Duration: s.Duration.Seconds(),
 		SandboxSeconds: s.SandboxTime.Seconds(), Install: s.Install,
 		StartedAt: s.StartedAt, FinishedAt: s.FinishedAt, Files: map[string]string{},
-		Removals: s.Removals, Exports: s.Exports,
+		Removals: s.Removals, Exports: s.Exports, GoToolchain: s.GoToolchain,
 	}
 	rep.Performance = s.Performance
 	if rep.Artifacts == nil {

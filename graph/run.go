@@ -45,6 +45,9 @@ type run struct {
 	// lastOutput is the full output of the last failed build command, for the scripted
 	// repairs (not saved: after a resume they read the error record's message).
 	lastOutput string
+	// goToolchainIn is true once the Go toolchain of the run is decided and, when it
+	// was fetched, in this sandbox (see ensureGoToolchain).
+	goToolchainIn bool
 }
 
 func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, platform atesor.Platform, src *source) (*run, error) {

@@ -169,7 +169,7 @@ func (r *run) execTest(ctx context.Context, s *atesor.State, tr *testRun, line s
 	}
 	r.emit(Event{Kind: EventCommand, Node: NodeFinish, Phase: "tests", Line: line})
 	lw := &lineWriter{r: r, node: NodeFinish, phase: "tests"}
-	cr, err := r.sb.Exec(ctx, atesor.Command{Line: line, Dir: s.RepoDir, Timeout: left, Stdout: lw, Stderr: lw})
+	cr, err := r.sb.Exec(ctx, atesor.Command{Line: line, Dir: s.RepoDir, Timeout: left, Stdout: lw, Stderr: lw, Env: goToolchainEnv(s)})
 	tr.res.Duration += cr.Duration
 	tr.out.WriteString("$ " + line + "\n" + cr.Output + "\n")
 	if err != nil {
@@ -371,19 +371,4 @@ func ctestDir(tried []string) string {
 		}
 	}
 	return "build"
-}
-
-// goTestCmd finds go test without -json.
-var goTestCmd = regexp.MustCompile(`(^|&&\s*|;\s*)go test\b`)
-
-// withGoJSON adds -json to go test commands, so that their tests are counted.
-func withGoJSON(cmds []string) []string {
-	out := make([]string, len(cmds))
-	for i, c := range cmds {
-		if goTestCmd.MatchString(c) && !strings.Contains(c, "-json") {
-			c = goTestCmd.ReplaceAllString(c, "${1}go test -json")
-		}
-		out[i] = c
-	}
-	return out
 }

@@ -43,14 +43,13 @@ var toolDeps = map[atesor.BuildSystem][]string{
 // For an unknown build system it returns [DiscoveryPlan] and no test commands. The plans
 // never hide a failure (no "|| true") and never cross-compile.
 //
-// Go commands run with GOTOOLCHAIN=auto. Debian trixie's golang-go is Go 1.24 (its
-// /usr/lib/go-1.24/go.env already says auto; a distro may ship local instead). A go.mod
-// whose go or toolchain line asks for a newer Go then makes the go command fetch that
-// toolchain (module golang.org/toolchain, linux-riscv64) through the module proxy during
-// the build, which runs with network, and the tests reuse it from the module cache. The
-// plan never lowers the module's go directive: that would build with an older language
-// and standard library than the module declares. Where the proxy does not serve the
-// toolchain the build fails with the go command's own message, for the fixer.
+// Go commands run with GOTOOLCHAIN=auto. Debian trixie's golang-go is Go 1.24. A go.mod
+// whose go or toolchain line asks for a newer Go gets that release from the pipeline
+// before the first go command (package graph fetches golang.org/toolchain through the
+// Go module proxy: linux-riscv64, or linux-amd64 with the accelerated toolchain, and
+// pins it with GOTOOLCHAIN=local). The plan never lowers the module's go directive:
+// that would build with an older language and standard library than the module
+// declares.
 func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []string, error) {
 	if det == nil {
 		return atesor.BuildPlan{}, nil, ErrNoDetection

@@ -1,0 +1,3 @@
+module example.com/newgo
+
+go 1.27.3
