@@ -134,22 +134,9 @@ const (
 	accelGoDir     = "go"   // the amd64 Go tools, copied into a run whose Go package matches
 )
 
-func (ap accelPaths) leftovers() []string {
-	stale, _ := filepath.Glob(filepath.Join(ap.dir, "."+ap.key+".tmp-*"))
-	return stale
-}
+func (ap accelPaths) leftovers() []string { return tempDirsOf(ap.dir, ap.key) }
 
-func readAccelMeta(file string) (AccelMeta, error) {
-	var m AccelMeta
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return m, err
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return m, fmt.Errorf("%s: %w", file, err)
-	}
-	return m, nil
-}
+func readAccelMeta(file string) (AccelMeta, error) { return readJSONFile[AccelMeta](file) }
 
 // crossPackages are the amd64 cross packages of a GCC major version; the riscv64 root
 // filesystem has native packages of the same names.

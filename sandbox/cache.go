@@ -94,21 +94,28 @@ func (cp cachePaths) ready() (CacheMeta, bool) {
 }
 
 // leftovers returns the temporary directories of interrupted provisioning runs.
-func (cp cachePaths) leftovers() []string {
-	stale, _ := filepath.Glob(filepath.Join(cp.dir, "."+cp.key+".tmp-*"))
+func (cp cachePaths) leftovers() []string { return tempDirsOf(cp.dir, cp.key) }
+
+// tempDirsOf returns the temporary directories (made with os.MkdirTemp(dir, "."+key+".tmp-"))
+// that interrupted runs making key in dir left behind.
+func tempDirsOf(dir, key string) []string {
+	stale, _ := filepath.Glob(filepath.Join(dir, "."+key+".tmp-*"))
 	return stale
 }
 
-func readMeta(file string) (CacheMeta, error) {
-	var m CacheMeta
+func readMeta(file string) (CacheMeta, error) { return readJSONFile[CacheMeta](file) }
+
+// readJSONFile reads the JSON value of type T that writeJSONFile wrote.
+func readJSONFile[T any](file string) (T, error) {
+	var v T
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return m, err
+		return v, err
 	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return m, fmt.Errorf("%s: %w", file, err)
+	if err := json.Unmarshal(data, &v); err != nil {
+		return v, fmt.Errorf("%s: %w", file, err)
 	}
-	return m, nil
+	return v, nil
 }
 
 func writeMeta(file string, m CacheMeta) error { return writeJSONFile(file, m) }

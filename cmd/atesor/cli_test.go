@@ -76,7 +76,13 @@ type outcome struct {
 
 func (c *cli) run(args ...string) outcome {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	return c.runFor(2*time.Minute, args...)
+}
+
+// runFor is run with another time bound (a port in the emulated sandbox takes longer).
+func (c *cli) runFor(d time.Duration, args ...string) outcome {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Dir = c.dir

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -183,29 +179,6 @@ func TestPortWithLocalEndpointE2E(t *testing.T) {
 		t.Errorf("the CLI does not say which price was used; %s", o)
 	}
 	fmt.Fprintf(os.Stderr, "model requests: %d (fixer %d, json asks %d)\n", model.requests, model.fixer, model.jsonAsks)
-}
-
-// runFor is cli.run with a longer time bound (a port in the emulated sandbox).
-func (c *cli) runFor(d time.Duration, args ...string) outcome {
-	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
-	cmd.Dir = c.dir
-	for k, v := range c.env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	var so, se bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &so, &se
-	err := cmd.Run()
-	var ee *exec.ExitError
-	code := 0
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		c.t.Fatalf("run atesor %v: %v", args, err)
-	}
-	return outcome{so.String(), se.String(), code}
 }
 
 // copyTree copies the regular files of a directory tree.
