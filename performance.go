@@ -34,8 +34,11 @@ type Performance struct {
 	// Emulated is true when the figures were measured under an emulator.
 	Emulated bool `json:"emulated"`
 	// Caveat is the label every figure carries ([EmulatedCaveat] under emulation).
-	Caveat   string    `json:"caveat,omitempty"`
-	Measured time.Time `json:"measured"`
+	Caveat string `json:"caveat,omitempty"`
+	// InstructionCounts says whether guest instructions executed were counted, and
+	// if not, why (an emulator without TCG plugin support cannot count them).
+	InstructionCounts string    `json:"instruction_counts,omitempty"`
+	Measured          time.Time `json:"measured"`
 	// Variants are the baseline (first) and the candidates, in the order tried.
 	Variants []Variant `json:"variants"`
 	// Winner names the fastest accepted variant ("baseline" when no candidate beat it).
@@ -68,6 +71,10 @@ type Variant struct {
 	Rejected string `json:"rejected,omitempty"`
 	// Output is the checked output (the ATESOR-CHECK line, or a digest).
 	Output string `json:"output,omitempty"`
+	// Figures are the median of the speeds and times the package's own benchmark
+	// reports (the fields of its report that vary between runs), for an own-benchmark
+	// workload: a benchmark that runs for a fixed time shows speed only there.
+	Figures []string `json:"benchmark_figures,omitempty"`
 	// Tests summarises the package tests run on this variant.
 	Tests string `json:"tests,omitempty"`
 	// Median, Min, Max and Durations are written to JSON in seconds.

@@ -1,9 +1,13 @@
 package optimize
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
@@ -142,15 +146,13 @@ func digest(out string) string {
 }
 
 // fields splits a report into lines of whitespace-separated fields. A line redrawn with
-// carriage returns (a progress display) counts as its last drawing, without the spinner
-// characters before its first word; empty lines go.
+// carriage returns (a progress display) counts as a terminal shows it: each drawing
+// overwrites the line from its first column, so "\r 1#" over "=-name : 10 -> 5" reads
+// " 1#ame : 10 -> 5". A progress spinner before the first word goes; empty lines go.
 func fields(out string) [][]string {
 	var g [][]string
 	for _, l := range strings.Split(out, "\n") {
-		if i := strings.LastIndexByte(strings.TrimRight(l, "\r"), '\r'); i >= 0 {
-			l = l[i+1:]
-		}
-		f := strings.Fields(l)
+		f := strings.Fields(drawn(l))
 		if len(f) > 0 {
 			// A progress spinner drawn before the first word (|-name, /-name) turns with
 			// time, not with the result.
@@ -161,6 +163,101 @@ func fields(out string) [][]string {
 		}
 	}
 	return g
+}
+
+// drawn is what a terminal shows of a line written with carriage returns.
+func drawn(l string) string {
+	if !strings.Contains(l, "\r") {
+		return l
+	}
+	var screen []rune
+	for _, seg := range strings.Split(l, "\r") {
+		r := []rune(seg)
+		if len(r) >= len(screen) {
+			screen = r
+			continue
+		}
+		copy(screen, r)
+	}
+	return string(screen)
+}
+
+// Figures returns what a benchmark report says about speed: the fields that varied
+// between the baseline's runs (masked in the check), each with the unit that follows
+// it ("130.4 MB/s"). Nil for other check modes, or when out's layout differs.
+func (c *Checker) Figures(out string) []string {
+	if c.Mode != CheckShape {
+		return nil
+	}
+	g := fields(out)
+	if !sameGrid(c.template, g) {
+		return nil
+	}
+	var figs []string
+	for i := range g {
+		for j := range g[i] {
+			if c.template[i][j] != mask {
+				continue
+			}
+			fig := strings.TrimRight(g[i][j], ",;")
+			if j+1 < len(g[i]) && c.template[i][j+1] != mask && isUnit(g[i][j+1]) {
+				fig += " " + strings.TrimRight(g[i][j+1], ",;")
+			}
+			figs = append(figs, fig)
+		}
+	}
+	return figs
+}
+
+// isUnit reports whether a field reads as a unit (MB/s, ms, it/s), not a number.
+func isUnit(f string) bool {
+	f = strings.TrimRight(f, ",;")
+	if f == "" || len(f) > 8 {
+		return false
+	}
+	for _, r := range f {
+		if !unicode.IsLetter(r) && r != '/' && r != '%' {
+			return false
+		}
+	}
+	return true
+}
+
+// MedianFigures returns, position by position, the median of the runs' figures
+// ([Checker.Figures]); nil when a run's figures do not line up with the others'.
+func (c *Checker) MedianFigures(outs []string) []string {
+	var runs [][]string
+	for _, out := range outs {
+		f := c.Figures(out)
+		if f == nil || (len(runs) > 0 && len(f) != len(runs[0])) {
+			return nil
+		}
+		runs = append(runs, f)
+	}
+	if len(runs) == 0 {
+		return nil
+	}
+	med := make([]string, len(runs[0]))
+	for j := range med {
+		col := make([]string, len(runs))
+		for i := range runs {
+			col[i] = runs[i][j]
+		}
+		slices.SortFunc(col, func(a, b string) int { return cmp.Compare(leadingNumber(a), leadingNumber(b)) })
+		med[j] = col[len(col)/2]
+	}
+	return med
+}
+
+// leadingNumber parses the number a figure starts with (0 when it has none).
+func leadingNumber(s string) float64 {
+	n, _, _ := strings.Cut(s, " ")
+	n = strings.Trim(n, "()")
+	v, err := strconv.ParseFloat(n, 64)
+	if err != nil {
+		return 0
+	}
+	return v
 }
 
 func sameGrid(a, b [][]string) bool {

@@ -91,6 +91,7 @@ func (o *Optimizer) Run(ctx context.Context, t Target) (Result, error) {
 		perf.Caveat = "measured on riscv64 hardware"
 	}
 	res := Result{Performance: perf}
+	perf.InstructionCounts = o.instructionCounts(ctx, emulated)
 	wl, err := o.chooseWorkload(ctx, t, &res)
 	if err != nil {
 		return res, err
@@ -105,6 +106,7 @@ func (o *Optimizer) Run(ctx context.Context, t Target) (Result, error) {
 	checker := NewChecker(wl.Mode, outs)
 	perf.Check = checker.Mode.String()
 	base.Output = checker.Want()
+	base.Figures = checker.MedianFigures(outs)
 	setStats(&base, ds)
 	if t.TestCommands != nil {
 		base.Tests = testsWord(t.TestsPassed)
@@ -244,6 +246,7 @@ func (o *Optimizer) tryCandidate(ctx context.Context, t Target, wl Workload, ck 
 		return v
 	}
 	v.Output = ck.Of(outs[0])
+	v.Figures = ck.MedianFigures(outs)
 	setStats(&v, ds)
 	for _, out := range outs {
 		if !ck.Equal(out) {
@@ -258,10 +261,10 @@ func (o *Optimizer) tryCandidate(ctx context.Context, t Target, wl Workload, ck 
 	case !t.TestsPassed:
 		v.Tests = "not compared (the baseline's did not pass)"
 	default:
-		passed := o.runTests(ctx, t, dir, v.RunEnv)
-		v.Tests = testsWord(passed)
-		if t.TestsPassed && !passed {
-			v.Rejected = "the package tests fail (they passed for the baseline)"
+		why := o.runTests(ctx, t, dir, v.RunEnv)
+		v.Tests = testsWord(why == "")
+		if why != "" {
+			v.Rejected = "the package tests fail (they passed for the baseline): " + why
 			return v
 		}
 	}
@@ -317,8 +320,9 @@ func (o *Optimizer) buildVariant(ctx context.Context, t Target, wl Workload, c C
 	return ""
 }
 
-// runTests runs the package tests in dir; true when every command succeeded.
-func (o *Optimizer) runTests(ctx context.Context, t Target, dir string, env []string) bool {
+// runTests runs the package tests in dir; it returns "" when every command succeeded,
+// else how the first one failed.
+func (o *Optimizer) runTests(ctx context.Context, t Target, dir string, env []string) string {
 	timeout := t.TestTimeout
 	if timeout <= 0 {
 		timeout = 15 * time.Minute
@@ -327,14 +331,20 @@ func (o *Optimizer) runTests(ctx context.Context, t Target, dir string, env []st
 	for _, line := range t.TestCommands {
 		left := time.Until(deadline)
 		if left <= 0 {
-			return false
+			return fmt.Sprintf("they did not finish within the test timeout (%s)", timeout)
 		}
-		r, err := o.Sandbox.Exec(ctx, atesor.Command{Line: strings.ReplaceAll(line, t.RepoDir, dir), Dir: dir, Env: env, Timeout: left})
-		if err != nil || !r.OK() {
-			return false
+		line = strings.ReplaceAll(line, t.RepoDir, dir)
+		r, err := o.Sandbox.Exec(ctx, atesor.Command{Line: line, Dir: dir, Env: env, Timeout: left})
+		switch {
+		case err != nil:
+			return fmt.Sprintf("`%s`: %v", line, err)
+		case r.TimedOut:
+			return fmt.Sprintf("`%s` did not finish within the test timeout (%s)", line, timeout)
+		case !r.OK():
+			return fmt.Sprintf("`%s` exited %d%s: %s", line, r.ExitCode, sig(r.Signal), lastLine(r.Output))
 		}
 	}
-	return true
+	return ""
 }
 
 // sourceFiles lists the regular files and links of the pristine tree plus the changed

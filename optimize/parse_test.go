@@ -74,6 +74,23 @@ func TestChecker(t *testing.T) {
 	if c.Equal("") {
 		t.Error("an empty output must not check equal")
 	}
+	// lz4 1.10's real -b output without a terminal: the results on stdout, redrawn with
+	// carriage returns and finished by "\r 1#" over the last drawing; the progress on
+	// stderr. The compressed size must be part of the check, the speeds must not.
+	lz4 := func(size string, c, d string) string {
+		return " /-Lorem ipsum       :  10000000 ->   " + size + " (2.132), " + c + " MB/s\r =-Lorem ipsum       :  10000000 ->   " + size + " (2.132), " + c + " MB/s, " + d + " MB/s\r 1#\n" +
+			"\r                                                                               \r |-Lorem ipsum       :  10000000 ->\r"
+	}
+	real := NewChecker(CheckShape, []string{lz4("4690337", " 57.4", "2188.2"), lz4("4690337", "130.4", "1010.9"), lz4("4690337", "104.0", "2920.2")})
+	if !strings.Contains(real.Want(), "4690337") || real.Mode != CheckShape {
+		t.Errorf("lz4 template %q (mode %v) lacks the compressed size", real.Want(), real.Mode)
+	}
+	if !real.Equal(lz4("4690337", " 99.9", "1234.5")) || real.Equal(lz4("4690338", "130.4", "1010.9")) {
+		t.Errorf("lz4 check, template %q", real.Want())
+	}
+	if got := real.MedianFigures([]string{lz4("4690337", " 57.4", "2188.2"), lz4("4690337", "130.4", "1010.9"), lz4("4690337", "104.0", "2920.2")}); !slices.Equal(got, []string{"104.0 MB/s", "2188.2 MB/s"}) {
+		t.Errorf("lz4 figures %q", got)
+	}
 	m := NewChecker(CheckMarker, []string{"warming up\nATESOR-CHECK 1234\n"})
 	if !m.Equal("ATESOR-CHECK 1234\n") || m.Equal("ATESOR-CHECK 1235\n") || m.Equal("no marker\n") {
 		t.Error("marker check")

@@ -47,7 +47,11 @@ func Section(p *atesor.Performance) string {
 		fmt.Fprintf(&b, "- Harness: `%s` (%s), calling %s\n", p.Harness.Filename, p.Harness.Language, strings.Join(p.Harness.Functions, ", "))
 	}
 	fmt.Fprintf(&b, "- Output check: %s\n", p.Check)
-	fmt.Fprintf(&b, "- Runs per variant: %d; a candidate counts only if it builds, its output checks equal and the package tests pass as before\n\n", p.Runs)
+	fmt.Fprintf(&b, "- Runs per variant: %d; a candidate counts only if it builds, its output checks equal and the package tests pass as before\n", p.Runs)
+	if p.InstructionCounts != "" {
+		fmt.Fprintf(&b, "- Instructions executed: %s\n", p.InstructionCounts)
+	}
+	b.WriteString("\n")
 	if len(p.Variants) == 0 {
 		b.WriteString("No measurement was made.\n")
 		for _, n := range p.Notes {
@@ -59,7 +63,15 @@ func Section(p *atesor.Performance) string {
 	if p.Emulated {
 		unit = "s, emulated"
 	}
-	fmt.Fprintf(&b, "| variant | flags | median (%s) | min | max | output | tests | verdict |\n|---|---|---|---|---|---|---|---|\n", unit)
+	figures := false
+	for _, v := range p.Variants {
+		figures = figures || len(v.Figures) > 0
+	}
+	figHead, figRule := "", ""
+	if figures {
+		figHead, figRule = " benchmark's own figures (median) |", "---|"
+	}
+	fmt.Fprintf(&b, "| variant | flags | median (%s) | min | max |%s output | tests | verdict |\n|---|---|---|---|---|%s---|---|---|\n", unit, figHead, figRule)
 	for _, v := range p.Variants {
 		verdict := "accepted"
 		if !v.Accepted {
@@ -83,7 +95,11 @@ func Section(p *atesor.Performance) string {
 		if len(v.Durations) > 0 {
 			med, mn, mx = secs(v.Median.Seconds()), secs(v.Min.Seconds()), secs(v.Max.Seconds())
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", v.Name, cell(flags), med, mn, mx, cell(short(v.Output)), dash(v.Tests), cell(verdict))
+		fig := ""
+		if figures {
+			fig = " " + cell(dash(strings.Join(v.Figures, ", "))) + " |"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |%s %s | %s | %s |\n", v.Name, cell(flags), med, mn, mx, fig, cell(short(v.Output)), dash(v.Tests), cell(verdict))
 	}
 	b.WriteString("\n")
 	if w := p.WinningVariant(); w != nil && w.Name != "baseline" {
@@ -91,6 +107,9 @@ func Section(p *atesor.Performance) string {
 		fmt.Fprintf(&b, "Winner: **%s** (median %ss against the baseline's %ss, %s).\n\n", w.Name, secs(w.Median.Seconds()), secs(base.Median.Seconds()), p.Caveat)
 	} else {
 		b.WriteString("Winner: **baseline**: no candidate was both correct and faster.\n\n")
+	}
+	if figures {
+		b.WriteString("The wall times include the benchmark's own run time: a benchmark that runs for a fixed time takes about as long whatever the build, and its own figures are the ones that show speed.\n\n")
 	}
 	if len(p.Replay) > 0 {
 		b.WriteString("Replay the winning build:\n\n```sh\n" + strings.Join(p.Replay, "\n") + "\n```\n")

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
 // Exit codes.
@@ -32,6 +34,10 @@ type app struct {
 	terminal bool
 	// root is true when the process runs as root.
 	root bool
+	// openSandbox and provider, when set, replace port's sandbox backend and model
+	// provider (the tests' fake sandbox and fake provider); nil means the real ones.
+	openSandbox func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error)
+	provider    atesor.Provider
 }
 
 // command is one subcommand of the dispatcher.

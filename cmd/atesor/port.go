@@ -165,7 +165,11 @@ func runPort(ctx context.Context, a *app, args []string) int {
 	}
 	var prov atesor.Provider
 	var keyErr error // set when a cache hit is expected without a usable provider
-	if !f.offline {
+	switch {
+	case f.offline:
+	case a.provider != nil:
+		prov = a.provider
+	default:
 		prov, err = provider.FromEnv(ctx)
 		if err != nil {
 			if !cached {
@@ -186,6 +190,9 @@ func runPort(ctx context.Context, a *app, args []string) int {
 		if keyErr != nil {
 			// The cache entry went away since the check: a real run needs a model.
 			return nil, &needKeyError{err: keyErr}
+		}
+		if a.openSandbox != nil {
+			return a.openSandbox(ctx, p)
 		}
 		sb, err := openSandbox(ctx, a, f, name, p, prog, logger)
 		if r, ok := sb.(*sandbox.Rootfs); ok && f.keepSandbox {
@@ -336,10 +343,22 @@ func printVerdict(w io.Writer, res *atesor.Result) {
 	for _, line := range priceLines(res.Usage.Prices) {
 		fmt.Fprintf(w, "  price:     %s\n", line)
 	}
+	if st := res.State; st != nil && st.Performance != nil {
+		printPerformance(w, st.Performance)
+	}
 	for _, k := range []string{"recipe", "report", "artifacts", "package"} {
 		if p, ok := res.Files[k]; ok {
 			fmt.Fprintf(w, "  %-10s %s\n", k+":", p)
 		}
 	}
 	fmt.Fprintf(w, "verdict: %s\n", atesor.VerdictLine(res.Status, res.Tests))
+}
+
+// printPerformance prints performance mode's outcome: the winner and the caveat.
+func printPerformance(w io.Writer, p *atesor.Performance) {
+	if len(p.Variants) == 0 {
+		fmt.Fprintln(w, "  performance: no measurement (see the recipe's Performance section)")
+		return
+	}
+	fmt.Fprintf(w, "  performance: winner %s of %d variants, workload %s (%s)\n", p.Winner, len(p.Variants), p.Workload, p.Caveat)
 }
