@@ -21,16 +21,14 @@ import (
 // Export completeness: the global functions the primary libraries define, compared with
 // what the package promises — the functions its public headers declare (listed by GCC's
 // -aux-info in the sandbox, so no C parser of ours decides) and, for a source from
-// Debian's archive, the symbols the distribution's own riscv64 build exports (its
-// binary package's symbols file, fetched with the package manager).
+// Debian's archive, the symbols the distribution's own build of the same version exports
+// (see exports_dist.go).
 
 const (
 	maxPublicHeaders = 40
 	maxIncludeDirs   = 30
 	maxDistPackages  = 6
 	headerMark       = "@@ATESOR-HEADER "
-	debMark          = "@@ATESOR-DEB "
-	distDir          = "/tmp/atesor-dist"
 )
 
 var (
@@ -283,134 +281,6 @@ func debianSource(source string) (name, version string) {
 		return "", ""
 	}
 	return m[1], m[2]
-}
-
-// checkDistribution compares with the symbols Debian's own riscv64 build of the same
-// source version exports: the binary packages come from the sandbox's package index,
-// the symbols files from the packages apt-get downloads. Symbols marked
-// architecture-specific or optional are excused.
-func (r *run) checkDistribution(ctx context.Context, s *atesor.State, sonames map[string]bool, ec *atesor.ExportCheck, defined func(string) bool) {
-	src, version := debianSource(s.Request.Source)
-	if o := s.Request.Origin; o != nil && o.Distro == "debian" && o.Package != "" {
-		src, version = o.Package, knowledge.UpstreamVersion(o.Version) // a debian:NAME source
-	}
-	if src == "" {
-		return
-	}
-	if s.Platform.PackageManager != "apt-get" && s.Platform.PackageManager != "apt" {
-		ec.Notes = append(ec.Notes, "distribution symbols not compared: the sandbox has no apt to fetch Debian's packages")
-		return
-	}
-	bins, err := r.distBinaries(ctx, src)
-	if err != nil {
-		ec.Notes = append(ec.Notes, "distribution symbols not compared: "+err.Error())
-		return
-	}
-	var pkgs []string
-	var other []string
-	for _, b := range bins {
-		if b.Architecture == "all" || strings.HasSuffix(b.Package, "-doc") || strings.HasSuffix(b.Package, "-dev") ||
-			strings.HasSuffix(b.Package, "-dbg") || strings.HasSuffix(b.Package, "-dbgsym") {
-			continue
-		}
-		if knowledge.UpstreamVersion(b.SourceVersion) != version {
-			other = append(other, b.Package+" "+b.Version)
-			continue
-		}
-		if len(pkgs) < maxDistPackages && !contains(pkgs, b.Package) {
-			pkgs = append(pkgs, b.Package)
-		}
-	}
-	if len(pkgs) == 0 {
-		if len(other) > 0 {
-			ec.Notes = append(ec.Notes, fmt.Sprintf("distribution symbols not compared: the archive's riscv64 packages of %s are another version (%s), the source is %s", src, strings.Join(limit(other, 3), ", "), version))
-		} else {
-			ec.Notes = append(ec.Notes, fmt.Sprintf("distribution symbols not compared: the archive has no riscv64 library package built from %s", src))
-		}
-		return
-	}
-	var quoted []string
-	for _, p := range pkgs {
-		quoted = append(quoted, shellQuote(p))
-	}
-	line := "rm -rf " + distDir + " && mkdir -p " + distDir + " && cd " + distDir + " && apt-get download " + strings.Join(quoted, " ") +
-		" >/dev/null && for f in *.deb; do printf '\\n" + debMark + "%s\\n' \"$f\"; dpkg-deb -I \"$f\" symbols 2>/dev/null; done"
-	res, err := r.sb.Exec(ctx, atesor.Command{Line: line, Dir: "/", Timeout: 10 * time.Minute, Network: true})
-	if err != nil || !res.OK() {
-		why := fmt.Sprintf("exit %d: %s", res.ExitCode, firstLine(res.Output))
-		if err != nil {
-			why = err.Error()
-		}
-		ec.Notes = append(ec.Notes, "distribution symbols not compared: apt-get download "+strings.Join(pkgs, " ")+" failed ("+why+")")
-		return
-	}
-	var names []string
-	missing := map[string]bool{}
-	foundSymbols := false
-	for _, part := range strings.Split(res.Stdout, debMark)[1:] {
-		deb, body, _ := strings.Cut(part, "\n")
-		for _, lib := range knowledge.ParseDebianSymbols(body) {
-			foundSymbols = true
-			if !sonames[lib.Soname] {
-				ec.Notes = append(ec.Notes, fmt.Sprintf("%s (from %s) is not among the libraries built here", lib.Soname, strings.TrimSpace(deb)))
-				continue
-			}
-			names = append(names, lib.Package)
-			for _, sym := range lib.Symbols {
-				switch {
-				case sym.Pattern:
-					continue
-				case sym.Excused:
-					ec.Excused++
-					continue
-				}
-				ec.DistributionSymbols++
-				if !defined(sym.Name) {
-					missing[sym.Name] = true
-				}
-			}
-		}
-	}
-	if !foundSymbols {
-		ec.Notes = append(ec.Notes, "distribution symbols not compared: "+strings.Join(pkgs, ", ")+" carry no symbols file")
-		return
-	}
-	ec.Distribution = strings.Join(knowledge.SortedNames(names), ", ") + " " + version + " (Debian riscv64)"
-	for n := range missing {
-		ec.MissingDistribution = append(ec.MissingDistribution, n)
-	}
-	sort.Strings(ec.MissingDistribution)
-}
-
-// distBinaries lists the binary packages built from the source package src that the
-// sandbox's package index knows (read on the host when the sandbox's files are visible).
-func (r *run) distBinaries(ctx context.Context, src string) ([]knowledge.BinaryPackage, error) {
-	hp, ok := r.sb.(sandbox.HostPather)
-	if !ok {
-		return nil, fmt.Errorf("the sandbox's package index is not readable from here")
-	}
-	dir, err := hp.HostPath("/var/lib/apt/lists")
-	if err != nil {
-		return nil, fmt.Errorf("package index: %w", err)
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*_Packages"))
-	if len(files) == 0 {
-		return nil, fmt.Errorf("the sandbox has no package index (/var/lib/apt/lists/*_Packages)")
-	}
-	var out []knowledge.BinaryPackage
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			return nil, fmt.Errorf("package index: %w", err)
-		}
-		bins, err := knowledge.BinariesOfSource(fh, src)
-		fh.Close()
-		if err != nil {
-			return nil, fmt.Errorf("package index %s: %w", filepath.Base(f), err)
-		}
-		out = append(out, bins...)
-	}
-	return out, ctx.Err()
 }
 
 // exportProblems runs the export check for verify and states its problems: missing

@@ -4,6 +4,7 @@ import (
 	"io"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go/internal/deb822"
@@ -166,6 +167,11 @@ type BinaryPackage struct {
 	Source        string
 	SourceVersion string
 	Architecture  string
+	// Filename is the package's path in the archive (pool/main/z/zlib/...deb), SHA256
+	// and Size what the index says the file is.
+	Filename string
+	SHA256   string
+	Size     int64
 }
 
 // BinariesOfSource reads a Packages index (deb822 stanzas) and returns the binary
@@ -188,10 +194,12 @@ func BinariesOfSource(r io.Reader, src string) ([]BinaryPackage, error) {
 			b.SourceVersion = b.Version
 		}
 		if b.Source == src {
+			b.Filename, b.SHA256 = p.Get("Filename"), p.Get("SHA256")
+			b.Size, _ = strconv.ParseInt(p.Get("Size"), 10, 64)
 			out = append(out, b)
 		}
 		return true
-	}, "Package", "Version", "Architecture", "Source")
+	}, "Package", "Version", "Architecture", "Source", "Filename", "SHA256", "Size")
 	return out, err
 }
 

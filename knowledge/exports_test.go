@@ -78,6 +78,9 @@ Version: 1:1.3.dfsg+really1.3.1-1+b1
 Architecture: riscv64
 Description: compression library
  a continuation line: with a colon
+Filename: pool/main/z/zlib/zlib1g_1.3.dfsg+really1.3.1-1+b1_riscv64.deb
+Size: 88104
+SHA256: 3b8c0e7a
 
 Package: zlib
 Version: 9.9
@@ -97,7 +100,8 @@ Version: 1.0
 		t.Fatal(err)
 	}
 	want := []knowledge.BinaryPackage{
-		{Package: "zlib1g", Version: "1:1.3.dfsg+really1.3.1-1+b1", Source: "zlib", SourceVersion: "1:1.3.dfsg+really1.3.1-1", Architecture: "riscv64"},
+		{Package: "zlib1g", Version: "1:1.3.dfsg+really1.3.1-1+b1", Source: "zlib", SourceVersion: "1:1.3.dfsg+really1.3.1-1", Architecture: "riscv64",
+			Filename: "pool/main/z/zlib/zlib1g_1.3.dfsg+really1.3.1-1+b1_riscv64.deb", Size: 88104, SHA256: "3b8c0e7a"},
 		{Package: "zlib", Version: "9.9", Source: "zlib", SourceVersion: "9.9", Architecture: "riscv64"},
 		{Package: "zlib1g-dev", Version: "1:1.3.dfsg+really1.3.1-1+b1", Source: "zlib", SourceVersion: "1:1.3.dfsg+really1.3.1-1+b1", Architecture: "riscv64"},
 	}
