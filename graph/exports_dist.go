@@ -29,7 +29,7 @@ import (
 //
 // The packages come from the archive's Packages index and pool on the host, each
 // checked against the index's SHA-256 (the mirror of the host's apt configuration, the
-// one source tarballs come from), and are read in Go. That needs no foreign
+// one source tarballs come from, else the sandbox's), and are read in Go. That needs no foreign
 // architecture in the sandbox (no dpkg --add-architecture, no second apt-get update
 // under emulation), changes nothing in the run's sandbox, and works the same with every
 // sandbox backend, Alpine included.
@@ -75,7 +75,7 @@ func (r *run) checkDistribution(ctx context.Context, s *atesor.State, sonames ma
 			suite = m[1]
 		}
 	}
-	open := r.p.distArchiveFor(suite)
+	open := r.distArchiveFor(suite)
 	debs, arch, notes, err := fetchDistribution(ctx, open, src, version)
 	ec.Notes = append(ec.Notes, notes...)
 	if err != nil {
@@ -85,11 +85,18 @@ func (r *run) checkDistribution(ctx context.Context, s *atesor.State, sonames ma
 	compareDistribution(debs, arch, version, sonames, defined, ec)
 }
 
-// distArchiveFor opens the archive of one architecture: the host's Debian mirror,
-// cached under the state home.
-func (p *Pipeline) distArchiveFor(suite string) func(arch string) (distArchive, error) {
+// distArchiveFor opens the archive of one architecture: the Debian mirror of the host's
+// apt configuration, else the sandbox's own, cached under the state home.
+func (r *run) distArchiveFor(suite string) func(arch string) (distArchive, error) {
 	return func(arch string) (distArchive, error) {
 		mirror, err := knowledge.DebianMirror()
+		if err != nil {
+			if hp, ok := r.sb.(sandbox.HostPather); ok {
+				if dir, herr := hp.HostPath("/etc/apt"); herr == nil {
+					mirror, err = knowledge.DebianMirrorIn(dir)
+				}
+			}
+		}
 		if err != nil {
 			return nil, err
 		}

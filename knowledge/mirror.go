@@ -31,6 +31,11 @@ func DebianMirror() (string, error) {
 	return debianMirrorFrom("/etc/apt")
 }
 
+// DebianMirrorIn returns the first main archive of the apt configuration under dir (an
+// etc/apt directory, a sandbox's for example), read as [DebianMirror] reads the host's;
+// the environment is not consulted.
+func DebianMirrorIn(dir string) (string, error) { return debianMirrorFrom(dir) }
+
 // debianMirrorFrom reads the apt configuration under dir (normally /etc/apt).
 func debianMirrorFrom(dir string) (string, error) {
 	var uris []string

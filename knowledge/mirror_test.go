@@ -78,3 +78,13 @@ func FuzzAptSources(f *testing.F) {
 		}
 	})
 }
+
+// TestDebianMirrorInIgnoresEnv: a sandbox's apt directory is read as it is; the
+// override variable is for the host's configuration.
+func TestDebianMirrorInIgnoresEnv(t *testing.T) {
+	t.Setenv(DebianMirrorEnv, "http://env.invalid/debian")
+	dir := writeTree(t, map[string]string{"sources.list": "deb http://sandbox.invalid/debian trixie main\n"})
+	if got, err := DebianMirrorIn(dir); err != nil || got != "http://sandbox.invalid/debian" {
+		t.Errorf("got %q, %v", got, err)
+	}
+}
