@@ -286,6 +286,14 @@ func (r *run) putGoToolchain(ctx context.Context, s *atesor.State, got sandbox.F
 	if err := r.sb.CopyIn(ctx, tmp, path.Join(goToolchainBase, "bin")); err != nil {
 		return fmt.Errorf("go toolchain: put the go wrappers into the sandbox: %w", err)
 	}
+	// A module zip keeps no execute bits: set them as the go command does on first use
+	// of a downloaded toolchain (pkg/tool, lib's go_GOOS_GOARCH_exec, bin).
+	root := shellQuote(t.GOROOT)
+	chmod := "find " + root + "/pkg/tool " + root + "/bin -type f -exec chmod a+x {} + && " +
+		"if [ -d " + root + "/lib ]; then find " + root + "/lib -type f -name 'go_?*_?*_exec' -exec chmod a+x {} +; fi"
+	if res, err := r.sb.Exec(ctx, atesor.Command{Line: chmod, Dir: "/", Timeout: 2 * time.Minute}); err != nil || !res.OK() {
+		return fmt.Errorf("go toolchain: make %s executable: %v: %s", t.GOROOT, err, strings.TrimSpace(res.Output))
+	}
 	res, err := r.sb.Exec(ctx, atesor.Command{Line: "go version", Dir: "/", Env: goToolchainEnv(s), Timeout: 2 * time.Minute})
 	if err != nil {
 		return fmt.Errorf("go toolchain: %w", err)
@@ -376,4 +384,15 @@ func (p *Pipeline) goToolchains() sandbox.GoToolchainFetcher {
 		return p.opts.goToolchains
 	}
 	return sandbox.NewGoProxyFetcher()
+}
+
+// goToolchainPrereq is the recipe's prerequisite line for a Go toolchain other than the
+// suite's ("" otherwise).
+func goToolchainPrereq(s *atesor.State) string {
+	t := s.GoToolchain
+	if t == nil || t.GOROOT == "" {
+		return ""
+	}
+	return fmt.Sprintf("- Go %s (go.mod needs %s; the distribution has %s): %s (%s) from the Go module proxy, %s, first on PATH with GOTOOLCHAIN=local.\n",
+		t.Version, t.Required, orNone(t.SuiteVersion), t.Module, t.Sum, t.Source)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 	"github.com/google/go-cmp/cmp"
@@ -299,12 +300,20 @@ func TestEnsureGoToolchainFetchesAMD64WithAccel(t *testing.T) {
 			t.Errorf("the wrapper does not set %s:\n%s", w, wrapper)
 		}
 	}
+	lines := strings.Join(sb.Lines(), "\n")
+	chmod, ver := strings.Index(lines, "-exec chmod a+x"), strings.Index(lines, "\ngo version")
+	if chmod < 0 || ver < chmod || !strings.Contains(lines, "/opt/atesor/go/go1.27.3.linux-amd64'/pkg/tool") {
+		t.Errorf("the release's programs were not made executable before go version ran:\n%s", lines)
+	}
 	env := buildEnv(s)
 	if len(env) == 0 || !strings.HasPrefix(env[0], "PATH=/opt/atesor/go/bin:") {
 		t.Errorf("build environment %q does not put the wrappers first", env)
 	}
 	if got := goInstallLine(s, "/stage/bin"); !strings.HasPrefix(got, "go build -buildvcs=false -o '/stage/bin'/ ") {
 		t.Errorf("a cross build installs with %q (go install refuses GOBIN for cross builds)", got)
+	}
+	if pre := goToolchainPrereq(s); !strings.Contains(pre, "golang.org/toolchain@v0.0.1-go1.27.3.linux-amd64 (h1:fake=)") || !strings.Contains(pre, "GOTOOLCHAIN=local") {
+		t.Errorf("recipe prerequisite %q", pre)
 	}
 	// Decided once per run.
 	n := len(sb.Lines())
@@ -345,7 +354,7 @@ func TestEnsureGoToolchainSuiteIsNewEnough(t *testing.T) {
 	if d := cmp.Diff(want, s.GoToolchain); d != "" {
 		t.Errorf("state (-want +got):\n%s", d)
 	}
-	if len(f.calls) != 0 || len(goToolchainEnv(s)) != 0 {
+	if len(f.calls) != 0 || len(goToolchainEnv(s)) != 0 || goToolchainPrereq(s) != "" {
 		t.Errorf("fetched %v, env %q", f.calls, goToolchainEnv(s))
 	}
 }
@@ -397,5 +406,45 @@ func TestWithGoJSON(t *testing.T) {
 		"go test -json ./...", "make check", "echo go test"}
 	if d := cmp.Diff(want, withGoJSON(in)); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+// TestReplayUsesTheRecordedGoToolchain: a replay fetches and uses the release the port
+// ran with (here the amd64 build), before the recipe's first go command.
+func TestReplayUsesTheRecordedGoToolchain(t *testing.T) {
+	src, err := filepath.Abs("../testdata/packages/newgo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := knowledge.Profile("debian")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := sandboxtest.New(t, p)
+	fake.On("go version", sandboxtest.OK("go version go1.27.3 linux/amd64\n"))
+	f := newFakeFetcher(t, "go1.27.3/amd64")
+	pl, err := New(Config{Sandbox: acceleratedSandbox{Sandbox: fake, accel: true}, OutputDir: t.TempDir()}, WithGoToolchains(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := &atesor.GoToolchain{Version: "go1.27.3", Arch: "amd64", Source: atesor.GoToolchainProxyAMD64, Required: "go1.27.3",
+		Module: "golang.org/toolchain@v0.0.1-go1.27.3.linux-amd64", Sum: "h1:fake=", GOROOT: "/opt/atesor/go/go1.27.3.linux-amd64"}
+	in := ReplayInput{Package: "newgo", Source: src, Recipe: "```" + commandsFence + "\ngo build -buildvcs=false -o bin/ ./...\n```\n",
+		Artifacts: []atesor.Artifact{{Path: "/workspace/newgo/bin/newgo", SHA256: "00", Role: atesor.ArtifactPrimary}}, GoToolchain: tc}
+	res, err := pl.Replay(context.Background(), in, "debian", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"go1.27.3/amd64"}, f.calls); d != "" {
+		t.Errorf("fetches (-want +got):\n%s", d)
+	}
+	var build *atesor.Command
+	for _, c := range fake.Commands() {
+		if strings.HasPrefix(c.Line, "go build") {
+			build = &c
+		}
+	}
+	if build == nil || len(build.Env) == 0 || !strings.HasPrefix(build.Env[0], "PATH=/opt/atesor/go/bin:") {
+		t.Fatalf("the recipe's go build ran with %+v (verdict %s, %s)", build, res.Verdict, res.Failure)
 	}
 }

@@ -162,6 +162,7 @@ func fallbackRecipe(s *atesor.State) string {
 		}
 		fmt.Fprintf(&b, "- Dependencies found in the build files: %s.\n", strings.Join(deps, ", "))
 	}
+	b.WriteString(goToolchainPrereq(s))
 	b.WriteString("\n## Build Instructions\n\n")
 	if s.Plan != nil {
 		for _, ph := range s.Plan.Phases {

@@ -44,6 +44,10 @@ type ReplayInput struct {
 	Patches []string
 	// Artifacts are the port's primary artifacts (path and SHA-256).
 	Artifacts []atesor.Artifact
+	// GoToolchain is the Go toolchain the port ran with (from its report); a fetched
+	// release is fetched and used again. Without it a go.mod that needs a newer Go
+	// than the suite's is handled as in a port.
+	GoToolchain *atesor.GoToolchain
 }
 
 // ReadReplayInput reads <repo>_recipe.md, the <repo>_report.json next to it and the
@@ -66,7 +70,7 @@ func ReadReplayInput(recipePath string) (ReplayInput, error) {
 		return ReplayInput{}, fmt.Errorf("report %s_report.json: %w", prefix, err)
 	}
 	in := ReplayInput{Package: rep.Package, Source: rep.Source, SourceSHA256: rep.SourceSHA256, SourceCommit: rep.SourceCommit,
-		Recipe: string(md), Artifacts: primaryArtifacts(rep.Artifacts)}
+		Recipe: string(md), Artifacts: primaryArtifacts(rep.Artifacts), GoToolchain: rep.GoToolchain}
 	if rep.Package == "" || rep.Source == "" {
 		return ReplayInput{}, fmt.Errorf("report %s_report.json names no package or source", prefix)
 	}
@@ -174,7 +178,17 @@ func (p *Pipeline) Replay(ctx context.Context, in ReplayInput, platformName, out
 			return finish(ReplayFailed)
 		}
 	}
+	s.GoToolchain = in.GoToolchain
 	for _, line := range cmds {
+		if usesGo(line) {
+			if err := r.ensureGoToolchain(ctx, s); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				res.Failure = err.Error()
+				return finish(ReplayFailed)
+			}
+		}
 		out, failed, err := r.runPlanCommand(ctx, s, nodeReplay, "replay", line)
 		if err != nil {
 			return nil, fmt.Errorf("graph: replay %s: %w", in.Package, err)
