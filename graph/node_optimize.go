@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"fmt"
 	"os"
 
 	"github.com/eclipse-atesor/atesor-go"
@@ -21,6 +22,16 @@ func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
 		return nil
 	}
 	r.emit(Event{Kind: EventPhase, Node: NodeOptimize, Phase: "optimize"})
+	if why := r.ensureBuilt(ctx, s); why != "" {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		perf := &atesor.Performance{Notes: []string{"no measurement: " + why}}
+		s.Performance = perf
+		s.Recipe = s.Recipe + "\n" + optimize.Section(perf)
+		r.writeOutputs(ctx, s)
+		return nil
+	}
 	o := &optimize.Optimizer{
 		Sandbox: r.sb, Logger: r.log, Now: r.now,
 		Progress: func(line string) { r.emit(Event{Kind: EventInfo, Node: NodeOptimize, Line: line}) },
@@ -100,4 +111,44 @@ func (r *run) seedFromCache(e *atesor.CachedRecipe) {
 	s.Plan, s.PlanSource = &plan, planFromCache
 	s.TestCommands = append([]string(nil), e.TestCommands...)
 	r.emit(Event{Kind: EventInfo, Line: "performance mode: rebuilding the cached recipe of " + s.RepoName + " (built " + e.LastBuilt.Format("2006-01-02") + ")"})
+}
+
+// optimizePending reports whether a saved run stopped in (or right before) the optimize
+// node: the port finished verified in performance mode and was not measured yet. Such a
+// run resumes into optimize instead of counting as finished.
+func optimizePending(st *atesor.State) bool {
+	return st.Request.Optimize && st.Verified && st.LastNode == NodeFinish &&
+		st.NextNode == NodeOptimize && st.Performance == nil
+}
+
+// ensureBuilt makes sure the verified build is in the sandbox before it is measured: a
+// run resumed into optimize has a fresh sandbox, where the package was restored as
+// source with its fixes, so the verified build's commands run again. It returns why
+// that failed, or "".
+func (r *run) ensureBuilt(ctx context.Context, s *atesor.State) string {
+	missing := false
+	for _, a := range primaryArtifacts(s.Artifacts) {
+		res, err := r.sb.Exec(ctx, atesor.Command{Line: "test -e " + shellQuote(a.Path), Dir: "/"})
+		if err != nil {
+			return "checking the verified build: " + err.Error()
+		}
+		if !res.OK() {
+			missing = true
+			break
+		}
+	}
+	if !missing {
+		return ""
+	}
+	r.emit(Event{Kind: EventInfo, Node: NodeOptimize, Line: "rebuilding the verified build in this sandbox (the run was resumed)"})
+	for _, line := range s.ExecutedCommands {
+		res, failed, err := r.runPlanCommand(ctx, s, NodeOptimize, "rebuild", line)
+		if err != nil {
+			return "rebuilding the verified build: " + err.Error()
+		}
+		if failed {
+			return fmt.Sprintf("rebuilding the verified build: `%s` exited %d: %s", line, res.ExitCode, firstLine(res.Output))
+		}
+	}
+	return ""
 }

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,5 +92,74 @@ func TestOptimizeNodeAfterFinish(t *testing.T) {
 	}
 	if st := res.State; st == nil || st.Analysis == nil || st.Analysis.LLMGrounded || st.PlanSource != planFromCache || st.Performance == nil {
 		t.Errorf("cached rebuild state: %+v", st)
+	}
+}
+
+// A run interrupted in the optimize node resumes into optimize: no analyst, no build
+// node, the verified build made again in the fresh sandbox (its commands replayed), and
+// measured.
+func TestResumeIntoOptimize(t *testing.T) {
+	h := newHarness(t, false)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	script := func(interrupt bool) {
+		h.builds(0, "riscv64-glibc-hello")
+		h.sb.Add(sandboxtest.Rule{Match: func(c atesor.Command) bool { return strings.HasSuffix(c.Line, "--help </dev/null") },
+			Result: sandboxtest.OK("usage: vecsum [-b]\n  -b   run the built-in benchmark\n")})
+		h.sb.Add(sandboxtest.Rule{Match: func(c atesor.Command) bool { return c.Line == "./vecsum -b" },
+			Do: func(*sandboxtest.Sandbox, atesor.Command) {
+				if interrupt {
+					cancel()
+				}
+			},
+			Result: atesor.CommandResult{Stdout: "vecsum: sum 499999500000\n", Duration: 2 * time.Second}})
+	}
+	script(true)
+	oneCandidate := WithOptimizer(func(o *optimize.Optimizer) {
+		o.Candidates = []optimize.Candidate{{Name: "O3", Env: []string{"CFLAGS=-O3"}}}
+	})
+	req := atesor.Request{Source: h.src, TestTimeout: time.Minute, Optimize: true}
+	if _, err := h.pipeline(oneCandidate).Run(ctx, req); !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("the interrupted run returned %v, want ErrInterrupted", err)
+	}
+	if st := h.state(); st.LastNode != NodeFinish || st.NextNode != NodeOptimize || st.Performance != nil || !st.Verified {
+		t.Fatalf("saved state: last %s, next %s, verified %t, performance %v", st.LastNode, st.NextNode, st.Verified, st.Performance)
+	}
+
+	// A fresh sandbox, as after a crash: the package is restored, rebuilt and measured.
+	h.events = nil
+	h.sb = sandboxtest.New(t, h.platform)
+	h.sb.Add(sandboxtest.Rule{Match: func(c atesor.Command) bool { return strings.HasPrefix(c.Line, "test -d ") }, Times: 1,
+		Result: sandboxtest.Fail(1, "")})
+	h.sb.Add(sandboxtest.Rule{Match: func(c atesor.Command) bool { return strings.HasPrefix(c.Line, "test -e ") }, Times: 1,
+		Result: sandboxtest.Fail(1, "")})
+	script(false)
+	req.Resume = true
+	res, err := h.pipeline(oneCandidate).Run(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, e := range h.events {
+		if e.Kind == EventNodeStarted {
+			order = append(order, e.Node)
+		}
+	}
+	if res.Status != atesor.StatusVerified || strings.Join(order, ",") != NodeOptimize {
+		t.Fatalf("resumed run: status %s, nodes %v", res.Status, order)
+	}
+	rebuilt := false
+	for _, c := range h.sb.Commands() {
+		rebuilt = rebuilt || (c.Dir == "/workspace/vecsum" && strings.HasPrefix(c.Line, "make"))
+	}
+	if !rebuilt {
+		t.Errorf("the verified build was not made again in the fresh sandbox: %q", h.sb.Lines())
+	}
+	if p := h.report().Performance; p == nil || len(p.Variants) != 2 || p.Workload != "./vecsum -b" {
+		t.Errorf("performance after resume: %+v", p)
+	}
+	// Measured once, the run is finished: a second resume is refused.
+	if _, err := h.pipeline(oneCandidate).Run(context.Background(), req); err == nil || !strings.Contains(err.Error(), "already finished") {
+		t.Errorf("resuming a measured run: %v", err)
 	}
 }

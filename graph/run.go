@@ -60,7 +60,7 @@ func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, 
 		if err != nil {
 			return nil, fmt.Errorf("graph: resume %s: %w", name, err)
 		}
-		if st.Status.Succeeded() || st.LastNode == NodeFinish || st.LastNode == NodeEscalate {
+		if (st.Status.Succeeded() || st.LastNode == NodeFinish || st.LastNode == NodeEscalate) && !optimizePending(st) {
 			return nil, fmt.Errorf("graph: resume %s: the saved run already finished (%s); run it again without resume", name, st.Status)
 		}
 		st.Request.Resume, st.Request.OutputDir = true, req.OutputDir
