@@ -308,9 +308,12 @@ func (r *run) putGoToolchain(ctx context.Context, s *atesor.State, got sandbox.F
 	return nil
 }
 
-// goToolchainRoot is a release's GOROOT inside the sandbox.
-func goToolchainRoot(ver, arch string) string {
-	return path.Join(goToolchainBase, ver+".linux-"+arch)
+// goToolchainRoot is a release's GOROOT inside the sandbox. It is the same for both
+// builds of a release: GOROOT paths end up in the binaries (as the same path did in
+// the accelerator's bit-identical comparison), so they must not differ by the build
+// that happened to be served.
+func goToolchainRoot(ver, _ string) string {
+	return path.Join(goToolchainBase, ver)
 }
 
 // goWrapper is the script on PATH in front of a fetched release's go (or gofmt): it

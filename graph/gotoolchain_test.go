@@ -284,25 +284,25 @@ func TestEnsureGoToolchainFetchesAMD64WithAccel(t *testing.T) {
 	}
 	want := &atesor.GoToolchain{Version: "go1.27.3", Arch: "amd64", Source: atesor.GoToolchainProxyAMD64, Required: "go1.27.3",
 		SuiteVersion: "go1.24.4", Module: "golang.org/toolchain@v0.0.1-go1.27.3.linux-amd64", Sum: "h1:fake=",
-		GOROOT: "/opt/atesor/go/go1.27.3.linux-amd64"}
+		GOROOT: "/opt/atesor/go/go1.27.3"}
 	if d := cmp.Diff(want, s.GoToolchain); d != "" {
 		t.Fatalf("state (-want +got):\n%s", d)
 	}
-	if _, err := os.Stat(filepath.Join(sb.Root(), "opt/atesor/go/go1.27.3.linux-amd64/bin/go")); err != nil {
+	if _, err := os.Stat(filepath.Join(sb.Root(), "opt/atesor/go/go1.27.3/bin/go")); err != nil {
 		t.Errorf("the release was not copied in: %v", err)
 	}
 	wrapper, err := os.ReadFile(filepath.Join(sb.Root(), "opt/atesor/go/bin/go"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"GOROOT='/opt/atesor/go/go1.27.3.linux-amd64'", "GOTOOLCHAIN=local", "GOARCH=riscv64", "CGO_ENABLED=1", `exec "$GOROOT/bin/go" "$@"`} {
+	for _, w := range []string{"GOROOT='/opt/atesor/go/go1.27.3'", "GOTOOLCHAIN=local", "GOARCH=riscv64", "CGO_ENABLED=1", `exec "$GOROOT/bin/go" "$@"`} {
 		if !strings.Contains(string(wrapper), w) {
 			t.Errorf("the wrapper does not set %s:\n%s", w, wrapper)
 		}
 	}
 	lines := strings.Join(sb.Lines(), "\n")
 	chmod, ver := strings.Index(lines, "-exec chmod a+x"), strings.Index(lines, "\ngo version")
-	if chmod < 0 || ver < chmod || !strings.Contains(lines, "/opt/atesor/go/go1.27.3.linux-amd64'/pkg/tool") {
+	if chmod < 0 || ver < chmod || !strings.Contains(lines, "/opt/atesor/go/go1.27.3'/pkg/tool") {
 		t.Errorf("the release's programs were not made executable before go version ran:\n%s", lines)
 	}
 	env := buildEnv(s)
@@ -428,7 +428,7 @@ func TestReplayUsesTheRecordedGoToolchain(t *testing.T) {
 		t.Fatal(err)
 	}
 	tc := &atesor.GoToolchain{Version: "go1.27.3", Arch: "amd64", Source: atesor.GoToolchainProxyAMD64, Required: "go1.27.3",
-		Module: "golang.org/toolchain@v0.0.1-go1.27.3.linux-amd64", Sum: "h1:fake=", GOROOT: "/opt/atesor/go/go1.27.3.linux-amd64"}
+		Module: "golang.org/toolchain@v0.0.1-go1.27.3.linux-amd64", Sum: "h1:fake=", GOROOT: "/opt/atesor/go/go1.27.3"}
 	in := ReplayInput{Package: "newgo", Source: src, Recipe: "```" + commandsFence + "\ngo build -buildvcs=false -o bin/ ./...\n```\n",
 		Artifacts: []atesor.Artifact{{Path: "/workspace/newgo/bin/newgo", SHA256: "00", Role: atesor.ArtifactPrimary}}, GoToolchain: tc}
 	res, err := pl.Replay(context.Background(), in, "debian", t.TempDir())
