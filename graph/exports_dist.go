@@ -147,13 +147,18 @@ func fetchDistribution(ctx context.Context, open func(arch string) (distArchive,
 	return nil, "", notes, errors.New(strings.Join(why, "; "))
 }
 
+// multilibPackage names a multilib copy of a library (lib32z1, libx32z1 of amd64's
+// zlib): another ABI's build, not the architecture's own.
+var multilibPackage = regexp.MustCompile(`^lib(32|64|x32|n32)[a-z]`)
+
 // libraryPackages picks the binary packages that can hold the libraries: built from the
-// upstream version, not architecture-independent, not -dev, -doc or debug packages.
+// upstream version, not architecture-independent, not multilib copies, not -dev, -doc
+// or debug packages.
 // other lists the packages of another version.
 func libraryPackages(bins []knowledge.BinaryPackage, version string) (pkgs []knowledge.BinaryPackage, other []string) {
 	seen := map[string]bool{}
 	for _, b := range bins {
-		if b.Architecture == "all" || strings.HasSuffix(b.Package, "-doc") || strings.HasSuffix(b.Package, "-dev") ||
+		if b.Architecture == "all" || multilibPackage.MatchString(b.Package) || strings.HasSuffix(b.Package, "-doc") || strings.HasSuffix(b.Package, "-dev") ||
 			strings.HasSuffix(b.Package, "-dbg") || strings.HasSuffix(b.Package, "-dbgsym") {
 			continue
 		}
@@ -193,7 +198,12 @@ func compareDistribution(debs []distDeb, arch, version string, sonames map[strin
 	how := map[string]bool{}
 	missing := map[string]bool{}
 	compared := false
+	seen := map[string]bool{}
 	count := func(name string, excused bool) {
+		if seen[name] {
+			return // two packages of one library (a t64 transition, a multilib copy)
+		}
+		seen[name] = true
 		if excused {
 			ec.Excused++
 			return

@@ -137,6 +137,19 @@ func mustFunctions(t *testing.T, d distDeb) []string {
 	return syms.Functions
 }
 
+// TestCompareDistributionCountsEachSymbolOnce: two packages of one library (a t64
+// transition's old and new name) count each symbol once.
+func TestCompareDistributionCountsEachSymbolOnce(t *testing.T) {
+	mad := readTestDeb(t, libmadDeb)
+	again := mad
+	again.Package = "libmad0t64"
+	ec := &atesor.ExportCheck{}
+	compareDistribution([]distDeb{mad, again}, "riscv64", "0.15.1b", map[string]bool{"libmad.so.0": true}, builtLike(t, mad, "mad_f_div"), ec)
+	if ec.DistributionSymbols != 39 || strings.Join(ec.MissingDistribution, ",") != "mad_f_div" {
+		t.Errorf("exports = %+v", ec)
+	}
+}
+
 // TestCompareDistributionExcusesX86OnlyFunctions: the dynamic functions of an amd64
 // build that name an x86 ISA extension are excused; the others count.
 func TestCompareDistributionExcusesX86OnlyFunctions(t *testing.T) {
@@ -190,6 +203,8 @@ func TestFetchDistributionFallsBackToAmd64(t *testing.T) {
 			Architecture: arch, Filename: libmadDeb}
 	}
 	dev := knowledge.BinaryPackage{Package: "libmad0-dev", Version: "0.15.1b-11", Source: "libmad", SourceVersion: "0.15.1b-11", Architecture: "amd64"}
+	lib32 := madBin("amd64", "0.15.1b-11")
+	lib32.Package = "lib32mad0"
 	tests := []struct {
 		name     string
 		archives map[string]*fakeArchive
@@ -203,7 +218,7 @@ func TestFetchDistributionFallsBackToAmd64(t *testing.T) {
 		{name: "riscv64 lags behind", wantArch: "amd64", wantNote: "riscv64 packages of libmad are another version (libmad0 0.15.0-8)",
 			archives: map[string]*fakeArchive{
 				"riscv64": {bins: []knowledge.BinaryPackage{madBin("riscv64", "0.15.0-8")}},
-				"amd64":   {bins: []knowledge.BinaryPackage{dev, madBin("amd64", "0.15.1b-11")}}}},
+				"amd64":   {bins: []knowledge.BinaryPackage{dev, lib32, madBin("amd64", "0.15.1b-11")}}}},
 		{name: "no riscv64 build at all", wantArch: "amd64", wantNote: "no riscv64 library package built from libmad",
 			archives: map[string]*fakeArchive{
 				"riscv64": {},
@@ -237,7 +252,7 @@ func TestFetchDistributionFallsBackToAmd64(t *testing.T) {
 				t.Errorf("notes %q, want %q", got, tt.wantNote)
 			}
 			if f := tt.archives["amd64"].fetched; arch == "amd64" && strings.Join(f, ",") != "libmad0" {
-				t.Errorf("amd64 fetched %v, want libmad0 only (not the -dev package)", f)
+				t.Errorf("amd64 fetched %v, want libmad0 only (not the -dev package, not the multilib copy)", f)
 			}
 		})
 	}
