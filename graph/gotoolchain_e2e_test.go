@@ -47,6 +47,9 @@ func TestE2EGoNewerToolchain(t *testing.T) {
 		tc.Module != "golang.org/toolchain@v0.0.1-go1.27.3.linux-"+tc.Arch || !strings.HasPrefix(tc.Sum, "h1:") {
 		t.Errorf("toolchain %+v", tc)
 	}
+	if rep.Install == nil || !rep.Install.OK || rep.Install.ArtifactsFrom != atesor.ArtifactsFromInstall {
+		t.Errorf("install step %+v (a cross build cannot use GOBIN)", rep.Install)
+	}
 	if rep.Tests == nil || rep.Tests.Counts == nil || rep.Tests.Counts.Passed < 1 {
 		t.Errorf("tests %+v", rep.Tests)
 	}

@@ -35,6 +35,13 @@
 // installed. [Rootfs.Toolchain] and [AccelStatus] say which toolchain runs and why;
 // [WithAccel](false) turns it off.
 //
+// # Go releases
+//
+// [GoProxyFetcher] fetches Go releases (module golang.org/toolchain) with the host's go
+// command, through the host's GOPROXY and checked against the checksum database, into a
+// module cache under the state home, for modules whose go.mod needs a newer Go than the
+// sandbox's distribution (package graph decides which build and puts it in the sandbox).
+//
 // The package also verifies build outputs: [InspectELF] reads one ELF file or static
 // archive with debug/elf, and [ScanArtifacts] finds every ELF artifact below a directory
 // of a sandbox. [ExecRetryingFaults] reruns a command that the emulator may have killed
