@@ -137,6 +137,13 @@ func TestGoProxyFetcher(t *testing.T) {
 	if err != nil || again.Dir != got.Dir || again.Sum != got.Sum {
 		t.Errorf("cached fetch %+v %v", again, err)
 	}
+	// An extraction the go command has not finished is not used.
+	if err := os.WriteFile(got.Dir+".partial", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.FetchGoToolchain(context.Background(), "go1.99.1", "amd64"); err == nil || !strings.Contains(err.Error(), "GOPROXY=off") {
+		t.Errorf("a partial extraction was used: %v", err)
+	}
 }
 
 // makeWritable gives the owner write permission on every directory below dir, so
