@@ -73,7 +73,7 @@ func checkPerformance(t *testing.T, e *e2eEnv, res *atesor.Result, source string
 }
 
 // onlyO3 keeps an end-to-end run to one rebuild: each candidate rebuilds the package
-// under the emulator (lz4: about 5 minutes), and the default set has three.
+// under the emulator (lz4: about 5 minutes with its tests), and the default set has three.
 func onlyO3(o *optimize.Optimizer) {
 	o.Candidates = optimize.Candidates("c", nil)[:1]
 }
@@ -113,14 +113,14 @@ func TestE2EOptimizeHarness(t *testing.T) {
 	e := newE2EEnv(t)
 	zlib := debiantest.SourceTarball(t, "zlib", zlibFile)
 	prov := fake.New()
-	badRun := `{"program":"minigzip","command":"sh -c 'minigzip < /dev/zero'"}`
 	harness := func(code string) string {
 		b, _ := json.Marshal(atesor.Harness{Language: "c", Filename: "atesor_bench.c", Code: code, Functions: []string{"compress", "uncompress", "crc32"}})
 		return string(b)
 	}
 	bad := strings.Replace(zlibHarness, "unsigned long sum = 0;", "unsigned long sum = 0; system(\"true\");", 1)
-	prov.QueueAgent("optimizer", fake.Reply{Text: badRun}, fake.Reply{Text: badRun}, fake.Reply{Text: badRun},
-		fake.Reply{Text: harness(bad)}, fake.Reply{Text: harness(zlibHarness)})
+	// zlib's primary artifacts are its libraries (what make install installs): no
+	// program run is asked for, the harness is.
+	prov.QueueAgent("optimizer", fake.Reply{Text: harness(bad)}, fake.Reply{Text: harness(zlibHarness)})
 	start := time.Now()
 	res, err := e.pipeline(t, prov, WithOptimizer(onlyO3)).Run(context.Background(), atesor.Request{Source: zlib, TestTimeout: 5 * time.Minute, Optimize: true})
 	if err != nil {
@@ -130,18 +130,17 @@ func TestE2EOptimizeHarness(t *testing.T) {
 	if p.Harness == nil || !strings.HasPrefix(p.Variants[0].Output, "ATESOR-CHECK ") {
 		t.Errorf("harness %v, baseline check %q", p.Harness, p.Variants[0].Output)
 	}
-	// Three program runs (the first and two critiques), then the rejected harness and
-	// the accepted one after its critique.
+	// The rejected harness, then the accepted one after its critique.
 	var calls []fake.Call
 	for _, c := range prov.Calls() {
 		if c.Agent == optimize.AgentLabel {
 			calls = append(calls, c)
 		}
 	}
-	if len(calls) != 5 {
-		t.Fatalf("%d optimizer calls, want 5", len(calls))
+	if len(calls) != 2 {
+		t.Fatalf("%d optimizer calls, want 2", len(calls))
 	}
-	if last := calls[4].Messages; !strings.Contains(last[len(last)-1].Content, "system") {
+	if last := calls[1].Messages; !strings.Contains(last[len(last)-1].Content, "system") {
 		t.Errorf("the accepted harness was not asked for after a critique naming the forbidden call: %q", last[len(last)-1].Content)
 	}
 	t.Logf("zlib port + performance mode: %s", time.Since(start).Round(time.Second))

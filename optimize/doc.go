@@ -24,4 +24,12 @@
 // package tests pass as they did for the baseline. Each variant's workload runs at
 // least 5 times; the report gives median, min and max. Under an emulator the figures
 // are labelled atesor.EmulatedCaveat: they compare builds, they are not hardware figures.
+// A benchmark report is compared as a terminal shows it (lines redrawn with carriage
+// returns count as their final picture); the fields that vary between the baseline's
+// runs are masked in the check and reported as the benchmark's own figures.
+//
+// Instructions executed are not counted. Each run probes the emulator once (QEMU_PLUGIN,
+// which only a qemu-user built with TCG plugins reads) and the report says why counts
+// are unavailable: the emulator has no plugin support, or counting with a plugin is not
+// implemented.
 package optimize

@@ -192,10 +192,19 @@ func FuzzParseExports(f *testing.F) {
 
 func FuzzChecker(f *testing.F) {
 	f.Add("a 1 2\nb 3\r b 4\n", "a 1 5\nb 4\n")
+	f.Add(" =-x : 10 -> 5 (2.0), 30.5 MB/s\r 1#\n", " =-x : 10 -> 5 (2.0), 99.1 MB/s\r 1#\n")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		c := NewChecker(CheckShape, []string{a, b})
 		if !c.Equal(a) || !c.Equal(b) {
 			t.Fatalf("a baseline run must check equal to its own template %q", c.Want())
+		}
+		// The figures are the masked fields: as many for each baseline run.
+		fa, fb := c.Figures(a), c.Figures(b)
+		if c.Mode == CheckShape && len(fa) != len(fb) {
+			t.Fatalf("figures %q and %q of the template %q", fa, fb, c.Want())
+		}
+		if m := c.MedianFigures([]string{a, b}); m != nil && len(m) != len(fa) {
+			t.Fatalf("median figures %q, run figures %q", m, fa)
 		}
 	})
 }
