@@ -59,15 +59,16 @@ var x86Function = regexp.MustCompile(`(?i)(^|_)(sse[0-9]*|ssse3|sse4_?[12a]?|avx
 // toolchainFunctions are defined by every shared library the toolchain links.
 var toolchainFunctions = map[string]bool{"_init": true, "_fini": true}
 
-// checkDistribution compares with the distribution's own build (see above).
-func (r *run) checkDistribution(ctx context.Context, s *atesor.State, sonames map[string]bool, ec *atesor.ExportCheck, defined func(string) bool) {
+// checkDistribution compares with the distribution's own build (see above) and returns
+// what that build exports for the libraries built here (nil when nothing was compared).
+func (r *run) checkDistribution(ctx context.Context, s *atesor.State, sonames map[string]bool, ec *atesor.ExportCheck, defined func(string) bool) *distExports {
 	src, version := debianSource(s.Request.Source)
 	suite := ""
 	if o := s.Request.Origin; o != nil && o.Distro == "debian" && o.Package != "" {
 		src, version, suite = o.Package, knowledge.UpstreamVersion(o.Version), o.Suite // a debian:NAME source
 	}
 	if src == "" {
-		return
+		return nil
 	}
 	if suite == "" {
 		suite = sandbox.DefaultSuite
@@ -80,9 +81,43 @@ func (r *run) checkDistribution(ctx context.Context, s *atesor.State, sonames ma
 	ec.Notes = append(ec.Notes, notes...)
 	if err != nil {
 		ec.Notes = append(ec.Notes, "distribution symbols not compared: "+err.Error())
+		return nil
+	}
+	return compareDistribution(debs, arch, version, sonames, defined, ec)
+}
+
+// distExports is what the distribution's build exports for the libraries built here:
+// the names it lists that are not excused as architecture-specific, and whether that
+// list is exact (no symbols file pattern that a name could match without being listed).
+type distExports struct {
+	names map[string]bool
+	exact bool
+}
+
+// excuseUndistributed drops from the missing declared functions those the
+// distribution's own build of the same version does not export either (or exports only
+// on other architectures): the upstream library never defines them (libmad 0.15.1b's bit.h declares mad_bit_write, which no
+// file defines), so a port cannot be asked to. They are named in a note and no longer
+// counted as declared.
+func excuseUndistributed(ec *atesor.ExportCheck, d *distExports) {
+	if d == nil || !d.exact || len(d.names) == 0 || len(ec.MissingDeclared) == 0 {
 		return
 	}
-	compareDistribution(debs, arch, version, sonames, defined, ec)
+	var kept, excused []string
+	for _, n := range ec.MissingDeclared {
+		if d.names[n] {
+			kept = append(kept, n)
+		} else {
+			excused = append(excused, n)
+		}
+	}
+	if len(excused) == 0 {
+		return
+	}
+	ec.MissingDeclared = kept
+	ec.Declared -= len(excused)
+	ec.Notes = append(ec.Notes, fmt.Sprintf("not counted: %d functions the public headers declare that %s does not export either: %s",
+		len(excused), ec.Distribution, strings.Join(limit(excused, 20), ", ")))
 }
 
 // distArchiveFor opens the archive of one architecture: the Debian mirror of the host's
@@ -193,12 +228,14 @@ func readDistDeb(ctx context.Context, a distArchive, p knowledge.BinaryPackage) 
 
 // compareDistribution records in ec what the distribution's packages export for the
 // libraries built here (sonames) and which of those functions no library defines.
-func compareDistribution(debs []distDeb, arch, version string, sonames map[string]bool, defined func(string) bool, ec *atesor.ExportCheck) {
+func compareDistribution(debs []distDeb, arch, version string, sonames map[string]bool, defined func(string) bool, ec *atesor.ExportCheck) *distExports {
 	var names []string
 	how := map[string]bool{}
 	missing := map[string]bool{}
 	compared := false
 	seen := map[string]bool{}
+	exported := map[string]bool{} // the names not excused
+	exact := true
 	count := func(name string, excused bool) {
 		if seen[name] {
 			return // two packages of one library (a t64 transition, a multilib copy)
@@ -208,6 +245,7 @@ func compareDistribution(debs []distDeb, arch, version string, sonames map[strin
 			ec.Excused++
 			return
 		}
+		exported[name] = true
 		ec.DistributionSymbols++
 		if !defined(name) {
 			missing[name] = true
@@ -223,9 +261,11 @@ func compareDistribution(debs []distDeb, arch, version string, sonames map[strin
 				compared, how["symbols file"] = true, true
 				names = append(names, d.Package)
 				for _, sym := range lib.Symbols {
-					if !sym.Pattern {
-						count(sym.Name, sym.Excused)
+					if sym.Pattern {
+						exact = false
+						continue
 					}
+					count(sym.Name, sym.Excused)
 				}
 			}
 			continue
@@ -251,6 +291,9 @@ func compareDistribution(debs []distDeb, arch, version string, sonames map[strin
 					count(fn, arch != "riscv64" && x86Function.MatchString(fn))
 				}
 			}
+			for _, n := range syms.Data {
+				exported[n] = true // only functions are compared, but data is exported too
+			}
 		}
 		for _, p := range d.Contents.Skipped {
 			ec.Notes = append(ec.Notes, fmt.Sprintf("%s (from %s) is too large to compare", p, d.Package))
@@ -262,7 +305,7 @@ func compareDistribution(debs []distDeb, arch, version string, sonames map[strin
 			pkgs = append(pkgs, d.Package)
 		}
 		ec.Notes = append(ec.Notes, fmt.Sprintf("distribution symbols not compared: Debian's %s packages %s carry no symbols file and no shared library built here", arch, strings.Join(pkgs, ", ")))
-		return
+		return nil
 	}
 	var hows []string
 	for h := range how {
@@ -274,4 +317,5 @@ func compareDistribution(debs []distDeb, arch, version string, sonames map[strin
 		ec.MissingDistribution = append(ec.MissingDistribution, n)
 	}
 	sort.Strings(ec.MissingDistribution)
+	return &distExports{names: exported, exact: exact}
 }

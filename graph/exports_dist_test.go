@@ -257,3 +257,51 @@ func TestFetchDistributionFallsBackToAmd64(t *testing.T) {
 		})
 	}
 }
+
+// TestExcuseUndistributed: a function the public headers declare but the
+// distribution's own build does not export either (libmad's mad_bit_write, declared in
+// bit.h and defined nowhere) is not asked of the port; one the distribution exports is.
+func TestExcuseUndistributed(t *testing.T) {
+	mad := readTestDeb(t, libmadDeb)
+	symbolsDeb := func(text string) distDeb {
+		return distDeb{Package: "libx1", Version: "1.0-1", Contents: &debpkg.Contents{Control: map[string][]byte{"symbols": []byte(text)}}}
+	}
+	tests := []struct {
+		name         string
+		deb          distDeb
+		sonames      []string
+		missing      []string
+		wantMissing  []string
+		wantDeclared int
+		wantNote     string
+	}{
+		{name: "libmad's mad_bit_write", deb: mad, sonames: []string{"libmad.so.0"}, missing: []string{"mad_bit_write", "mad_synth_frame"},
+			wantMissing: []string{"mad_synth_frame"}, wantDeclared: 36, wantNote: "libmad0 0.15.1b (Debian riscv64, dynamic symbols) does not export either: mad_bit_write"},
+		{name: "architecture-specific in the symbols file", deb: symbolsDeb("libx.so.1 libx1 #MINVER#\n (arch=amd64 i386)x_sse2@Base 1.0\n x_generic@Base 1.0\n"),
+			sonames: []string{"libx.so.1"}, missing: []string{"x_generic", "x_sse2"}, wantMissing: []string{"x_generic"}, wantDeclared: 36, wantNote: "x_sse2"},
+		{name: "a pattern could match it", deb: symbolsDeb("libx.so.1 libx1 #MINVER#\n (regex)\"^x_\" 1.0\n x_generic@Base 1.0\n"),
+			sonames: []string{"libx.so.1"}, missing: []string{"x_generic", "x_other"}, wantMissing: []string{"x_generic", "x_other"}, wantDeclared: 37},
+		{name: "nothing compared", deb: mad, sonames: []string{"libother.so.1"}, missing: []string{"mad_bit_write"},
+			wantMissing: []string{"mad_bit_write"}, wantDeclared: 37},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sonames := map[string]bool{}
+			for _, s := range tt.sonames {
+				sonames[s] = true
+			}
+			ec := &atesor.ExportCheck{Declared: 37, MissingDeclared: tt.missing}
+			d := compareDistribution([]distDeb{tt.deb}, "riscv64", knowledge.UpstreamVersion(tt.deb.Version), sonames, func(string) bool { return true }, ec)
+			excuseUndistributed(ec, d)
+			if diff := cmp.Diff(tt.wantMissing, ec.MissingDeclared, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("missing declared (-want +got):\n%s", diff)
+			}
+			if ec.Declared != tt.wantDeclared {
+				t.Errorf("declared = %d, want %d", ec.Declared, tt.wantDeclared)
+			}
+			if notes := strings.Join(ec.Notes, "\n"); tt.wantNote != "" && !strings.Contains(notes, tt.wantNote) {
+				t.Errorf("notes %q lack %q", notes, tt.wantNote)
+			}
+		})
+	}
+}
