@@ -448,3 +448,39 @@ func TestReplayUsesTheRecordedGoToolchain(t *testing.T) {
 		t.Fatalf("the recipe's go build ran with %+v (verdict %s, %s)", build, res.Verdict, res.Failure)
 	}
 }
+
+// A run resumed into a fresh sandbox puts the fetched release back before it reapplies
+// the fixes (which may run the go command) and whatever node resumes runs.
+func TestResumeRestoresTheFetchedGoToolchain(t *testing.T) {
+	f := newFakeFetcher(t, "go1.27.3/amd64")
+	r, s, sb := goToolchainRun(t, "module m\ngo 1.27.3\n", "go1.24.4", true, f)
+	sb.On("go version", sandboxtest.OK("go version go1.27.3 linux/amd64\n"))
+	sb.OnPrefix("test -d ", sandboxtest.Fail(1, ""))
+	r.src, r.hostTree, r.state = &source{kind: SourceDir}, t.TempDir(), s
+	s.Request.OutputDir = t.TempDir()
+	s.GoToolchain = &atesor.GoToolchain{Version: "go1.27.3", Arch: "amd64", Source: atesor.GoToolchainProxyAMD64, Required: "go1.27.3",
+		Module: "golang.org/toolchain@v0.0.1-go1.27.3.linux-amd64", Sum: "h1:fake=", GOROOT: "/opt/atesor/go/go1.27.3"}
+	s.FixAttempts = []atesor.FixAttempt{{Attempt: 1, Actions: []atesor.Action{{Type: atesor.ActionCommand, Command: "go mod tidy"}}}}
+	if err := r.ensureRepo(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Root(), "opt/atesor/go/go1.27.3/bin/go")); err != nil {
+		t.Fatalf("the recorded release is not back in the fresh sandbox: %v", err)
+	}
+	var tidy *atesor.Command
+	version := -1
+	for i, c := range sb.Commands() {
+		switch {
+		case c.Line == "go version":
+			version = i
+		case c.Line == "go mod tidy":
+			tidy = &c
+			if version < 0 {
+				t.Errorf("the fix ran before the release was checked (commands %q)", sb.Lines())
+			}
+		}
+	}
+	if tidy == nil || len(tidy.Env) == 0 || !strings.HasPrefix(tidy.Env[0], "PATH=/opt/atesor/go/bin:") {
+		t.Errorf("the reapplied fix ran with %+v", tidy)
+	}
+}

@@ -134,6 +134,13 @@ func (r *run) ensureRepo(ctx context.Context, s *atesor.State) error {
 		return err
 	}
 	s.CompletedPhases = nil
+	// The fixes below and whatever node resumes may run the go command: a release the
+	// port fetched must be back in the fresh sandbox first.
+	if t := s.GoToolchain; t != nil && t.GOROOT != "" {
+		if err := r.ensureGoToolchain(ctx, s); err != nil {
+			return err
+		}
+	}
 	for _, f := range s.FixAttempts {
 		if err := r.applyActions(ctx, s, f.Actions, nil); err != nil {
 			r.log.Warn("reapply fix", "err", err)
