@@ -184,6 +184,29 @@ func doctorToolchain(ctx context.Context, r *report, p atesor.Platform) {
 		}
 	}
 	r.info("a port with --no-accel runs the emulated toolchain")
+	doctorGoReleases(ctx, r)
+}
+
+// doctorGoReleases says whether a Go module whose go.mod needs a newer Go than the
+// suite's can get that release: the host's go command downloads it (GOPROXY, GOSUMDB).
+func doctorGoReleases(ctx context.Context, r *report) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		r.info("no go command on the host: a Go module that needs a newer Go than the suite's cannot get that release (install Go on the host)")
+		return
+	}
+	out, err := exec.CommandContext(ctx, goCmd, "env", "GOVERSION", "GOPROXY").Output()
+	if err != nil {
+		r.info("%s env failed (%v): newer Go releases for Go modules may not be fetched", goCmd, err)
+		return
+	}
+	f := strings.Fields(string(out))
+	if len(f) < 2 {
+		r.info("%s env printed %q: newer Go releases for Go modules may not be fetched", goCmd, out)
+		return
+	}
+	r.ok("newer Go releases for Go modules: fetched by %s (%s) through GOPROXY=%s into %s", goCmd, f[0], f[1],
+		sandbox.NewGoProxyFetcher().ModCache())
 }
 
 func doctorProvider(ctx context.Context, r *report) {
