@@ -44,6 +44,10 @@ func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
 	}
 	res, err := o.Run(ctx, r.optimizeTarget(s))
 	r.addUsage(s, res.Usage)
+	if ctx.Err() != nil {
+		// Interrupted: nothing is recorded, a resumed run measures again.
+		return ctx.Err()
+	}
 	perf := res.Performance
 	if err != nil {
 		if ctx.Err() != nil {

@@ -126,6 +126,10 @@ func (o *Optimizer) Run(ctx context.Context, t Target) (Result, error) {
 			return res, ctx.Err()
 		}
 		v := o.tryCandidate(ctx, t, wl, checker, c, emulated)
+		if ctx.Err() != nil {
+			// Interrupted while trying it: the candidate was not judged.
+			return res, ctx.Err()
+		}
 		o.progress(fmt.Sprintf("variant %s: %s", v.Name, verdict(v)))
 		perf.Variants = append(perf.Variants, v)
 	}

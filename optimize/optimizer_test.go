@@ -2,6 +2,7 @@ package optimize
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -227,5 +228,40 @@ func TestOwnSwitchIsACandidate(t *testing.T) {
 	}
 	if !configured {
 		t.Error("the variant's configure did not get --enable-rvv")
+	}
+}
+
+// ctxSandbox fails every command once its context has ended, as the real sandboxes do.
+type ctxSandbox struct{ *fakeSandbox }
+
+func (c ctxSandbox) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandResult, error) {
+	if err := ctx.Err(); err != nil {
+		return atesor.CommandResult{Line: cmd.Line}, err
+	}
+	return c.fakeSandbox.Exec(ctx, cmd)
+}
+
+// An interruption while the last candidate builds ends the run with the context's
+// error: the candidate is not reported as rejected, and nothing counts as measured.
+func TestInterruptedDuringTheLastCandidate(t *testing.T) {
+	sb := ctxSandbox{&fakeSandbox{help: lz4Help, variants: map[string]fakeVariant{
+		"baseline": {size: "4756415", dur: 5 * time.Second},
+		"O3":       {size: "4756415", dur: 4 * time.Second},
+	}}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	emulated := true
+	o := &Optimizer{Sandbox: sb, Emulated: &emulated, Candidates: []Candidate{{Name: "O3", Env: []string{"CFLAGS=-O3"}}},
+		Progress: func(line string) {
+			if line == "building variant O3" {
+				cancel()
+			}
+		}}
+	res, err := o.Run(ctx, lz4Target())
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want context.Canceled", err)
+	}
+	if n := len(res.Performance.Variants); n != 1 {
+		t.Errorf("%d variants reported, want only the baseline: %+v", n, res.Performance.Variants)
 	}
 }
