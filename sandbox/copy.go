@@ -3,8 +3,6 @@ package sandbox
 import (
 	"archive/tar"
 	"archive/zip"
-	"compress/bzip2"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -16,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ulikunitz/xz"
+	"github.com/eclipse-atesor/atesor-go/internal/decompress"
 )
 
 // IsGitURL reports whether src names a git repository to clone rather than a host path:
@@ -392,24 +390,11 @@ func walkArchive(archive, kind string, fn func(name string, e *entry) error) err
 		return err
 	}
 	defer f.Close()
-	var r io.Reader = f
-	switch kind {
-	case "tar.gz":
-		gz, err := gzip.NewReader(f)
-		if err != nil {
-			return err
-		}
-		defer gz.Close()
-		r = gz
-	case "tar.xz":
-		xr, err := xz.NewReader(f)
-		if err != nil {
-			return err
-		}
-		r = xr
-	case "tar.bz2":
-		r = bzip2.NewReader(f)
+	r, err := decompress.Reader(strings.TrimPrefix(kind, "tar"), f)
+	if err != nil {
+		return err
 	}
+	defer r.Close()
 	tr := tar.NewReader(r)
 	for {
 		h, err := tr.Next()

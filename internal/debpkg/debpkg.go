@@ -4,8 +4,6 @@ import (
 	"archive/tar"
 	"bufio"
 	"bytes"
-	"compress/bzip2"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -14,8 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ulikunitz/xz"
-	"github.com/ulikunitz/xz/lzma"
+	"github.com/eclipse-atesor/atesor-go/internal/decompress"
 )
 
 // Limits bound what [Read] keeps and reads; zero fields take the defaults of
@@ -189,34 +186,15 @@ func Read(r io.Reader, control []string, l Limits) (*Contents, error) {
 
 // readTar decompresses a member by its name's extension and calls fn for each entry.
 func readTar(name string, r io.Reader, limit int64, fn func(*tar.Header, *tar.Reader) error) error {
-	var dr io.Reader
-	switch ext := path.Ext(name); ext {
-	case ".tar":
-		dr = r
-	case ".gz":
-		zr, err := gzip.NewReader(r)
-		if err != nil {
-			return err
-		}
-		defer zr.Close()
-		dr = zr
-	case ".xz":
-		zr, err := xz.NewReader(r)
-		if err != nil {
-			return err
-		}
-		dr = zr
-	case ".lzma":
-		zr, err := lzma.NewReader(r)
-		if err != nil {
-			return err
-		}
-		dr = zr
-	case ".bz2":
-		dr = bzip2.NewReader(r)
-	default:
+	ext := path.Ext(name)
+	dr, err := decompress.Reader(ext, r)
+	if errors.Is(err, decompress.ErrUnsupported) {
 		return fmt.Errorf("%w: %s members (extract the package with dpkg-deb instead)", ErrUnsupportedCompression, ext)
 	}
+	if err != nil {
+		return err
+	}
+	defer dr.Close()
 	tr := tar.NewReader(&capped{r: dr, left: limit})
 	for {
 		h, err := tr.Next()
