@@ -77,6 +77,7 @@ func (r *run) optimizeTarget(s *atesor.State) optimize.Target {
 	t := optimize.Target{
 		Package: s.RepoName, RepoDir: s.RepoDir, Commands: s.ExecutedCommands,
 		Artifacts: primaryArtifacts(s.Artifacts), TestTimeout: s.Request.WithDefaults().TestTimeout,
+		Env: buildEnv(s),
 	}
 	if r.hostTree != "" {
 		t.Source = os.DirFS(r.hostTree)

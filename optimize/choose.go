@@ -27,7 +27,7 @@ func (o *Optimizer) chooseWorkload(ctx context.Context, t Target, res *Result) (
 	}
 	sub := o.subject(ctx, t)
 	try := func(wl Workload) bool {
-		if why := o.trial(ctx, t.RepoDir, wl); why != "" {
+		if why := o.trial(ctx, t, wl); why != "" {
 			note(fmt.Sprintf("%s workload `%s` not used: %s", wl.Source, wl.Command, why))
 			return false
 		}
@@ -79,9 +79,9 @@ func (o *Optimizer) chooseWorkload(ctx context.Context, t Target, res *Result) (
 
 // trial runs the workload once on the baseline: it must succeed within the run time
 // limit, and a harness must print its check line.
-func (o *Optimizer) trial(ctx context.Context, dir string, wl Workload) string {
+func (o *Optimizer) trial(ctx context.Context, t Target, wl Workload) string {
 	if wl.Prepare != "" {
-		r, err := o.Sandbox.Exec(ctx, atesor.Command{Line: wl.Prepare, Dir: dir, Timeout: 10 * time.Minute})
+		r, err := o.Sandbox.Exec(ctx, atesor.Command{Line: wl.Prepare, Dir: t.RepoDir, Env: t.env(), Timeout: 10 * time.Minute})
 		if err != nil {
 			return err.Error()
 		}
@@ -89,7 +89,7 @@ func (o *Optimizer) trial(ctx context.Context, dir string, wl Workload) string {
 			return "building it failed: " + lastLine(r.Output)
 		}
 	}
-	r, err := o.Sandbox.Exec(ctx, atesor.Command{Line: wl.Command, Dir: dir, Timeout: o.MaxRunTime})
+	r, err := o.Sandbox.Exec(ctx, atesor.Command{Line: wl.Command, Dir: t.RepoDir, Env: t.env(), Timeout: o.MaxRunTime})
 	switch {
 	case err != nil:
 		return err.Error()
@@ -146,7 +146,7 @@ func (o *Optimizer) ownBenchmarks(ctx context.Context, t Target, programs []stri
 	for _, p := range programs {
 		flag := ""
 		for _, h := range []string{"--help", "-h", "-H"} {
-			r, err := o.Sandbox.Exec(ctx, atesor.Command{Line: shQuote(p) + " " + h + " </dev/null", Dir: t.RepoDir, Timeout: helpTimeout})
+			r, err := o.Sandbox.Exec(ctx, atesor.Command{Line: shQuote(p) + " " + h + " </dev/null", Dir: t.RepoDir, Env: t.env(), Timeout: helpTimeout})
 			if err != nil {
 				break
 			}

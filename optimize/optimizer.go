@@ -45,6 +45,19 @@ type Target struct {
 	Artifacts []atesor.Artifact
 	// Crate and Module name the Rust crate and the Go module.
 	Crate, Module string
+	// Env is the base environment of every build, workload and test command, before
+	// a candidate's own (the fetched Go toolchain's PATH, SOURCE_DATE_EPOCH, ...): the
+	// commands run as the verified build's did.
+	Env []string
+}
+
+// env returns the target's base environment followed by extra.
+func (t Target) env(extra ...[]string) []string {
+	out := append([]string(nil), t.Env...)
+	for _, e := range extra {
+		out = append(out, e...)
+	}
+	return out
 }
 
 // Optimizer runs performance mode in a sandbox.
@@ -99,7 +112,7 @@ func (o *Optimizer) Run(ctx context.Context, t Target) (Result, error) {
 	perf.Source, perf.Workload, perf.Check, perf.Harness = wl.Source, wl.Command, wl.Mode.String(), wl.Harness
 
 	base := atesor.Variant{Name: "baseline", Built: true, Accepted: true}
-	outs, ds, why := o.measure(ctx, wl, t.RepoDir, nil)
+	outs, ds, why := o.measure(ctx, wl, t.RepoDir, t.env())
 	if why != "" {
 		return res, fmt.Errorf("optimize: the baseline workload %q failed: %s", wl.Command, why)
 	}
@@ -244,7 +257,7 @@ func (o *Optimizer) tryCandidate(ctx context.Context, t Target, wl Workload, ck 
 		return v
 	}
 	v.Built = true
-	outs, ds, why := o.measure(ctx, wl, dir, append(append([]string{}, c.Env...), v.RunEnv...))
+	outs, ds, why := o.measure(ctx, wl, dir, t.env(c.Env, v.RunEnv))
 	if why != "" {
 		v.Rejected = "workload failed: " + why
 		return v
@@ -265,7 +278,7 @@ func (o *Optimizer) tryCandidate(ctx context.Context, t Target, wl Workload, ck 
 	case !t.TestsPassed:
 		v.Tests = "not compared (the baseline's did not pass)"
 	default:
-		why := o.runTests(ctx, t, dir, v.RunEnv)
+		why := o.runTests(ctx, t, dir, t.env(c.Env, v.RunEnv))
 		v.Tests = testsWord(why == "")
 		if why != "" {
 			v.Rejected = "the package tests fail (they passed for the baseline): " + why
@@ -303,7 +316,7 @@ func (o *Optimizer) buildVariant(ctx context.Context, t Target, wl Workload, c C
 	if !r.OK() {
 		return "copying the sources: " + lastLine(r.Output)
 	}
-	env := append(append([]string{}, c.Env...), runEnv...)
+	env := t.env(c.Env, runEnv)
 	applied := len(c.ConfigureArgs) == 0
 	for _, line := range t.Commands {
 		line = strings.ReplaceAll(line, t.RepoDir, dir)

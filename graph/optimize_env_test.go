@@ -1,0 +1,78 @@
+package graph
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/optimize"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
+)
+
+// Performance mode builds, runs and tests with the Go toolchain the port fetched (its
+// PATH first in every command's environment) and with the build's SOURCE_DATE_EPOCH,
+// as the verified build did; a port on the suite's Go adds nothing.
+func TestOptimizeUsesFetchedGoToolchain(t *testing.T) {
+	toolchainPath := "PATH=" + goToolchainBase + "/bin:" + sandbox.DefaultPath
+	for _, tc := range []struct {
+		name    string
+		tc      *atesor.GoToolchain
+		wantEnv []string
+	}{
+		{"fetched", &atesor.GoToolchain{Version: "go1.27.3", Arch: "amd64", Source: atesor.GoToolchainProxyAMD64, GOROOT: goToolchainBase},
+			[]string{toolchainPath, "SOURCE_DATE_EPOCH=1700000000"}},
+		{"suite", &atesor.GoToolchain{Version: "go1.24.4", Arch: "riscv64", Source: atesor.GoToolchainSuite},
+			[]string{"SOURCE_DATE_EPOCH=1700000000"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &atesor.State{
+				RepoName: "gopkg", RepoDir: "/workspace/gopkg", GoToolchain: tc.tc, SourceDateEpoch: 1700000000,
+				ExecutedCommands: []string{"go build ./..."},
+				Tests:            &atesor.TestResult{Commands: []string{"go test ./..."}, Passed: true},
+				Analysis:         &atesor.PackageAnalysis{Language: "go"},
+			}
+			tgt := (&run{}).optimizeTarget(s)
+			tgt.Source = fstest.MapFS{"go.mod": {Data: []byte("module example.com/gopkg\n")}, "main.go": {Data: []byte("package main\n")}}
+			sb := sandboxtest.New(t, atesor.Platform{Triplet: "riscv64-linux-gnu"})
+			sb.SetRepo("gopkg")
+			sb.Add(sandboxtest.Rule{Match: func(c atesor.Command) bool { return strings.HasPrefix(c.Line, "go test -run") },
+				Result: atesor.CommandResult{Stdout: "BenchmarkSum-2 1 1000 ns/op\nok\n", Duration: time.Second}})
+			hw := false
+			o := &optimize.Optimizer{Sandbox: sb, Emulated: &hw,
+				Candidates: []optimize.Candidate{{Name: "rva22u64", Env: []string{"GORISCV64=rva22u64"}}}}
+			res, err := o.Run(context.Background(), tgt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p := res.Performance; len(p.Variants) != 2 || !p.Variants[1].Accepted {
+				t.Fatalf("performance %+v", p)
+			}
+			var build, bench, test int
+			for _, c := range sb.Commands() {
+				switch {
+				case strings.HasPrefix(c.Line, "go build"):
+					build++
+				case strings.HasPrefix(c.Line, "go test -run"):
+					bench++
+				case strings.HasPrefix(c.Line, "go test"):
+					test++
+				default:
+					continue
+				}
+				if len(c.Env) < len(tc.wantEnv) || strings.Join(c.Env[:len(tc.wantEnv)], " ") != strings.Join(tc.wantEnv, " ") {
+					t.Errorf("`%s` in %s ran with env %q, want it to start with %q", c.Line, c.Dir, c.Env, tc.wantEnv)
+				}
+				if strings.HasSuffix(c.Dir, "-atesor-rva22u64") && !strings.Contains(strings.Join(c.Env, " "), "GORISCV64=rva22u64") {
+					t.Errorf("`%s` of the candidate lacks its own env: %q", c.Line, c.Env)
+				}
+			}
+			if build == 0 || bench < 1+2*optimize.DefaultRuns || test == 0 {
+				t.Errorf("commands seen: %d builds, %d benchmark runs, %d test runs: %q", build, bench, test, sb.Lines())
+			}
+		})
+	}
+}
