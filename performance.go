@@ -75,6 +75,10 @@ type Variant struct {
 	// reports (the fields of its report that vary between runs), for an own-benchmark
 	// workload: a benchmark that runs for a fixed time shows speed only there.
 	Figures []string `json:"benchmark_figures,omitempty"`
+	// Instructions is the guest instructions the workload's program executed in one
+	// extra, untimed run under the counting emulator (0: not counted; see
+	// Performance.InstructionCounts and the notes).
+	Instructions uint64 `json:"instructions,omitempty"`
 	// Tests summarises the package tests run on this variant.
 	Tests string `json:"tests,omitempty"`
 	// Median, Min, Max and Durations are written to JSON in seconds.

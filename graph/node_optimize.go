@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/optimize"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 // NodeOptimize is performance mode's node: it runs after finish when the request asks
@@ -35,6 +37,11 @@ func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
 	o := &optimize.Optimizer{
 		Sandbox: r.sb, Logger: r.log, Now: r.now,
 		Progress: func(line string) { r.emit(Event{Kind: EventInfo, Node: NodeOptimize, Line: line}) },
+	}
+	if _, ok := untimed(r.sb).(sandbox.ToolchainReporter); ok {
+		// The root-filesystem sandbox runs host (x86_64) programs inside, as the
+		// accelerated toolchain does: the counting emulator is one.
+		o.CounterTools = optimize.HostCounter(filepath.Join(sandbox.StateHome(), "cache", "insncount"))
 	}
 	if r.provider != nil {
 		o.Agent = &optimize.Agent{Client: r.client(), Node: NodeOptimize, Validators: validatorsFor[atesor.Harness](&r.p.opts)}

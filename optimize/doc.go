@@ -28,8 +28,13 @@
 // returns count as their final picture); the fields that vary between the baseline's
 // runs are masked in the check and reported as the benchmark's own figures.
 //
-// Instructions executed are not counted. Each run probes the emulator once (QEMU_PLUGIN,
-// which only a qemu-user built with TCG plugins reads) and the report says why counts
-// are unavailable: the emulator has no plugin support, or counting with a plugin is not
-// implemented.
+// Under emulation, the guest instructions each accepted variant's workload executes are
+// counted in one extra, untimed run ([Optimizer.CounterTools], [PrepareCounter]): the
+// host's dynamically linked qemu-riscv64 (Debian's qemu-user, built with TCG plugins;
+// the static emulator binfmt runs is not), its libraries and x86-64 loader, and a
+// counting plugin compiled from embedded C source with the host's gcc, are copied into
+// the sandbox and run the workload's program. Only that program is counted: the
+// processes it starts run under binfmt's emulator, so a workload that is a build tool's
+// command (make bench, go test, cargo bench) is not counted. Whatever prevents a count,
+// the report says why instead of giving a number.
 package optimize

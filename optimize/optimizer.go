@@ -80,6 +80,11 @@ type Optimizer struct {
 	Progress func(line string)
 	// Now is the clock of the Measured stamp (default time.Now).
 	Now func() time.Time
+	// CounterTools returns the host directory of the instruction counter's tools
+	// ([HostCounter], [PrepareCounter]); nil does not count instructions. Under
+	// emulation each accepted variant's workload then runs once more, untimed, under
+	// the counting emulator.
+	CounterTools func(ctx context.Context) (string, error)
 }
 
 // Result is what [Optimizer.Run] produced.
@@ -104,10 +109,14 @@ func (o *Optimizer) Run(ctx context.Context, t Target) (Result, error) {
 		perf.Caveat = "measured on riscv64 hardware"
 	}
 	res := Result{Performance: perf}
-	perf.InstructionCounts = o.instructionCounts(ctx, emulated)
+	cnt := counter{why: "no workload to count"}
+	perf.InstructionCounts = insnStatement(perf, cnt)
 	wl, err := o.chooseWorkload(ctx, t, &res)
 	if err != nil {
 		return res, err
+	}
+	if emulated {
+		cnt = o.setupCounter(ctx, wl)
 	}
 	perf.Source, perf.Workload, perf.Check, perf.Harness = wl.Source, wl.Command, wl.Mode.String(), wl.Harness
 
@@ -124,6 +133,7 @@ func (o *Optimizer) Run(ctx context.Context, t Target) (Result, error) {
 	if t.TestCommands != nil {
 		base.Tests = testsWord(t.TestsPassed)
 	}
+	o.countVariant(ctx, perf, cnt, wl, &base, t.RepoDir, t.env())
 	perf.Variants = append(perf.Variants, base)
 
 	cands := o.Candidates
@@ -138,7 +148,7 @@ func (o *Optimizer) Run(ctx context.Context, t Target) (Result, error) {
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
-		v := o.tryCandidate(ctx, t, wl, checker, c, emulated)
+		v := o.tryCandidate(ctx, t, wl, checker, c, perf, cnt)
 		if ctx.Err() != nil {
 			// Interrupted while trying it: the candidate was not judged.
 			return res, ctx.Err()
@@ -146,6 +156,7 @@ func (o *Optimizer) Run(ctx context.Context, t Target) (Result, error) {
 		o.progress(fmt.Sprintf("variant %s: %s", v.Name, verdict(v)))
 		perf.Variants = append(perf.Variants, v)
 	}
+	perf.InstructionCounts = insnStatement(perf, cnt)
 	perf.Winner = Winner(perf.Variants)
 	perf.Replay = Replay(t, perf.WinningVariant())
 	return res, nil
@@ -245,8 +256,8 @@ func sig(s string) string {
 
 // tryCandidate builds the candidate in its own directory, checks its output and tests,
 // and times it.
-func (o *Optimizer) tryCandidate(ctx context.Context, t Target, wl Workload, ck *Checker, c Candidate, emulated bool) atesor.Variant {
-	v := c.variant(emulated)
+func (o *Optimizer) tryCandidate(ctx context.Context, t Target, wl Workload, ck *Checker, c Candidate, perf *atesor.Performance, cnt counter) atesor.Variant {
+	v := c.variant(perf.Emulated)
 	dir := t.RepoDir + "-atesor-" + safeName(c.Name)
 	defer func() {
 		_, _ = o.Sandbox.Exec(context.WithoutCancel(ctx), atesor.Command{Line: "rm -rf " + shQuote(dir), Dir: "/"})
@@ -286,6 +297,7 @@ func (o *Optimizer) tryCandidate(ctx context.Context, t Target, wl Workload, ck 
 		}
 	}
 	v.Accepted = true
+	o.countVariant(ctx, perf, cnt, wl, &v, dir, t.env(c.Env, v.RunEnv))
 	return v
 }
 

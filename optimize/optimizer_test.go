@@ -23,6 +23,7 @@ type fakeSandbox struct {
 	variants map[string]fakeVariant
 	run      int
 	execs    []atesor.Command
+	copies   []string
 }
 
 type fakeVariant struct {
@@ -30,6 +31,7 @@ type fakeVariant struct {
 	dur       time.Duration
 	buildFail bool
 	testsFail bool
+	insns     uint64 // what the counted run reports; 0 makes it fail
 }
 
 var _ atesor.Sandbox = (*fakeSandbox)(nil)
@@ -50,6 +52,12 @@ func (f *fakeSandbox) Exec(_ context.Context, c atesor.Command) (atesor.CommandR
 	v := f.variants[variantOf(c.Dir)]
 	ok := atesor.CommandResult{Line: c.Line}
 	switch {
+	case strings.Contains(c.Line, " -plugin "):
+		if v.insns == 0 {
+			ok.ExitCode, ok.Stderr = 1, "qemu: Could not load plugin insncount.so"
+			break
+		}
+		ok.Stdout = fmt.Sprintf("atesor-insns: %d\n", v.insns)
 	case strings.HasSuffix(c.Line, "--help </dev/null"):
 		ok.Stdout = f.help
 	case c.Line == "./programs/lz4 -b":
@@ -69,7 +77,12 @@ func (f *fakeSandbox) Exec(_ context.Context, c atesor.Command) (atesor.CommandR
 	return ok, nil
 }
 
-func (f *fakeSandbox) CopyIn(context.Context, string, string) error  { return nil }
+func (f *fakeSandbox) CopyIn(_ context.Context, src, dst string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.copies = append(f.copies, src+" -> "+dst)
+	return nil
+}
 func (f *fakeSandbox) CopyOut(context.Context, string, string) error { return nil }
 func (f *fakeSandbox) ReadFile(context.Context, string) ([]byte, error) {
 	return nil, fs.ErrNotExist

@@ -2,6 +2,7 @@ package optimize
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go"
@@ -71,6 +72,13 @@ func Section(p *atesor.Performance) string {
 	if figures {
 		figHead, figRule = " benchmark's own figures (median) |", "---|"
 	}
+	counted := false
+	for _, v := range p.Variants {
+		counted = counted || v.Instructions > 0
+	}
+	if counted {
+		figHead, figRule = figHead+" guest instructions (emulated) |", figRule+"---|"
+	}
 	fmt.Fprintf(&b, "| variant | flags | median (%s) | min | max |%s output | tests | verdict |\n|---|---|---|---|---|%s---|---|---|\n", unit, figHead, figRule)
 	for _, v := range p.Variants {
 		verdict := "accepted"
@@ -98,6 +106,13 @@ func Section(p *atesor.Performance) string {
 		fig := ""
 		if figures {
 			fig = " " + cell(dash(strings.Join(v.Figures, ", "))) + " |"
+		}
+		if counted {
+			n := "-"
+			if v.Instructions > 0 {
+				n = strconv.FormatUint(v.Instructions, 10)
+			}
+			fig += " " + n + " |"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |%s %s | %s | %s |\n", v.Name, cell(flags), med, mn, mx, fig, cell(short(v.Output)), dash(v.Tests), cell(verdict))
 	}
