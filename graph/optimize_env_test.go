@@ -2,6 +2,8 @@ package graph
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -74,5 +76,53 @@ func TestOptimizeUsesFetchedGoToolchain(t *testing.T) {
 				t.Errorf("commands seen: %d builds, %d benchmark runs, %d test runs: %q", build, bench, test, sb.Lines())
 			}
 		})
+	}
+}
+
+// toolchainSandbox is the fake sandbox answering as the root-filesystem sandbox does
+// (it reports its toolchain), the one sandbox performance mode counts instructions in.
+type toolchainSandbox struct{ *sandboxtest.Sandbox }
+
+func (toolchainSandbox) Toolchain() sandbox.Toolchain { return sandbox.Toolchain{} }
+
+// In the root-filesystem sandbox the optimize node counts instructions: the counter's
+// tools are prepared on the host (the real qemu-user and gcc, in the state home's
+// cache) and copied into the sandbox, and each variant's counted run gives its count.
+func TestOptimizeCountsInstructionsInTheRootfsSandbox(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("ATESOR_HOME", home)
+	if _, err := optimize.PrepareCounter(context.Background(), filepath.Join(home, "cache", "insncount")); err != nil {
+		t.Skipf("the host cannot count instructions: %v", err)
+	}
+	h := newHarness(t, false)
+	h.builds(0, "riscv64-glibc-hello")
+	h.sb.Add(sandboxtest.Rule{Match: func(c atesor.Command) bool { return strings.HasSuffix(c.Line, "--help </dev/null") },
+		Result: sandboxtest.OK("usage: vecsum [-b]\n  -b   run the built-in benchmark\n")})
+	h.sb.Add(sandboxtest.Rule{Match: func(c atesor.Command) bool { return strings.Contains(c.Line, " -plugin ") },
+		Result: sandboxtest.OK("atesor-insns: 123456789\n")})
+	h.sb.Add(sandboxtest.Rule{Match: func(c atesor.Command) bool { return c.Line == "./vecsum -b" },
+		Result: atesor.CommandResult{Stdout: "vecsum: sum 499999500000\n", Duration: 2 * time.Second}})
+	p, err := New(Config{Sandbox: toolchainSandbox{h.sb}, Memory: h.mem, OutputDir: h.out, RunsDir: filepath.Join(h.out, "runs")},
+		WithOptimizer(func(o *optimize.Optimizer) {
+			o.Candidates = []optimize.Candidate{{Name: "O3", Env: []string{"CFLAGS=-O3"}}}
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Run(context.Background(), atesor.Request{Source: h.src, TestTimeout: time.Minute, Optimize: true})
+	if err != nil || res.Status != atesor.StatusVerified {
+		t.Fatalf("run: %v, status %s", err, res.Status)
+	}
+	perf := h.report().Performance
+	if perf == nil || !strings.HasPrefix(perf.InstructionCounts, "guest instructions executed") {
+		t.Fatalf("performance %+v", perf)
+	}
+	for _, v := range perf.Variants {
+		if v.Instructions != 123456789 {
+			t.Errorf("variant %s: %d instructions", v.Name, v.Instructions)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(h.sb.Root(), optimize.CounterInSandbox, "insncount.so")); err != nil {
+		t.Errorf("the counting plugin was not copied into the sandbox: %v", err)
 	}
 }
