@@ -36,7 +36,7 @@ type Performance struct {
 	// Caveat is the label every figure carries ([EmulatedCaveat] under emulation).
 	Caveat string `json:"caveat,omitempty"`
 	// InstructionCounts says whether guest instructions executed were counted, and
-	// if not, why (an emulator without TCG plugin support cannot count them).
+	// if not, why (counting needs a qemu-user with TCG plugins and a program workload).
 	InstructionCounts string    `json:"instruction_counts,omitempty"`
 	Measured          time.Time `json:"measured"`
 	// Variants are the baseline (first) and the candidates, in the order tried.
