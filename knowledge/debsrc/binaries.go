@@ -9,7 +9,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -80,30 +79,11 @@ func (b *Binaries) index(ctx context.Context) (string, error) {
 	}
 	comp := cmp.Or(b.Component, "main")
 	file := filepath.Join(b.CacheDir, b.Suite+"-"+comp+"-binary-"+b.Arch+"-Packages.xz")
-	fi, statErr := os.Stat(file)
-	if statErr == nil && time.Since(fi.ModTime()) <= cmp.Or(b.MaxAge, 24*time.Hour) {
-		return file, nil
-	}
-	m, err := b.mirror()
-	if err != nil {
-		return "", fmt.Errorf("debsrc: %w", err)
-	}
-	var since time.Time
-	if statErr == nil {
-		since = fi.ModTime()
-	}
-	url := fmt.Sprintf("%s/dists/%s/%s/binary-%s/Packages.xz", m, b.Suite, comp, b.Arch)
-	if err := (&Resolver{}).download(ctx, url, file, since, 1<<30); err != nil && statErr != nil {
+	rel := fmt.Sprintf("dists/%s/%s/binary-%s/Packages.xz", b.Suite, comp, b.Arch)
+	if err := (archive{mirror: b.Mirror}).refreshIndex(ctx, file, rel, b.MaxAge); err != nil {
 		return "", fmt.Errorf("debsrc: the %s %s Packages index: %w", b.Suite, b.Arch, err)
 	}
 	return file, nil
-}
-
-func (b *Binaries) mirror() (string, error) {
-	if b.Mirror != "" {
-		return strings.TrimRight(b.Mirror, "/"), nil
-	}
-	return knowledge.DebianMirror()
 }
 
 // Fetch returns the cached, checked .deb of p (from [Binaries.OfSource]), downloading
@@ -118,29 +98,5 @@ func (b *Binaries) Fetch(ctx context.Context, p knowledge.BinaryPackage) (string
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	dir := filepath.Join(b.CacheDir, "pool")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("debsrc: cache: %w", err)
-	}
-	want := atesor.DistroSource{SHA256: p.SHA256, Size: p.Size}
-	file := filepath.Join(dir, path.Base(clean))
-	if checkFile(file, want) == nil {
-		return file, nil
-	}
-	m, err := b.mirror()
-	if err != nil {
-		return "", fmt.Errorf("debsrc: %w", err)
-	}
-	tmp := file + ".part-" + strconv.Itoa(os.Getpid())
-	defer os.Remove(tmp)
-	if err := (&Resolver{}).download(ctx, m+clean, tmp, time.Time{}, p.Size); err != nil {
-		return "", fmt.Errorf("debsrc: download %s: %w", clean[1:], err)
-	}
-	if err := checkFile(tmp, want); err != nil {
-		return "", fmt.Errorf("debsrc: %s: %w", clean[1:], err)
-	}
-	if err := os.Rename(tmp, file); err != nil {
-		return "", fmt.Errorf("debsrc: %w", err)
-	}
-	return file, nil
+	return archive{mirror: b.Mirror}.fetchChecked(ctx, filepath.Join(b.CacheDir, "pool"), clean[1:], atesor.DistroSource{SHA256: p.SHA256, Size: p.Size}, p.Size)
 }

@@ -5,15 +5,12 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -21,7 +18,6 @@ import (
 	"github.com/ulikunitz/xz"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/knowledge"
 )
 
 // ErrNoOrig is wrapped by the error for a source package without an upstream tarball.
@@ -152,12 +148,7 @@ func upstream(v string) string {
 
 func (r *Resolver) component() string { return cmp.Or(r.Component, "main") }
 
-func (r *Resolver) mirror() (string, error) {
-	if r.Mirror != "" {
-		return strings.TrimRight(r.Mirror, "/"), nil
-	}
-	return knowledge.DebianMirror()
-}
+func (r *Resolver) archive() archive { return archive{mirror: r.Mirror, client: r.Client} }
 
 // Index returns the decompressed Sources index, downloading it when the cached copy is
 // missing or older than MaxAge (a conditional request, so an unchanged index is not
@@ -175,20 +166,9 @@ func (r *Resolver) loadIndex(ctx context.Context) ([]byte, error) {
 		return nil, fmt.Errorf("debsrc: cache: %w", err)
 	}
 	file := filepath.Join(r.CacheDir, r.Suite+"-"+r.component()+"-Sources.xz")
-	fi, statErr := os.Stat(file)
-	if statErr != nil || time.Since(fi.ModTime()) > cmp.Or(r.MaxAge, 24*time.Hour) {
-		m, err := r.mirror()
-		if err != nil {
-			return nil, fmt.Errorf("debsrc: %w", err)
-		}
-		var since time.Time
-		if statErr == nil {
-			since = fi.ModTime()
-		}
-		url := fmt.Sprintf("%s/dists/%s/%s/source/Sources.xz", m, r.Suite, r.component())
-		if err := r.download(ctx, url, file, since, 1<<30); err != nil && statErr != nil {
-			return nil, fmt.Errorf("debsrc: the %s Sources index: %w", r.Suite, err)
-		}
+	rel := fmt.Sprintf("dists/%s/%s/source/Sources.xz", r.Suite, r.component())
+	if err := r.archive().refreshIndex(ctx, file, rel, r.MaxAge); err != nil {
+		return nil, fmt.Errorf("debsrc: the %s Sources index: %w", r.Suite, err)
 	}
 	f, err := os.Open(file)
 	if err != nil {
@@ -212,93 +192,5 @@ func (r *Resolver) loadIndex(ctx context.Context) ([]byte, error) {
 func (r *Resolver) fetchTarball(ctx context.Context, o atesor.DistroSource) (string, error) {
 	r.dl.Lock()
 	defer r.dl.Unlock()
-	dir := filepath.Join(r.CacheDir, "pool")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("debsrc: cache: %w", err)
-	}
-	file := filepath.Join(dir, filepath.Base(o.Path))
-	if checkFile(file, o) == nil {
-		return file, nil
-	}
-	m, err := r.mirror()
-	if err != nil {
-		return "", fmt.Errorf("debsrc: %w", err)
-	}
-	tmp := file + ".part-" + strconv.Itoa(os.Getpid())
-	defer os.Remove(tmp)
-	if err := r.download(ctx, m+"/"+o.Path, tmp, time.Time{}, cmp.Or(r.MaxTarball, 2<<30)); err != nil {
-		return "", fmt.Errorf("debsrc: download %s: %w", o.Path, err)
-	}
-	if err := checkFile(tmp, o); err != nil {
-		return "", fmt.Errorf("debsrc: %s: %w", o.Path, err)
-	}
-	if err := os.Rename(tmp, file); err != nil {
-		return "", fmt.Errorf("debsrc: %w", err)
-	}
-	return file, nil
-}
-
-// checkFile checks a file's size and SHA-256 against the index.
-func checkFile(file string, o atesor.DistroSource) error {
-	f, err := os.Open(file)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return err
-	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != o.SHA256 || n != o.Size {
-		return fmt.Errorf("SHA-256 %s and size %d, but the Sources index says %s and %d: the download is corrupt or the mirror is out of date; retry later", got, n, o.SHA256, o.Size)
-	}
-	return nil
-}
-
-// download fetches url into file through a temporary file, bounded to limit bytes.
-// With since set it asks If-Modified-Since; a 304 only renews the file's time.
-func (r *Resolver) download(ctx context.Context, url, file string, since time.Time, limit int64) error {
-	client := r.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	if !since.IsZero() {
-		req.Header.Set("If-Modified-Since", since.UTC().Format(http.TimeFormat))
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	now := time.Now()
-	switch resp.StatusCode {
-	case http.StatusNotModified:
-		return os.Chtimes(file, now, now)
-	case http.StatusOK:
-	default:
-		return fmt.Errorf("HTTP %s", resp.Status)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".tmp-")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	n, err := io.Copy(tmp, io.LimitReader(resp.Body, limit+1))
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	if n > limit {
-		return fmt.Errorf("larger than %d bytes", limit)
-	}
-	return os.Rename(tmp.Name(), file)
+	return r.archive().fetchChecked(ctx, filepath.Join(r.CacheDir, "pool"), o.Path, o, cmp.Or(r.MaxTarball, 2<<30))
 }

@@ -1,0 +1,152 @@
+package debsrc
+
+// Fetching files of a Debian archive into a cache: the indexes (refreshed by age with a
+// conditional request) and the pool files they list (checked by SHA-256 and size). The
+// source resolver and the binary-package fetcher share them.
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
+)
+
+// archive names a Debian archive and how to reach it.
+type archive struct {
+	mirror string       // base URL; "" means the host's apt configuration
+	client *http.Client // nil means http.DefaultClient
+}
+
+// base returns the archive's base URL, without a trailing slash.
+func (a archive) base() (string, error) {
+	if a.mirror != "" {
+		return strings.TrimRight(a.mirror, "/"), nil
+	}
+	return knowledge.DebianMirror()
+}
+
+// refreshIndex keeps file a copy of the index at rel (below the base URL) no older than
+// maxAge (default 24 h): a missing copy is downloaded, an old one renewed with a
+// conditional request, and an old one kept when the mirror cannot be reached.
+func (a archive) refreshIndex(ctx context.Context, file, rel string, maxAge time.Duration) error {
+	fi, statErr := os.Stat(file)
+	if statErr == nil && time.Since(fi.ModTime()) <= cmp.Or(maxAge, 24*time.Hour) {
+		return nil
+	}
+	m, err := a.base()
+	if err != nil {
+		return err
+	}
+	var since time.Time
+	if statErr == nil {
+		since = fi.ModTime()
+	}
+	if err := a.download(ctx, m+"/"+rel, file, since, 1<<30); err != nil && statErr != nil {
+		return err
+	}
+	return nil
+}
+
+// fetchChecked returns the cached pool file rel (below the base URL) in dir, downloading
+// it when missing or not what the index says (want), at most limit bytes.
+func (a archive) fetchChecked(ctx context.Context, dir, rel string, want atesor.DistroSource, limit int64) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("debsrc: cache: %w", err)
+	}
+	file := filepath.Join(dir, filepath.Base(rel))
+	if checkFile(file, want) == nil {
+		return file, nil
+	}
+	m, err := a.base()
+	if err != nil {
+		return "", fmt.Errorf("debsrc: %w", err)
+	}
+	tmp := file + ".part-" + strconv.Itoa(os.Getpid())
+	defer os.Remove(tmp)
+	if err := a.download(ctx, m+"/"+rel, tmp, time.Time{}, limit); err != nil {
+		return "", fmt.Errorf("debsrc: download %s: %w", rel, err)
+	}
+	if err := checkFile(tmp, want); err != nil {
+		return "", fmt.Errorf("debsrc: %s: %w", rel, err)
+	}
+	if err := os.Rename(tmp, file); err != nil {
+		return "", fmt.Errorf("debsrc: %w", err)
+	}
+	return file, nil
+}
+
+// checkFile checks a file's size and SHA-256 against the index.
+func checkFile(file string, o atesor.DistroSource) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return err
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != o.SHA256 || n != o.Size {
+		return fmt.Errorf("SHA-256 %s and size %d, but the index says %s and %d: the download is corrupt or the mirror is out of date; retry later", got, n, o.SHA256, o.Size)
+	}
+	return nil
+}
+
+// download fetches url into file through a temporary file, bounded to limit bytes.
+// With since set it asks If-Modified-Since; a 304 only renews the file's time.
+func (a archive) download(ctx context.Context, url, file string, since time.Time, limit int64) error {
+	client := a.client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	if !since.IsZero() {
+		req.Header.Set("If-Modified-Since", since.UTC().Format(http.TimeFormat))
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	now := time.Now()
+	switch resp.StatusCode {
+	case http.StatusNotModified:
+		return os.Chtimes(file, now, now)
+	case http.StatusOK:
+	default:
+		return fmt.Errorf("HTTP %s", resp.Status)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	n, err := io.Copy(tmp, io.LimitReader(resp.Body, limit+1))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if n > limit {
+		return fmt.Errorf("larger than %d bytes", limit)
+	}
+	return os.Rename(tmp.Name(), file)
+}
