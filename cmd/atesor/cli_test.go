@@ -66,6 +66,16 @@ func newCLI(t *testing.T) *cli {
 			t.Fatal(err)
 		}
 	}
+	// The host's go command (doctor, the Go release fetcher) starts a detached telemetry
+	// child that writes under $HOME/.config/go after the CLI exits, racing the temporary
+	// directory's removal; with telemetry off it starts none.
+	telemetry := filepath.Join(c.env["HOME"], ".config", "go", "telemetry")
+	if err := os.MkdirAll(telemetry, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(telemetry, "mode"), []byte("off\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return c
 }
 
