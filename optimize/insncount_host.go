@@ -44,22 +44,9 @@ func HostCounter(cacheDir string) func(context.Context) (string, error) {
 // sandbox), and the counting plugin compiled from its embedded source with the host's
 // C compiler. A directory made before for the same emulator and plugin is reused.
 func PrepareCounter(ctx context.Context, cacheDir string) (string, error) {
-	qemu, err := exec.LookPath(counterQemu)
+	qemu, cc, err := counterHostTools()
 	if err != nil {
-		return "", fmt.Errorf("%w: the host has no dynamically linked qemu-riscv64 with TCG plugin support; install it with: apt-get install -y --no-install-recommends qemu-user", ErrNoCounter)
-	}
-	if !dynamic(qemu) {
-		return "", fmt.Errorf("%w: %s is statically linked, and a static qemu-user cannot load TCG plugins; install Debian's qemu-user (apt-get install -y --no-install-recommends qemu-user)", ErrNoCounter, qemu)
-	}
-	cc := ""
-	for _, c := range []string{"gcc", "cc"} {
-		if p, err := exec.LookPath(c); err == nil {
-			cc = p
-			break
-		}
-	}
-	if cc == "" {
-		return "", fmt.Errorf("%w: the host has no C compiler to build the counting plugin; install it with: apt-get install -y gcc", ErrNoCounter)
+		return "", err
 	}
 	sum, err := fileSum(qemu)
 	if err != nil {
@@ -90,6 +77,31 @@ func PrepareCounter(ctx context.Context, cacheDir string) (string, error) {
 		return "", fmt.Errorf("%w: %v", ErrNoCounter, err)
 	}
 	return dir, nil
+}
+
+// CheckCounter reports whether the host has what counting guest instructions needs (see
+// [PrepareCounter]) without laying anything out; its error, wrapping [ErrNoCounter],
+// says what to install.
+func CheckCounter() error {
+	_, _, err := counterHostTools()
+	return err
+}
+
+// counterHostTools finds the host's dynamically linked qemu-riscv64 and C compiler.
+func counterHostTools() (qemu, cc string, err error) {
+	qemu, err = exec.LookPath(counterQemu)
+	if err != nil {
+		return "", "", fmt.Errorf("%w: the host has no dynamically linked qemu-riscv64 with TCG plugin support; install it with: apt-get install -y --no-install-recommends qemu-user", ErrNoCounter)
+	}
+	if !dynamic(qemu) {
+		return "", "", fmt.Errorf("%w: %s is statically linked, and a static qemu-user cannot load TCG plugins; install Debian's qemu-user (apt-get install -y --no-install-recommends qemu-user)", ErrNoCounter, qemu)
+	}
+	for _, c := range []string{"gcc", "cc"} {
+		if p, err := exec.LookPath(c); err == nil {
+			return qemu, p, nil
+		}
+	}
+	return "", "", fmt.Errorf("%w: the host has no C compiler to build the counting plugin; install it with: apt-get install -y gcc", ErrNoCounter)
 }
 
 func layOutCounter(ctx context.Context, dir, qemu, cc string) error {

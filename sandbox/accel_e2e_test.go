@@ -29,8 +29,11 @@ var (
 	// is most of its accelerated time.
 	accelCJSON = accelPackage{pkg: "cjson", file: "cjson_1.7.18.orig.tar.gz", repo: "cjson", steps: []atesor.Command{
 		{Line: "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j2"}}}
-	// libdeflate 1.23 with CMake: a C library whose build is mostly compiling.
+	// libdeflate 1.23 with CMake: a small C library (a dozen files and its programs).
 	accelLibdeflate = accelPackage{pkg: "libdeflate", file: "libdeflate_1.23.orig.tar.gz", repo: "libdeflate", steps: []atesor.Command{
+		{Line: "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j2"}}}
+	// brotli 1.1.0 with CMake: a C library whose build is mostly compiling (its encoder).
+	accelBrotli = accelPackage{pkg: "brotli", file: "brotli_1.1.0.orig.tar.gz", repo: "brotli", steps: []atesor.Command{
 		{Line: "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j2"}}}
 	// zlib with its configure script: a small C library, the CI case.
 	accelZlib = accelPackage{pkg: "zlib", file: "zlib_1.3.dfsg+really1.3.1.orig.tar.gz", repo: "zlib", steps: []atesor.Command{
@@ -200,16 +203,17 @@ func TestE2EAccelAptReplacesToolchain(t *testing.T) {
 // reports the wall-time ratio of the least times of each half (target <= 0.35 on 2 cores
 // for a CMake or autotools C library); the artifacts must be equal. Run it on an otherwise
 // idle machine: the accelerated half is mostly emulated cmake and make, which other load
-// slows as much as the emulated half. Two C libraries bracket the range: cJSON, whose
-// time is mostly its configure checks (emulated by design: cmake and make observe the
-// machine), and libdeflate, whose time is mostly compiling; uuid is the Go case.
+// slows as much as the emulated half. Three CMake C libraries span the range: cJSON,
+// whose time is mostly its configure checks (emulated by design: cmake and make observe
+// the machine), libdeflate, small, and brotli, whose time is mostly compiling; uuid is
+// the Go case.
 // Run with: ATESOR_E2E=1 go test ./sandbox -run '^$' -bench E2EAccelPort -benchtime 1x
 func BenchmarkE2EAccelPort(b *testing.B) {
 	needE2E(b)
 	for _, bc := range []struct {
 		name string
 		p    accelPackage
-	}{{"C-cJSON", accelCJSON}, {"C-libdeflate", accelLibdeflate}, {"Go-uuid", accelUUID}} {
+	}{{"C-cJSON", accelCJSON}, {"C-libdeflate", accelLibdeflate}, {"C-brotli", accelBrotli}, {"Go-uuid", accelUUID}} {
 		b.Run(bc.name, func(b *testing.B) {
 			ctx := context.Background()
 			// The least time of each half over b.N rounds: other load on the machine

@@ -6,7 +6,7 @@
 //	atesor batch [--list FILE] [SOURCE...]  port many packages (shards, summaries, dashboard)
 //	atesor merge --out DIR SHARD_DIR... combine the output directories of batch shards
 //	atesor sandbox create|status|remove [PLATFORM]
-//	atesor doctor                       check host tools, binfmt, sandboxes and the provider
+//	atesor doctor                       check host tools, binfmt, sandboxes, toolchains and the provider
 //	atesor examples list|lint|merge     work with few-shot example files
 //	atesor recipe show PACKAGE          print a cached recipe
 //	atesor version                      print the version

@@ -10,6 +10,7 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/optimize"
 	"github.com/eclipse-atesor/atesor-go/provider"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
@@ -64,6 +65,7 @@ func runDoctor(ctx context.Context, a *app, args []string) int {
 	doctorIsolation(r)
 	doctorSandboxes(ctx, r)
 	doctorToolchain(ctx, r, p)
+	doctorPerformance(r)
 	doctorProvider(ctx, r)
 
 	if len(r.fixes) > 0 {
@@ -207,6 +209,17 @@ func doctorGoReleases(ctx context.Context, r *report) {
 	}
 	r.ok("newer Go releases for Go modules: fetched by %s (%s) through GOPROXY=%s into %s", goCmd, f[0], f[1],
 		sandbox.NewGoProxyFetcher().ModCache())
+}
+
+// doctorPerformance says whether performance mode can count guest instructions; it is
+// optional (the runs are timed either way), so its absence is not a problem.
+func doctorPerformance(r *report) {
+	r.section("Performance mode (port --optimize)")
+	if err := optimize.CheckCounter(); err != nil {
+		r.info("guest instructions are timed, not counted (%v)", err)
+		return
+	}
+	r.ok("guest instructions are counted (the host's qemu-user with TCG plugins, a plugin built with the host's C compiler)")
 }
 
 func doctorProvider(ctx context.Context, r *report) {
