@@ -5,6 +5,7 @@ package debsrc
 // source resolver and the binary-package fetcher share them.
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"crypto/sha256"
@@ -17,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ulikunitz/xz"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
@@ -54,6 +57,26 @@ func (a archive) refreshIndex(ctx context.Context, file, rel string, maxAge time
 	}
 	if err := a.download(ctx, m+"/"+rel, file, since, 1<<30); err != nil && statErr != nil {
 		return err
+	}
+	return nil
+}
+
+// readIndex passes the decompressed content of the cached xz index file to read. A copy
+// that is not xz, or that read fails on, is removed, so the next run downloads it again.
+func readIndex(file string, read func(io.Reader) error) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return fmt.Errorf("debsrc: %w", err)
+	}
+	defer f.Close()
+	zr, err := xz.NewReader(bufio.NewReaderSize(f, 1<<20))
+	if err != nil {
+		os.Remove(file)
+		return fmt.Errorf("debsrc: %s is not xz (removed; the next run downloads it again): %w", file, err)
+	}
+	if err := read(zr); err != nil {
+		os.Remove(file)
+		return fmt.Errorf("debsrc: read %s (removed; the next run downloads it again): %w", file, err)
 	}
 	return nil
 }

@@ -1,19 +1,17 @@
 package debsrc
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/ulikunitz/xz"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
@@ -50,20 +48,13 @@ func (b *Binaries) OfSource(ctx context.Context, src string) ([]knowledge.Binary
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(file)
+	var bins []knowledge.BinaryPackage
+	err = readIndex(file, func(index io.Reader) (err error) {
+		bins, err = knowledge.BinariesOfSource(index, src)
+		return err
+	})
 	if err != nil {
-		return nil, fmt.Errorf("debsrc: %w", err)
-	}
-	defer f.Close()
-	zr, err := xz.NewReader(bufio.NewReaderSize(f, 1<<20))
-	if err != nil {
-		os.Remove(file)
-		return nil, fmt.Errorf("debsrc: %s is not xz (removed; the next run downloads it again): %w", file, err)
-	}
-	bins, err := knowledge.BinariesOfSource(zr, src)
-	if err != nil {
-		os.Remove(file)
-		return nil, fmt.Errorf("debsrc: read %s (removed; the next run downloads it again): %w", file, err)
+		return nil, err
 	}
 	return bins, ctx.Err()
 }

@@ -1,7 +1,6 @@
 package debsrc
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -14,8 +13,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/ulikunitz/xz"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 )
@@ -170,22 +167,12 @@ func (r *Resolver) loadIndex(ctx context.Context) ([]byte, error) {
 	if err := r.archive().refreshIndex(ctx, file, rel, r.MaxAge); err != nil {
 		return nil, fmt.Errorf("debsrc: the %s Sources index: %w", r.Suite, err)
 	}
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, fmt.Errorf("debsrc: %w", err)
-	}
-	defer f.Close()
-	zr, err := xz.NewReader(bufio.NewReaderSize(f, 1<<20))
-	if err != nil {
-		os.Remove(file)
-		return nil, fmt.Errorf("debsrc: %s is not xz (removed; the next run downloads it again): %w", file, err)
-	}
-	data, err := io.ReadAll(io.LimitReader(zr, 1<<30))
-	if err != nil {
-		os.Remove(file)
-		return nil, fmt.Errorf("debsrc: decompress %s (removed; the next run downloads it again): %w", file, err)
-	}
-	return data, nil
+	var data []byte
+	err := readIndex(file, func(index io.Reader) (err error) {
+		data, err = io.ReadAll(io.LimitReader(index, 1<<30))
+		return err
+	})
+	return data, err
 }
 
 // fetchTarball returns the cached, checked tarball of o, downloading it when missing.
