@@ -17,6 +17,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/eclipse-atesor/atesor-go/internal/freshfile"
 )
 
 // FileKind is the kind of file a build found missing.
@@ -346,7 +348,6 @@ func fetchContents(ctx context.Context, opts ContentsOptions) (file string, chan
 		return "", false, errors.New("repair: no Debian mirror for the Contents index: set ATESOR_DEBIAN_MIRROR or configure apt")
 	}
 	opts.Component = cmp.Or(opts.Component, "main")
-	opts.MaxAge = cmp.Or(opts.MaxAge, 24*time.Hour)
 	if opts.Suite == "" || opts.Arch == "" || opts.CacheDir == "" {
 		return "", false, errors.New("repair: the Contents index needs a suite, an architecture and a cache directory")
 	}
@@ -355,17 +356,11 @@ func fetchContents(ctx context.Context, opts ContentsOptions) (file string, chan
 	}
 	file = filepath.Join(opts.CacheDir, fmt.Sprintf("%s-%s-Contents-%s.gz", opts.Suite, opts.Component, opts.Arch))
 	url := fmt.Sprintf("%s/dists/%s/%s/Contents-%s.gz", strings.TrimRight(opts.Mirror, "/"), opts.Suite, opts.Component, opts.Arch)
-	fi, statErr := os.Stat(file)
-	if statErr == nil && time.Since(fi.ModTime()) <= opts.MaxAge {
-		return file, false, nil
-	}
-	var since time.Time
-	if statErr == nil {
-		since = fi.ModTime()
-	}
-	changed, err = download(ctx, opts.Client, url, file, since)
-	if err != nil && statErr != nil {
-		return "", false, fmt.Errorf("repair: %w", err)
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	changed, err = freshfile.Refresh(ctx, opts.Client, url, file, opts.MaxAge, 0)
+	if err != nil {
+		return "", false, fmt.Errorf("repair: download the Contents index %s: %w", url, err)
 	}
 	return file, changed, nil
 }
@@ -386,48 +381,4 @@ func parseFile(file, triplet string, c *Contents) error {
 		return fmt.Errorf("repair: %s: %w", file, err)
 	}
 	return nil
-}
-
-// download fetches url into file through a temporary file. With since set it asks
-// If-Modified-Since; a 304 only renews the file's time. changed reports a new file.
-func download(ctx context.Context, client *http.Client, url, file string, since time.Time) (changed bool, err error) {
-	if client == nil {
-		client = http.DefaultClient
-	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return false, err
-	}
-	if !since.IsZero() {
-		req.Header.Set("If-Modified-Since", since.UTC().Format(http.TimeFormat))
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return false, fmt.Errorf("download the Contents index: %w", err)
-	}
-	defer resp.Body.Close()
-	now := time.Now()
-	switch resp.StatusCode {
-	case http.StatusNotModified:
-		return false, os.Chtimes(file, now, now)
-	case http.StatusOK:
-	default:
-		return false, fmt.Errorf("download %s: %s", url, resp.Status)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".tmp-")
-	if err != nil {
-		return false, err
-	}
-	if _, err := io.Copy(tmp, resp.Body); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return false, fmt.Errorf("download %s: %w", url, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return false, err
-	}
-	return true, os.Rename(tmp.Name(), file)
 }

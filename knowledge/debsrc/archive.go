@@ -6,7 +6,6 @@ package debsrc
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -22,8 +21,12 @@ import (
 	"github.com/ulikunitz/xz"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/freshfile"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 )
+
+// downloadTimeout bounds one download from the archive.
+const downloadTimeout = 30 * time.Minute
 
 // archive names a Debian archive and how to reach it.
 type archive struct {
@@ -43,22 +46,17 @@ func (a archive) base() (string, error) {
 // maxAge (default 24 h): a missing copy is downloaded, an old one renewed with a
 // conditional request, and an old one kept when the mirror cannot be reached.
 func (a archive) refreshIndex(ctx context.Context, file, rel string, maxAge time.Duration) error {
-	fi, statErr := os.Stat(file)
-	if statErr == nil && time.Since(fi.ModTime()) <= cmp.Or(maxAge, 24*time.Hour) {
-		return nil
+	if freshfile.Fresh(file, maxAge) {
+		return nil // no need to know the mirror
 	}
 	m, err := a.base()
 	if err != nil {
 		return err
 	}
-	var since time.Time
-	if statErr == nil {
-		since = fi.ModTime()
-	}
-	if err := a.download(ctx, m+"/"+rel, file, since, 1<<30); err != nil && statErr != nil {
-		return err
-	}
-	return nil
+	ctx, cancel := context.WithTimeout(ctx, downloadTimeout)
+	defer cancel()
+	_, err = freshfile.Refresh(ctx, a.client, m+"/"+rel, file, maxAge, 1<<30)
+	return err
 }
 
 // readIndex passes the decompressed content of the cached xz index file to read. A copy
@@ -97,7 +95,9 @@ func (a archive) fetchChecked(ctx context.Context, dir, rel string, want atesor.
 	}
 	tmp := file + ".part-" + strconv.Itoa(os.Getpid())
 	defer os.Remove(tmp)
-	if err := a.download(ctx, m+"/"+rel, tmp, time.Time{}, limit); err != nil {
+	ctx, cancel := context.WithTimeout(ctx, downloadTimeout)
+	defer cancel()
+	if _, err := freshfile.Download(ctx, a.client, m+"/"+rel, tmp, time.Time{}, limit); err != nil {
 		return "", fmt.Errorf("debsrc: download %s: %w", rel, err)
 	}
 	if err := checkFile(tmp, want); err != nil {
@@ -125,51 +125,4 @@ func checkFile(file string, o atesor.DistroSource) error {
 		return fmt.Errorf("SHA-256 %s and size %d, but the index says %s and %d: the download is corrupt or the mirror is out of date; retry later", got, n, o.SHA256, o.Size)
 	}
 	return nil
-}
-
-// download fetches url into file through a temporary file, bounded to limit bytes.
-// With since set it asks If-Modified-Since; a 304 only renews the file's time.
-func (a archive) download(ctx context.Context, url, file string, since time.Time, limit int64) error {
-	client := a.client
-	if client == nil {
-		client = http.DefaultClient
-	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	if !since.IsZero() {
-		req.Header.Set("If-Modified-Since", since.UTC().Format(http.TimeFormat))
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	now := time.Now()
-	switch resp.StatusCode {
-	case http.StatusNotModified:
-		return os.Chtimes(file, now, now)
-	case http.StatusOK:
-	default:
-		return fmt.Errorf("HTTP %s", resp.Status)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".tmp-")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	n, err := io.Copy(tmp, io.LimitReader(resp.Body, limit+1))
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	if n > limit {
-		return fmt.Errorf("larger than %d bytes", limit)
-	}
-	return os.Rename(tmp.Name(), file)
 }

@@ -1,0 +1,91 @@
+package freshfile
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestRefresh(t *testing.T) {
+	old := time.Now().Add(-48 * time.Hour)
+	for _, tc := range []struct {
+		name     string
+		copyAge  *time.Time // nil: no local copy
+		status   int        // the server's answer; 0: the server is down
+		limit    int64
+		want     string // the file's content afterwards ("" for no file)
+		changed  bool
+		requests int32
+		ifSince  bool // the request carried If-Modified-Since
+		wantErr  string
+	}{
+		{name: "a fresh copy is used without asking", copyAge: ptr(time.Now()), status: 200, want: "old"},
+		{name: "no copy: downloaded", status: 200, want: "new", changed: true, requests: 1},
+		{name: "an old copy, changed upstream", copyAge: &old, status: 200, want: "new", changed: true, requests: 1, ifSince: true},
+		{name: "an old copy, unchanged upstream", copyAge: &old, status: 304, want: "old", requests: 1, ifSince: true},
+		{name: "an old copy, server down: kept", copyAge: &old, status: 0, want: "old"},
+		{name: "an old copy, server error: kept", copyAge: &old, status: 500, want: "old", requests: 1, ifSince: true},
+		{name: "no copy, server down", status: 0, wantErr: "connect"},
+		{name: "no copy, not found", status: 404, requests: 1, wantErr: "HTTP 404"},
+		{name: "no copy, too large", status: 200, limit: 2, requests: 1, wantErr: "larger than 2 bytes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var requests atomic.Int32
+			var sawSince atomic.Bool
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				requests.Add(1)
+				sawSince.Store(r.Header.Get("If-Modified-Since") != "")
+				if tc.status != 200 {
+					w.WriteHeader(tc.status)
+					return
+				}
+				w.Write([]byte("new"))
+			}))
+			url := srv.URL + "/dists/Sources.xz"
+			if tc.status == 0 {
+				srv.Close()
+			} else {
+				defer srv.Close()
+			}
+			dir := t.TempDir()
+			file := filepath.Join(dir, "Sources.xz")
+			if tc.copyAge != nil {
+				if err := os.WriteFile(file, []byte("old"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chtimes(file, *tc.copyAge, *tc.copyAge); err != nil {
+					t.Fatal(err)
+				}
+			}
+			changed, err := Refresh(context.Background(), nil, url, file, 0, tc.limit)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want one saying %q", err, tc.wantErr)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(file)
+			if string(got) != tc.want || changed != tc.changed {
+				t.Errorf("file %q, changed %t; want %q, %t", got, changed, tc.want, tc.changed)
+			}
+			if requests.Load() != tc.requests || sawSince.Load() != tc.ifSince {
+				t.Errorf("%d requests (If-Modified-Since %t), want %d (%t)", requests.Load(), sawSince.Load(), tc.requests, tc.ifSince)
+			}
+			if tc.status == 304 && !Fresh(file, 0) {
+				t.Error("a 304 did not renew the copy's time")
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) > 1 {
+				t.Errorf("temporary files left: %v", entries)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
