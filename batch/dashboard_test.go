@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"image/png"
 	"os"
 	"os/exec"
@@ -90,7 +91,7 @@ func artifactsDir(t *testing.T) string {
 func TestDashboardInChromium(t *testing.T) {
 	bin := chromium()
 	if bin == "" {
-		if os.Getenv("ATESOR_E2E") == "1" {
+		if e2e.Enabled() {
 			t.Fatal("no chromium binary: install Debian's chromium package (apt-get install chromium) or set ATESOR_CHROMIUM")
 		}
 		t.Skip("no chromium binary: install Debian's chromium package (apt-get install chromium) or set ATESOR_CHROMIUM to run this test")

@@ -3,6 +3,7 @@ package buildlog_test
 import (
 	"context"
 	"fmt"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -81,12 +82,8 @@ var liveCases = []liveCase{
 // checks the extracted first line of each live log. With ATESOR_BUILDLOG_CORPUS=dir it
 // writes each raw log there, which is how testdata/corpus was gathered (then trimmed).
 func TestE2ECorpus(t *testing.T) {
-	if os.Getenv("ATESOR_E2E") != "1" {
-		t.Skip("set ATESOR_E2E=1 to run the end-to-end tests in the real riscv64 sandbox")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("the root-filesystem sandbox needs root")
-	}
+	e2e.Long(t)
+	e2e.Root(t)
 	only := os.Getenv("ATESOR_BUILDLOG_CASES") // a regexp of case names, for a partial run
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Minute)
 	defer cancel()

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"os/exec"
 	"path"
@@ -30,12 +31,8 @@ const (
 
 func e2e(t *testing.T) {
 	t.Helper()
-	if os.Getenv("ATESOR_E2E") != "1" {
-		t.Skip("set ATESOR_E2E=1 to run the end-to-end tests in the real riscv64 sandbox")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("the root-filesystem sandbox needs root")
-	}
+	tier.Short(t)
+	tier.Root(t)
 }
 
 // e2eEnv is a state home shared by the end-to-end tests of this package, so the recipe

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -21,6 +22,7 @@ const libdeflateFile = "libdeflate_1.23.orig.tar.gz"
 // finds none; finish must not call that a pass, but reconfigure with the tests on and
 // count them, and the counts must match what ctest itself printed.
 func TestE2EGatedCTestsAreFoundAndCounted(t *testing.T) {
+	tier.Long(t)
 	e2e(t)
 	e := newE2EEnv(t)
 	src := debiantest.SourceTarball(t, "libdeflate", libdeflateFile)

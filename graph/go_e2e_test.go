@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"path"
 	"path/filepath"
 	"slices"
@@ -37,6 +38,7 @@ type goCase struct {
 //
 //     ATESOR_E2E=1 go test -p 1 -timeout 30m -run 'TestE2EGoPorts/codesearch' ./graph/
 func TestE2EGoPorts(t *testing.T) {
+	tier.Long(t)
 	cases := []goCase{
 		{name: "codesearch", src: func(t *testing.T) string {
 			return debiantest.SourceTarball(t, "codesearch", "codesearch_1.2.0.orig.tar.gz")

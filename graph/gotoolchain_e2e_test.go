@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"debug/buildinfo"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -21,6 +22,7 @@ import (
 //
 //	ATESOR_E2E=1 go test -p 1 -timeout 30m -run TestE2EGoNewerToolchain -v ./graph/
 func TestE2EGoNewerToolchain(t *testing.T) {
+	tier.Long(t)
 	e2e(t)
 	e := newE2EEnv(t)
 	src, err := filepath.Abs("../testdata/packages/newgo")

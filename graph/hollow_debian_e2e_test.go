@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 // that the export check compared its libraries with the functions zlib.h declares and
 // with the symbols file of Debian's own riscv64 zlib1g, and found nothing missing.
 func TestE2EExportsMatchDebianSymbols(t *testing.T) {
+	tier.Long(t)
 	e2e(t)
 	e := newE2EEnv(t)
 	zlib := debiantest.SourceTarball(t, "zlib", zlibFile)

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,6 +60,7 @@ func fixerAnswer(t *testing.T, desc string, action map[string]any) string {
 // emptied file; (2) the fixer writes a portable fallback and the port verifies with its
 // exports complete against the installed header.
 func TestE2EHollowPorts(t *testing.T) {
+	tier.Long(t)
 	e2e(t)
 	e := newE2EEnv(t)
 	src, _ := filepath.Abs("../testdata/packages/simdsum")

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ const libmadFile = "libmad_0.15.1b.orig.tar.gz"
 // symbols file, and found nothing missing. mad.h declares mad_bit_write, which libmad
 // never defines and Debian's build does not export either: it is not asked of the port.
 func TestE2EExportsMatchDebianLibraryWithoutSymbolsFile(t *testing.T) {
+	tier.Long(t)
 	e2e(t)
 	e := newE2EEnv(t)
 	src := debiantest.SourceTarball(t, "libmad", libmadFile)

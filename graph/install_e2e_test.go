@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"path"
 	"path/filepath"
@@ -24,6 +25,7 @@ const cjsonFile = "cjson_1.7.18.orig.tar.gz"
 //
 //	ATESOR_E2E=1 go test -p 1 -timeout 30m -run TestE2EInstalledFilesArePrimary ./graph/
 func TestE2EInstalledFilesArePrimary(t *testing.T) {
+	tier.Long(t)
 	e2e(t)
 	e := newE2EEnv(t)
 	src := debiantest.SourceTarball(t, "cjson", cjsonFile)

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -92,6 +93,7 @@ func onlyO3(o *optimize.Optimizer) {
 var compressedSize = regexp.MustCompile(`10000000 -> [0-9]{6,}`)
 
 func TestE2EOptimizeOwnBenchmark(t *testing.T) {
+	tier.Long(t)
 	e2e(t)
 	e := newE2EEnv(t)
 	lz4 := debiantest.SourceTarball(t, "lz4", lz4File)
@@ -117,6 +119,7 @@ func TestE2EOptimizeOwnBenchmark(t *testing.T) {
 // forbidden call, which gets a critique), which is validated, built against the
 // verified library, run and checked against every variant.
 func TestE2EOptimizeHarness(t *testing.T) {
+	tier.Long(t)
 	e2e(t)
 	e := newE2EEnv(t)
 	zlib := debiantest.SourceTarball(t, "zlib", zlibFile)

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"errors"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,6 +20,7 @@ import (
 // optimize node in a fresh sandbox, makes the verified build again from its commands and
 // measures it, without porting again.
 func TestE2EOptimizeResume(t *testing.T) {
+	tier.Long(t)
 	e2e(t)
 	e := newE2EEnv(t)
 	zlib := debiantest.SourceTarball(t, "zlib", zlibFile)

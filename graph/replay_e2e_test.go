@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,6 +19,7 @@ import (
 //
 //	ATESOR_E2E=1 go test -p 1 -timeout 60m -run TestE2EReplayReproduces ./graph/
 func TestE2EReplayReproduces(t *testing.T) {
+	tier.Long(t)
 	e2e(t)
 	e := newE2EEnv(t)
 	ctx := context.Background()

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,6 +31,7 @@ type scriptedCase struct {
 //
 //	ATESOR_E2E=1 go test -p 1 -timeout 60m -run 'TestE2EScriptedRepairs/mpack' ./graph/
 func TestE2EScriptedRepairs(t *testing.T) {
+	tier.Long(t)
 	cases := []scriptedCase{
 		// dfu-util 0.11 needs libusb-1.0 through PKG_CHECK_MODULES, which the profile's
 		// dependency map does not know; configure stops with its own message ("Required

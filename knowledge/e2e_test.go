@@ -5,7 +5,7 @@ package knowledge_test
 import (
 	"context"
 	"fmt"
-	"os"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"slices"
 	"strings"
 	"testing"
@@ -21,9 +21,7 @@ import (
 // e2e skips a test unless ATESOR_E2E=1.
 func e2e(t *testing.T) {
 	t.Helper()
-	if os.Getenv("ATESOR_E2E") != "1" {
-		t.Skip("set ATESOR_E2E=1 to run tests that download from the Debian archive")
-	}
+	tier.Short(t)
 }
 
 func TestE2EDetectUpstreamTarballs(t *testing.T) {

@@ -1,7 +1,7 @@
 package memory_test
 
 import (
-	"os"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"sort"
 	"testing"
 
@@ -12,9 +12,7 @@ import (
 // TestE2EBundledDebianPackagesExistInTrixie checks every package that an apt-get install
 // of a bundled debian-riscv64 example names against Debian trixie's riscv64 index.
 func TestE2EBundledDebianPackagesExistInTrixie(t *testing.T) {
-	if os.Getenv("ATESOR_E2E") != "1" {
-		t.Skip("set ATESOR_E2E=1 to check the bundled Debian packages against the trixie index")
-	}
+	e2e.Short(t)
 	want := map[string][]string{} // package -> example ids
 	for _, agent := range atesor.Agents() {
 		for _, e := range bundledFile(t, agent).Examples {

@@ -3,7 +3,7 @@ package optimize
 import (
 	"context"
 	"encoding/json"
-	"os"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -35,12 +35,8 @@ int main(int argc, char **argv) {
 // twice the guest instructions of N, the same run counts the same twice, and a
 // performance-mode run puts the counts in the table.
 func TestE2EInstructionCount(t *testing.T) {
-	if os.Getenv("ATESOR_E2E") != "1" {
-		t.Skip("set ATESOR_E2E=1 to run tests that need the real riscv64 sandbox")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("the root-filesystem sandbox needs root")
-	}
+	e2e.Short(t)
+	e2e.Root(t)
 	if _, err := PrepareCounter(context.Background(), t.TempDir()); err != nil {
 		t.Skipf("the host cannot count instructions: %v", err)
 	}

@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"context"
 	"fmt"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"sort"
 	"strings"
 	"testing"
@@ -142,6 +143,7 @@ func sameArtifacts(tb testing.TB, pkg string, accel, emul map[string]string) {
 // accelerated toolchain and with the emulated one and requires bit-identical artifacts.
 // One package per language: zlib (C), pugixml (C++), google/uuid (Go).
 func TestE2EAccelSameArtifacts(t *testing.T) {
+	e2e.Long(t)
 	needE2E(t)
 	for _, tc := range []struct {
 		name string
@@ -163,6 +165,7 @@ func TestE2EAccelSameArtifacts(t *testing.T) {
 // run goes on with what is installed (a reinstall of the same version is made native
 // again), and a C program still builds and links.
 func TestE2EAccelAptReplacesToolchain(t *testing.T) {
+	e2e.Long(t)
 	needE2E(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Minute)
 	defer cancel()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,12 +29,8 @@ func debianPlatform() atesor.Platform {
 
 func needE2E(t testing.TB) {
 	t.Helper()
-	if os.Getenv("ATESOR_E2E") != "1" {
-		t.Skip("set ATESOR_E2E=1 to run tests that need the real riscv64 sandbox")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("the root-filesystem sandbox needs root")
-	}
+	e2e.Short(t)
+	e2e.Root(t)
 }
 
 func newE2ERootfs(t testing.TB, ctx context.Context, opts ...sandbox.Option) *sandbox.Rootfs {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,12 +19,8 @@ import (
 // provisions nothing, while its examples, recipe cache and runs are its own.
 func e2eCLI(t *testing.T) *cli {
 	t.Helper()
-	if os.Getenv("ATESOR_E2E") != "1" {
-		t.Skip("set ATESOR_E2E=1 to run the end-to-end tests in the real riscv64 sandbox")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("the root-filesystem sandbox needs root")
-	}
+	e2e.Short(t)
+	e2e.Root(t)
 	shared := sandbox.StateHome()
 	c := newCLI(t)
 	for _, d := range []string{"sandboxes", "downloads"} {
@@ -48,6 +45,7 @@ func e2eCLI(t *testing.T) *cli {
 // counts them, every record and report says which Debian source was used, and a second
 // merge changes nothing.
 func TestE2EBatchDebianShards(t *testing.T) {
+	e2e.Long(t)
 	c := e2eCLI(t)
 	list := filepath.Join(c.dir, "list.txt")
 	if err := os.WriteFile(list, []byte("debian:zlib\ndebian:icmpinfo\ndebian:lz4\n"), 0o644); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -95,9 +96,8 @@ func (m *standInModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // with LLM_PROVIDER=openai and OPENAI_BASE_URL pointing at a stand-in local model
 // server, whose fixer answer repairs the build: the port ends verified, at no cost.
 func TestPortWithLocalEndpointE2E(t *testing.T) {
-	if os.Getenv("ATESOR_E2E") != "1" {
-		t.Skip("set ATESOR_E2E=1 to run in the real riscv64 sandbox")
-	}
+	e2e.Short(t)
+	e2e.Root(t)
 	model := &standInModel{}
 	srv := httptest.NewServer(model)
 	defer srv.Close()

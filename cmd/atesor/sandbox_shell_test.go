@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
-	"os"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -52,12 +52,8 @@ func TestSandboxRunUsage(t *testing.T) {
 //
 //	ATESOR_E2E=1 go test -p 1 -run TestE2ESandboxRunPassesExitCodes ./cmd/atesor/
 func TestE2ESandboxRunPassesExitCodes(t *testing.T) {
-	if os.Getenv("ATESOR_E2E") != "1" {
-		t.Skip("set ATESOR_E2E=1 to run in the real riscv64 sandbox")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("the root-filesystem sandbox needs root")
-	}
+	e2e.Short(t)
+	e2e.Root(t)
 	c := newCLI(t)
 	c.env["ATESOR_HOME"] = sandbox.StateHome() // the cached sandbox shared on this machine
 	src, _ := filepath.Abs("../../testdata/packages/vecsum")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,9 +13,8 @@ import (
 // TestPortE2E ports the bundled sample package offline in the real Debian riscv64
 // sandbox, as the example program does.
 func TestPortE2E(t *testing.T) {
-	if os.Getenv("ATESOR_E2E") != "1" {
-		t.Skip("set ATESOR_E2E=1 to run in the real riscv64 sandbox")
-	}
+	e2e.Short(t)
+	e2e.Root(t)
 	t.Setenv("LLM_PROVIDER", "none")
 	src, err := filepath.Abs(filepath.Join("..", "..", "testdata", "packages", "hello"))
 	if err != nil {
