@@ -54,11 +54,26 @@ type timedHostSandbox struct {
 
 func (t timedHostSandbox) HostPath(p string) (string, error) { return t.hp.HostPath(p) }
 
+// timedTreeSandbox is a timedHostSandbox over a sandbox whose tree is a host directory,
+// keeping the gate (see [sandbox.GateOf]) on it.
+type timedTreeSandbox struct {
+	timedHostSandbox
+	ht sandbox.HostTree
+}
+
+var _ sandbox.HostTree = timedTreeSandbox{}
+
+func (t timedTreeSandbox) Root() string { return t.ht.Root() }
+
 // timed wraps sb so its operations are timed into total.
 func timed(sb atesor.Sandbox, total *time.Duration) atesor.Sandbox {
 	t := timedSandbox{Sandbox: sb, total: total}
 	if hp, ok := sb.(sandbox.HostPather); ok {
-		return timedHostSandbox{timedSandbox: t, hp: hp}
+		th := timedHostSandbox{timedSandbox: t, hp: hp}
+		if ht, ok := sb.(sandbox.HostTree); ok {
+			return timedTreeSandbox{timedHostSandbox: th, ht: ht}
+		}
+		return th
 	}
 	return t
 }
@@ -66,6 +81,8 @@ func timed(sb atesor.Sandbox, total *time.Duration) atesor.Sandbox {
 // untimed returns the sandbox a timed wrapper wraps.
 func untimed(sb atesor.Sandbox) atesor.Sandbox {
 	switch t := sb.(type) {
+	case timedTreeSandbox:
+		return t.Sandbox
 	case timedHostSandbox:
 		return t.Sandbox
 	case timedSandbox:

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -130,19 +131,20 @@ func ResolveInRepo(root, repo, p string) (string, error) {
 }
 
 // ReadFileIn reads the sandbox file p of the sandbox rooted at root, refusing a target
-// outside the repository (see [ResolveInRepo]). The final open goes through [os.Root], so
-// a link swapped in after resolution cannot escape the sandbox.
+// outside the repository (see [ResolveInRepo]). The final open goes through a [Gate]: a
+// link swapped in after resolution cannot escape the sandbox, and only a regular file of
+// at most [BoundFile] is read.
 func ReadFileIn(root, repo, p string) ([]byte, error) {
 	resolved, err := ResolveInRepo(root, repo, p)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: read %s: %w", p, err)
 	}
-	r, err := os.OpenRoot(root)
+	g, err := NewGate(root)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: read %s: %w", p, err)
 	}
-	defer r.Close()
-	data, err := rootReadFile(r, strings.TrimPrefix(resolved, "/"))
+	defer g.Close()
+	data, err := g.ReadFile(context.Background(), resolved, NoFollow, BoundFile)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: read %s: %w", p, err)
 	}

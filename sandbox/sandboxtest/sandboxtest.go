@@ -19,6 +19,7 @@ import (
 var (
 	_ atesor.Sandbox     = (*Sandbox)(nil)
 	_ sandbox.HostPather = (*Sandbox)(nil)
+	_ sandbox.HostTree   = (*Sandbox)(nil)
 )
 
 // Rule scripts the answer to the commands it matches.
