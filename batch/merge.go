@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
 	"github.com/eclipse-atesor/atesor-go/memory"
 )
 
@@ -26,8 +28,9 @@ var exampleFiles = []string{"scout_examples.json", "fixer_examples.json", "build
 //   - learned/: the few-shot example files with memory.Merge's rules and the recipe
 //     caches with memory.MergeRecipeCaches (newest last_built wins).
 //
-// Merging the same shards again changes nothing. dst must not be one of srcs.
-func Merge(dst string, srcs ...string) (*Summary, error) {
+// Merging the same shards again changes nothing. dst must not be one of srcs. ctx ends
+// the copies and the waits for the learned files' locks.
+func Merge(ctx context.Context, dst string, srcs ...string) (*Summary, error) {
 	if len(srcs) == 0 {
 		return nil, errors.New("batch: merge needs at least one shard directory")
 	}
@@ -98,7 +101,7 @@ func Merge(dst string, srcs ...string) (*Summary, error) {
 		if r.Dir == "" || !filepath.IsLocal(r.Dir) {
 			continue
 		}
-		if err := copyTree(filepath.Join(src, r.Dir), filepath.Join(dst, r.Dir)); err != nil {
+		if err := copyTree(ctx, filepath.Join(src, r.Dir), filepath.Join(dst, r.Dir)); err != nil {
 			return nil, err
 		}
 	}
@@ -118,7 +121,7 @@ func Merge(dst string, srcs ...string) (*Summary, error) {
 	s.Shards = slices.Compact(shards)
 	s.ElapsedSeconds = merged.ElapsedSeconds
 	s.Interrupted = len(s.Pending) > 0 && merged.Interrupted
-	if err := mergeLearned(dst, srcs); err != nil {
+	if err := mergeLearned(ctx, dst, srcs); err != nil {
 		return nil, err
 	}
 	if err := WriteSummaries(dst, s); err != nil {
@@ -128,7 +131,7 @@ func Merge(dst string, srcs ...string) (*Summary, error) {
 }
 
 // mergeLearned merges the learned/ files of srcs into dst/learned.
-func mergeLearned(dst string, srcs []string) error {
+func mergeLearned(ctx context.Context, dst string, srcs []string) error {
 	ldst := filepath.Join(dst, LearnedDir)
 	for _, name := range append(slices.Clone(exampleFiles), memory.RecipeCacheFile) {
 		var files []string
@@ -148,7 +151,7 @@ func mergeLearned(dst string, srcs []string) error {
 		if name == memory.RecipeCacheFile {
 			merge = memory.MergeRecipeCaches
 		}
-		if err := merge(filepath.Join(ldst, name), files...); err != nil {
+		if err := merge(ctx, filepath.Join(ldst, name), files...); err != nil {
 			return fmt.Errorf("batch: merge %s: %w", name, err)
 		}
 	}
@@ -157,8 +160,8 @@ func mergeLearned(dst string, srcs []string) error {
 
 // ExportLearned merges the example files of examplesDir and the recipe cache file
 // recipeCache into dir (a batch's learned/ directory), creating what is missing. It is
-// what Config.Learned usually does.
-func ExportLearned(examplesDir, recipeCache, dir string) error {
+// what Config.Learned usually does. ctx ends the waits for the files' locks.
+func ExportLearned(ctx context.Context, examplesDir, recipeCache, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("batch: %w", err)
 	}
@@ -167,12 +170,12 @@ func ExportLearned(examplesDir, recipeCache, dir string) error {
 		if _, err := os.Stat(src); err != nil {
 			continue
 		}
-		if err := memory.Merge(filepath.Join(dir, name), src); err != nil {
+		if err := memory.Merge(ctx, filepath.Join(dir, name), src); err != nil {
 			return fmt.Errorf("batch: %w", err)
 		}
 	}
 	if _, err := os.Stat(recipeCache); err == nil {
-		if err := memory.MergeRecipeCaches(filepath.Join(dir, memory.RecipeCacheFile), recipeCache); err != nil {
+		if err := memory.MergeRecipeCaches(ctx, filepath.Join(dir, memory.RecipeCacheFile), recipeCache); err != nil {
 			return fmt.Errorf("batch: %w", err)
 		}
 	}
@@ -180,10 +183,15 @@ func ExportLearned(examplesDir, recipeCache, dir string) error {
 }
 
 // copyTree copies the regular files and directories of src into dst (symbolic links
-// are skipped: a package's outputs never need them and they could point anywhere).
-func copyTree(src, dst string) error {
+// are skipped: a package's outputs never need them and they could point anywhere). Each
+// file is written atomically, and ctx is checked between files and while a large file is
+// copied, so an interrupted merge stops at once and leaves no half file.
+func copyTree(ctx context.Context, src, dst string) error {
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		rel, err := filepath.Rel(src, p)
@@ -195,7 +203,7 @@ func copyTree(src, dst string) error {
 		case d.IsDir():
 			return os.MkdirAll(target, 0o755)
 		case d.Type().IsRegular():
-			return copyFile(p, target)
+			return copyFile(ctx, p, target)
 		}
 		return nil
 	})
@@ -208,7 +216,7 @@ func copyTree(src, dst string) error {
 	return nil
 }
 
-func copyFile(src, dst string) error {
+func copyFile(ctx context.Context, src, dst string) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
@@ -218,13 +226,26 @@ func copyFile(src, dst string) error {
 	if err != nil {
 		return err
 	}
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, fi.Mode().Perm()|0o600)
+	out, err := atomicfile.Create(dst, fi.Mode().Perm()|0o600)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
+	defer out.Abort()
+	if _, err := io.Copy(out, ctxReader{ctx, in}); err != nil {
 		return err
 	}
-	return out.Close()
+	return out.Commit()
+}
+
+// ctxReader ends a copy when its context ends: every read checks it first.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }

@@ -223,7 +223,7 @@ func TestMerge(t *testing.T) {
 		}
 	}
 	dst := filepath.Join(root, "merged")
-	s, err := Merge(dst, shards...)
+	s, err := Merge(context.Background(), dst, shards...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,16 +241,16 @@ func TestMerge(t *testing.T) {
 		t.Errorf("recipe caches not merged: %s %v", cache, err)
 	}
 	before := snapshot(t, dst)
-	if _, err := Merge(dst, shards...); err != nil {
+	if _, err := Merge(context.Background(), dst, shards...); err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff(before, snapshot(t, dst)); d != "" {
 		t.Errorf("a second merge changed files (-first +second):\n%s", d)
 	}
-	if _, err := Merge(shards[0], shards...); err == nil {
+	if _, err := Merge(context.Background(), shards[0], shards...); err == nil {
 		t.Error("merging into a shard directory was accepted")
 	}
-	if _, err := Merge(dst, t.TempDir()); err == nil {
+	if _, err := Merge(context.Background(), dst, t.TempDir()); err == nil {
 		t.Error("merging a directory without a summary was accepted")
 	}
 }
@@ -269,7 +269,7 @@ func writeLearned(t *testing.T, dir string, i int) error {
 	if err != nil {
 		return err
 	}
-	return ExportLearned(memory.ExamplesDir(home), memory.RecipeCachePath(home), dir)
+	return ExportLearned(context.Background(), memory.ExamplesDir(home), memory.RecipeCachePath(home), dir)
 }
 
 // snapshot reads every file under dir but lock files.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
 )
 
 // Summary is what a batch (or a merge of shards) produced.
@@ -192,28 +193,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-// writeAtomic writes data to path through a temporary file in the same directory.
+// writeAtomic replaces path with data through [atomicfile], creating its directory.
 func writeAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("batch: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-")
-	if err != nil {
-		return fmt.Errorf("batch: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("batch: write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("batch: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("batch: write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("batch: %w", err)
 	}
 	return nil

@@ -84,7 +84,7 @@ func (p *Pipeline) fromCache(ctx context.Context, req atesor.Request, name strin
 	}
 	r := &run{p: p, state: s, src: src, start: now}
 	files := r.files()
-	if err := os.WriteFile(files["recipe"], []byte(entry.Recipe), 0o644); err != nil {
+	if err := writeAtomic(files["recipe"], []byte(entry.Recipe)); err != nil {
 		return nil, fmt.Errorf("graph: write recipe: %w", err)
 	}
 	rep := r.report(s, files)

@@ -14,6 +14,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
 	"github.com/eclipse-atesor/atesor-go/internal/logfile"
 	"github.com/eclipse-atesor/atesor-go/llm"
 )
@@ -238,21 +239,22 @@ func (r *run) supervise(s *atesor.State, _ string) string {
 }
 
 // save writes the state as JSON to the run directory (for resume) and to the output
-// directory, each atomically.
-func (r *run) save(s *atesor.State) {
+// directory, each atomically. A failure is logged; the error is for the callers that
+// must not carry on without the file (the final outputs).
+func (r *run) save(s *atesor.State) error {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		r.log.Error("encode state", "err", err)
-		return
+		return fmt.Errorf("encode the run state: %w", err)
 	}
-	// The run directory's copy is what resume reads: it is synced to disk. The output
-	// directory's copy is for people and only needs the atomic rename.
-	if err := writeFile(filepath.Join(r.runDir, "state.json"), b, true); err != nil {
-		r.log.Error("save state", "err", err)
+	var errs []error
+	for _, p := range []string{filepath.Join(r.runDir, "state.json"), r.outPath("_state.json")} {
+		if err := writeAtomic(p, b); err != nil {
+			r.log.Error("save state", "err", err)
+			errs = append(errs, fmt.Errorf("save the run state: %w", err))
+		}
 	}
-	if err := writeFile(r.outPath("_state.json"), b, false); err != nil {
-		r.log.Error("save state", "err", err)
-	}
+	return errors.Join(errs...)
 }
 
 func (r *run) outPath(suffix string) string {
@@ -287,33 +289,9 @@ func loadState(path string) (*atesor.State, error) {
 	return &s, nil
 }
 
-// writeAtomic replaces path with data through a temporary file in the same directory,
-// synced to disk before the rename.
-func writeAtomic(path string, data []byte) error { return writeFile(path, data, true) }
-
-// writeFile replaces path with data through a temporary file in the same directory, so
-// a reader never sees half a file; sync also flushes it to disk before the rename.
-func writeFile(path string, data []byte, sync bool) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := syncFile(tmp, sync); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
+// writeAtomic replaces path with data (see [atomicfile.WriteFile]): a reader sees the
+// old file or the new one, and a crash leaves one of them whole.
+func writeAtomic(path string, data []byte) error { return atomicfile.WriteFile(path, data, 0o644) }
 
 // lineWriter turns command output into one event per line.
 type lineWriter struct {
@@ -374,11 +352,4 @@ var builtinSteps = map[string]func(*run, context.Context, *atesor.State) error{
 	NodeFinish:        (*run).finishNode,
 	NodeEscalate:      (*run).escalateNode,
 	NodeOptimize:      (*run).optimizeNode,
-}
-
-func syncFile(f *os.File, sync bool) error {
-	if !sync {
-		return nil
-	}
-	return f.Sync()
 }

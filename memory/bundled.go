@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
 )
 
 //go:embed bundled/*.json bundled/README.md
@@ -80,7 +82,7 @@ func createNew(path string, data []byte) error {
 			return err
 		}
 	}
-	return syncDir(filepath.Dir(path))
+	return atomicfile.SyncDir(filepath.Dir(path))
 }
 
 // writeExclusive creates path with data, doing nothing when path exists.

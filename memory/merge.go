@@ -26,9 +26,9 @@ import (
 // Then the duplicate rules of Save drop auto examples that repeat an earlier example of
 // the same sandbox, and the cap of 100 examples applies. dst's lock is held and dst is
 // replaced atomically. An invalid file among dst and srcs stops the merge with an error
-// naming it, before anything is written.
-func Merge(dst string, srcs ...string) error {
-	return mergeExamples(context.Background(), dst, srcs, nil)
+// naming it, before anything is written. Waiting for dst's lock ends with ctx.
+func Merge(ctx context.Context, dst string, srcs ...string) error {
+	return mergeExamples(ctx, dst, srcs, nil)
 }
 
 func agentOfFile(path string) (atesor.Agent, error) {
@@ -179,9 +179,10 @@ func dropDuplicates(agent atesor.Agent, examples []atesor.Example) []atesor.Exam
 // MergeRecipeCaches merges the recipe caches srcs into dst (created when missing): per
 // package and sandbox the entry with the newest last_built wins (on equal times the one
 // met first, dst before srcs in order). dst's lock is held and dst is replaced
-// atomically; an invalid file stops the merge before anything is written.
-func MergeRecipeCaches(dst string, srcs ...string) error {
-	return mergeRecipeCaches(context.Background(), dst, srcs, nil)
+// atomically; an invalid file stops the merge before anything is written. Waiting for
+// dst's lock ends with ctx.
+func MergeRecipeCaches(ctx context.Context, dst string, srcs ...string) error {
+	return mergeRecipeCaches(ctx, dst, srcs, nil)
 }
 
 func mergeRecipeCaches(ctx context.Context, dst string, srcs []string, beforeRename func(string)) error {

@@ -1,6 +1,7 @@
 package memory_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,7 +46,7 @@ func TestMerge(t *testing.T) {
 		man("fixer-002", "manual beats auto", "2020-01-01"),        // manual wins although older
 		auto("fixer-auto-010", "r10", "m-fixer-000", "2025-01-01"), // duplicate of manual fixer-000 (pattern + build system): dropped
 	)
-	if err := memory.Merge(dst, a, b); err != nil {
+	if err := memory.Merge(context.Background(), dst, a, b); err != nil {
 		t.Fatal(err)
 	}
 	got := readExamples(t, dst)
@@ -75,7 +76,7 @@ func TestMergeRefusesInvalidFiles(t *testing.T) {
 	before, _ := os.ReadFile(dst)
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte("{"), 0o644)
-	err := memory.Merge(dst, bad)
+	err := memory.Merge(context.Background(), dst, bad)
 	if err == nil || !strings.Contains(err.Error(), bad) {
 		t.Fatalf("Merge with an invalid source: %v", err)
 	}
@@ -86,13 +87,13 @@ func TestMergeRefusesInvalidFiles(t *testing.T) {
 	badDst := filepath.Join(dir, "shard", "scout_examples.json")
 	os.MkdirAll(filepath.Dir(badDst), 0o755)
 	os.WriteFile(badDst, []byte(`{"examples": [`), 0o644)
-	if err := memory.Merge(badDst, dst); err == nil || !strings.Contains(err.Error(), badDst) {
+	if err := memory.Merge(context.Background(), badDst, dst); err == nil || !strings.Contains(err.Error(), badDst) {
 		t.Fatalf("Merge into an invalid file: %v, want an error naming it", err)
 	}
 	if b, _ := os.ReadFile(badDst); string(b) != `{"examples": [` {
 		t.Error("the invalid dst was changed")
 	}
-	if err := memory.Merge(filepath.Join(dir, "whatever.json"), dst); err == nil {
+	if err := memory.Merge(context.Background(), filepath.Join(dir, "whatever.json"), dst); err == nil {
 		t.Error("Merge into a file whose agent is unknown: want an error")
 	}
 }
@@ -120,7 +121,7 @@ func TestMergeRecipeCaches(t *testing.T) {
 		atesor.CachedRecipe{Package: "cjson", Sandbox: debian, Recipe: "a", LastBuilt: day(4)},
 		atesor.CachedRecipe{Package: "zlib", Sandbox: alpine, Recipe: "a", LastBuilt: day(1)})
 	b := write("b", atesor.CachedRecipe{Package: "zlib", Sandbox: debian, Recipe: "b", LastBuilt: day(6)})
-	if err := memory.MergeRecipeCaches(dst, a, b); err != nil {
+	if err := memory.MergeRecipeCaches(context.Background(), dst, a, b); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(dst)

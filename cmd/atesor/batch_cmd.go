@@ -140,8 +140,8 @@ func runBatch(ctx context.Context, a *app, args []string) int {
 		Request: atesor.Request{Platform: f.platform, MaxAttempts: f.maxAttempts, MaxCostUSD: f.maxCost,
 			TestTimeout: f.testTimeout, Force: noCache},
 		Progress: func(p batch.Progress) { fmt.Fprintln(a.stderr, progressLine(p)) },
-		Learned: func(_ context.Context, dir string) error {
-			return batch.ExportLearned(memory.ExamplesDir(home), store.RecipeCachePath(), dir)
+		Learned: func(ctx context.Context, dir string) error {
+			return batch.ExportLearned(ctx, memory.ExamplesDir(home), store.RecipeCachePath(), dir)
 		},
 	}
 	s, err := batch.Run(ctx, cfg, mine)

@@ -180,7 +180,7 @@ func examplesLint(_ context.Context, a *app, args []string) int {
 	return exitOK
 }
 
-func examplesMerge(_ context.Context, a *app, args []string) int {
+func examplesMerge(ctx context.Context, a *app, args []string) int {
 	fs := flagSet("examples merge")
 	u := usage{synopsis: "atesor examples merge DST SRC...",
 		description: "Merge the example files SRC... into DST (created when missing), as sharded batch\n" +
@@ -198,9 +198,9 @@ func examplesMerge(_ context.Context, a *app, args []string) int {
 	dst, srcs := pos[0], pos[1:]
 	var err error
 	if strings.HasSuffix(filepath.Base(dst), "recipe_cache.json") {
-		err = memory.MergeRecipeCaches(dst, srcs...)
+		err = memory.MergeRecipeCaches(ctx, dst, srcs...)
 	} else {
-		err = memory.Merge(dst, srcs...)
+		err = memory.Merge(ctx, dst, srcs...)
 	}
 	if err != nil {
 		fmt.Fprintf(a.stderr, "atesor examples merge: %v\n", err)

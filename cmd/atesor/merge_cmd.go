@@ -19,7 +19,7 @@ To use what the shards learned in later runs, merge the files of DIR/learned/ in
 state home with 'atesor examples merge'.`,
 }
 
-func runMerge(_ context.Context, a *app, args []string) int {
+func runMerge(ctx context.Context, a *app, args []string) int {
 	var out string
 	fs := flagSet("merge")
 	fs.StringVar(&out, "out", "atesor-merged", "output directory")
@@ -30,7 +30,7 @@ func runMerge(_ context.Context, a *app, args []string) int {
 	if len(pos) == 0 {
 		return usageError(a, "merge", "want at least one shard directory")
 	}
-	s, err := batch.Merge(out, pos...)
+	s, err := batch.Merge(ctx, out, pos...)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "atesor merge: %v\n", err)
 		return exitUsage

@@ -10,22 +10,23 @@ import (
 	"sort"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
 )
 
 // writePackageZip writes a zip of the run's outputs (recipe, report, state, patches,
 // artifacts, logs: every path in res.Files) under a top directory named after the
-// package. The zip is written to a temporary file and renamed into place.
+// package. The zip is written atomically (see [atomicfile]).
 func writePackageZip(zipPath string, res *atesor.Result) error {
 	kinds := make([]string, 0, len(res.Files))
 	for k := range res.Files {
 		kinds = append(kinds, k)
 	}
 	sort.Strings(kinds)
-	tmp, err := os.CreateTemp(filepath.Dir(zipPath), ".package-*.zip")
+	tmp, err := atomicfile.Create(zipPath, 0o644)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
+	defer tmp.Abort()
 	zw := zip.NewWriter(tmp)
 	added := map[string]bool{}
 	for _, k := range kinds {
@@ -34,18 +35,13 @@ func writePackageZip(zipPath string, res *atesor.Result) error {
 			continue
 		}
 		if err := addToZip(zw, p, res.Package, added); err != nil {
-			tmp.Close()
 			return fmt.Errorf("add the %s %s: %w", k, p, err)
 		}
 	}
 	if err := zw.Close(); err != nil {
-		tmp.Close()
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), zipPath)
+	return tmp.Commit()
 }
 
 // addToZip adds a file, or a directory tree, as <top>/<base name>/...; missing paths are

@@ -11,8 +11,9 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
 	"time"
+
+	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
 )
 
 // DefaultMaxAge is the age after which [Refresh] asks the server again when the caller
@@ -52,6 +53,18 @@ func Fresh(file string, maxAge time.Duration) bool {
 // it asks If-Modified-Since, and a 304 only renews the file's time; changed reports a
 // new file. client nil means http.DefaultClient; the caller's context bounds the time.
 func Download(ctx context.Context, client *http.Client, url, file string, since time.Time, limit int64) (changed bool, err error) {
+	return download(ctx, client, url, file, since, limit, nil)
+}
+
+// DownloadChecked fetches url into file like [Download] (unconditionally), and puts the
+// new file in place only when check accepts it (check reads the complete temporary
+// file at the path it is given): a download that fails its check never replaces file.
+func DownloadChecked(ctx context.Context, client *http.Client, url, file string, limit int64, check func(tmp string) error) error {
+	_, err := download(ctx, client, url, file, time.Time{}, limit, check)
+	return err
+}
+
+func download(ctx context.Context, client *http.Client, url, file string, since time.Time, limit int64, check func(string) error) (changed bool, err error) {
 	client = cmp.Or(client, http.DefaultClient)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
@@ -73,24 +86,29 @@ func Download(ctx context.Context, client *http.Client, url, file string, since 
 	default:
 		return false, fmt.Errorf("HTTP %s", resp.Status)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".tmp-")
+	tmp, err := atomicfile.Create(file, 0o644)
 	if err != nil {
 		return false, err
 	}
-	defer os.Remove(tmp.Name())
+	defer tmp.Abort()
 	body := io.Reader(resp.Body)
 	if limit > 0 {
 		body = io.LimitReader(resp.Body, limit+1)
 	}
 	n, err := io.Copy(tmp, body)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
 		return false, err
 	}
 	if limit > 0 && n > limit {
 		return false, fmt.Errorf("larger than %d bytes", limit)
 	}
-	return true, os.Rename(tmp.Name(), file)
+	if check != nil {
+		if err := tmp.Sync(); err != nil {
+			return false, err
+		}
+		if err := check(tmp.Name()); err != nil {
+			return false, err
+		}
+	}
+	return true, tmp.Commit()
 }

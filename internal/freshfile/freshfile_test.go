@@ -89,3 +89,40 @@ func TestRefresh(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestDownloadChecked(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("served")) }))
+	defer srv.Close()
+	for _, tc := range []struct {
+		name    string
+		check   func(tmp string) error
+		want    string
+		wantErr string
+	}{
+		{name: "accepted: replaces the old copy", check: func(tmp string) error {
+			if b, err := os.ReadFile(tmp); err != nil || string(b) != "served" {
+				t.Errorf("check saw %q (%v), want the whole download", b, err)
+			}
+			return nil
+		}, want: "served"},
+		{name: "refused: the old copy stays", check: func(string) error { return os.ErrInvalid }, want: "old", wantErr: "invalid"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "zlib_1.3.orig.tar.gz")
+			if err := os.WriteFile(file, []byte("old"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			err := DownloadChecked(context.Background(), srv.Client(), srv.URL+"/pool/z", file, 0, tc.check)
+			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Fatalf("err = %v, want %q", err, tc.wantErr)
+			}
+			if b, _ := os.ReadFile(file); string(b) != tc.want {
+				t.Errorf("file = %q, want %q", b, tc.want)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+				t.Errorf("files left in the directory: %v", entries)
+			}
+		})
+	}
+}

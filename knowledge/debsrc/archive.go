@@ -14,7 +14,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -93,18 +92,11 @@ func (a archive) fetchChecked(ctx context.Context, dir, rel string, want atesor.
 	if err != nil {
 		return "", fmt.Errorf("debsrc: %w", err)
 	}
-	tmp := file + ".part-" + strconv.Itoa(os.Getpid())
-	defer os.Remove(tmp)
 	ctx, cancel := context.WithTimeout(ctx, downloadTimeout)
 	defer cancel()
-	if _, err := freshfile.Download(ctx, a.client, m+"/"+rel, tmp, time.Time{}, limit); err != nil {
+	check := func(tmp string) error { return checkFile(tmp, want) }
+	if err := freshfile.DownloadChecked(ctx, a.client, m+"/"+rel, file, limit, check); err != nil {
 		return "", fmt.Errorf("debsrc: download %s: %w", rel, err)
-	}
-	if err := checkFile(tmp, want); err != nil {
-		return "", fmt.Errorf("debsrc: %s: %w", rel, err)
-	}
-	if err := os.Rename(tmp, file); err != nil {
-		return "", fmt.Errorf("debsrc: %w", err)
 	}
 	return file, nil
 }
