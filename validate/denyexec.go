@@ -160,49 +160,6 @@ func denyValue(c call, name string, v arg, depth int, strict bool) error {
 	return nil
 }
 
-// denyGitEnv checks GIT_CONFIG_KEY_<n> assignments, which set git configuration.
-func denyGitEnv(name string, v arg, subject string) error {
-	if !strings.HasPrefix(name, "GIT_CONFIG_KEY_") {
-		return nil
-	}
-	for _, k := range v.alts {
-		if v.dynamic || gitCodeKey(k) {
-			return reject(ruleArgs, subject, "the git setting "+shown(k)+" can run arbitrary commands", "run plain git subcommands without extra configuration")
-		}
-	}
-	return nil
-}
-
-// gitCodeKeyLast are the last components of git settings whose value is a command, a
-// program, a hook directory, an included file or a protocol permission.
-var gitCodeKeyLast = map[string]bool{
-	"cmd": true, "command": true, "program": true, "helper": true, "driver": true,
-	"textconv": true, "clean": true, "smudge": true, "process": true, "editor": true,
-	"pager": true, "hookspath": true, "fsmonitor": true, "gitproxy": true, "askpass": true,
-	"sshcommand": true, "uploadpack": true, "receivepack": true, "packobjectshook": true,
-	"vcs": true, "templatedir": true, "path": true, "allow": true, "difffilter": true,
-	"external": true, "proxycommand": true, "variant": true, "tool": true, "browser": true,
-}
-
-// gitCodeKey reports whether setting the git configuration key k (or "k=value") can
-// make git run a command.
-func gitCodeKey(k string) bool {
-	k, _, _ = strings.Cut(strings.ToLower(strings.TrimSpace(k)), "=")
-	if strings.Contains(k, dyn) {
-		return true
-	}
-	first, _, _ := strings.Cut(k, ".")
-	switch first {
-	case "alias", "pager", "include", "includeif", "filter", "credential", "gpg", "protocol":
-		return true
-	}
-	last := k
-	if i := strings.LastIndexByte(k, '.'); i >= 0 {
-		last = k[i+1:]
-	}
-	return gitCodeKeyLast[last]
-}
-
 // interpreters run code given on their command line (-c, -e) or on standard input,
 // which the rules cannot read.
 var interpreters = map[string]string{

@@ -25,7 +25,6 @@ var (
 	unzipSpec = optSpec{short: "dx"}
 	aptSpec   = optSpec{short: "octa", long: []string{"--option", "--config-file", "--target-release", "--host-architecture"}}
 	apkSpec   = optSpec{short: "Xp", long: []string{"--repository", "--root", "--arch", "--cache-dir", "--keys-dir", "--repositories-file", "--virtual"}}
-	gitSpec   = optSpec{short: "Cc", long: []string{"--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--exec-path"}}
 	chmodSpec = optSpec{long: []string{"--reference"}}
 )
 
@@ -201,114 +200,6 @@ func denyRm(c call, args []arg) error {
 				return reject(ruleTwoStep, c.text(), "it deletes through the link "+l+" to "+shown(c.fx.links[l])+", outside the repository", insteadRm)
 			}
 		}
-	}
-	return nil
-}
-
-func denyGit(c call, args []arg, strict bool) error {
-	pa := parseArgs(args, gitSpec, true)
-	for _, kv := range pa.values("-c", "--config-env") {
-		if kv.dynamic || gitCodeKey(kv.val()) {
-			return reject(ruleArgs, c.text(), "git -c "+shown(kv.val())+" can run arbitrary commands", "run plain git subcommands without -c")
-		}
-	}
-	if len(pa.operands) == 0 {
-		return nil
-	}
-	sub := pa.operands[0]
-	if !sub.static() {
-		return reject(ruleLiteralProgram, c.text(), "the git subcommand is only known at run time", "write the git subcommand literally")
-	}
-	rest := pa.operands[1:]
-	for i, a := range rest {
-		v := a.val()
-		switch {
-		case strings.HasPrefix(v, "--upload-pack"), strings.HasPrefix(v, "--receive-pack"), strings.HasPrefix(v, "--exec"),
-			strings.HasPrefix(v, "--template"), v == "-u" && (sub.val() == "clone" || sub.val() == "ls-remote" || sub.val() == "archive"):
-			return reject(ruleArgs, c.text(), "git "+sub.val()+" "+v+" runs another program", "run the plain git subcommand")
-		case (v == "-c" || v == "--config") && sub.val() == "clone" && i+1 < len(rest):
-			if gitCodeKey(rest[i+1].val()) || rest[i+1].dynamic {
-				return reject(ruleArgs, c.text(), "git clone -c "+shown(rest[i+1].val())+" can run arbitrary commands", "clone without -c")
-			}
-		case strings.HasPrefix(v, "--config=") && sub.val() == "clone":
-			if gitCodeKey(strings.TrimPrefix(v, "--config=")) || a.dynamic {
-				return reject(ruleArgs, c.text(), "git clone "+shown(v)+" can run arbitrary commands", "clone without --config")
-			}
-		}
-	}
-	var outs []arg
-	for i, a := range rest {
-		v := a.val()
-		switch {
-		case strings.HasPrefix(v, "--output=") || strings.HasPrefix(v, "--output-directory="):
-			_, val, _ := strings.Cut(v, "=")
-			outs = append(outs, arg{alts: []string{val}, dynamic: a.dynamic})
-		case (v == "--output" || v == "--output-directory" || v == "-o" && sub.val() == "format-patch") && i+1 < len(rest):
-			outs = append(outs, rest[i+1])
-		}
-	}
-	if err := checkWrites(c, outs, strict); err != nil {
-		return err
-	}
-	const insteadOne = "undo one file with git checkout -- <file>, or fix it with a patch"
-	switch sub.val() {
-	case "push":
-		return reject(ruleGitHistory, c.text(), "git push publishes changes to a remote", "keep changes local; Atesor records patches itself")
-	case "clean":
-		return reject(ruleGitHistory, c.text(), "git clean deletes untracked files, including build inputs and earlier fixes", "remove named build directories, such as rm -rf build")
-	case "filter-branch", "filter-repo":
-		return reject(ruleGitHistory, c.text(), "it rewrites the history", "change files with patches instead")
-	case "reset":
-		for _, a := range rest {
-			if a.val() == "--hard" || a.val() == "--merge" || a.val() == "--keep" {
-				return reject(ruleGitHistory, c.text(), "git reset "+a.val()+" throws away the work tree and earlier fixes", insteadOne)
-			}
-		}
-	case "checkout", "restore", "switch":
-		for _, a := range rest {
-			v := a.val()
-			if v == "-f" || v == "--force" || v == "--discard-changes" {
-				return reject(ruleGitHistory, c.text(), "git "+sub.val()+" "+v+" throws away the work tree and earlier fixes", insteadOne)
-			}
-			if v == "." || v == "./" || v == ":/" || v == "*" || v == ":" || a.glob && !strings.Contains(v, "/") || a.dynamic {
-				return reject(ruleGitHistory, c.text(), "git "+sub.val()+" "+shown(v)+" throws away every change of the work tree, including earlier fixes", insteadOne)
-			}
-		}
-	case "stash":
-		if len(rest) == 0 || !(rest[0].val() == "list" || rest[0].val() == "show") {
-			return reject(ruleGitHistory, c.text(), "git stash takes earlier fixes out of the work tree", insteadOne)
-		}
-	case "config":
-		return denyGitConfig(c, rest, strict)
-	case "reflog":
-		if len(rest) > 0 && (rest[0].val() == "expire" || rest[0].val() == "delete") {
-			return reject(ruleGitHistory, c.text(), "it rewrites the history", "leave the reflog alone")
-		}
-	}
-	return nil
-}
-
-// denyGitConfig refuses git config writes of settings that run commands, and writes to
-// a configuration file in a system directory.
-func denyGitConfig(c call, rest []arg, strict bool) error {
-	pa := parseArgs(rest, optSpec{short: "f", long: []string{"--file", "--blob", "--default", "--type", "--comment", "--value"}}, false)
-	if err := checkWrites(c, pa.values("-f", "--file"), strict); err != nil {
-		return err
-	}
-	if pa.has("l", "--list", "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--unset", "--unset-all", "--remove-section") {
-		return nil
-	}
-	ops := pa.operands
-	if len(ops) > 0 {
-		switch ops[0].val() {
-		case "get", "list":
-			return nil
-		case "set":
-			ops = ops[1:]
-		}
-	}
-	if len(ops) >= 2 && (ops[0].dynamic || gitCodeKey(ops[0].val())) {
-		return reject(ruleArgs, c.text(), "the git setting "+shown(ops[0].val())+" can run arbitrary commands", "leave git configuration alone; only safe.directory may be added")
 	}
 	return nil
 }

@@ -46,6 +46,13 @@
 // abbreviations such as --ev for --eval, clustered and attached short options, --opt
 // value and --opt=value), from per-program option tables, before any rule looks at them;
 // a sed script or a wrapper option the rules cannot fully read is refused, not ignored.
+// git gets its own reader, because git parses options itself: the options before the
+// subcommand exactly as git.c does, and each subcommand's options with the rules of
+// parse-options (any unambiguous prefix, --no- negations, attached short values,
+// options after operands) against git's real option tables. Configuration that runs a
+// program or changes where and how git connects is refused in every spelling (-c, a
+// subcommand's --config, --config-env, GIT_CONFIG_KEY_<n>, git config writes), and work
+// trees, git dirs, -C and git apply --directory are held to the repository.
 //
 // validate is not the security boundary. The package's own build code (configure, make,
 // cmake scripts, build.rs, go generate) runs arbitrary code by design, a value only known

@@ -107,3 +107,39 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// FuzzGitOptions: git's option rules never panic, and a word that git reads as
+// --upload-pack (any prefix of it, with or without a value, after or before operands) or
+// a clone --config of a setting that runs a program is never accepted, whatever else
+// the line holds.
+func FuzzGitOptions(f *testing.F) {
+	for _, s := range []string{"--upload-pa=id", "--u", "--no-upload-pack", "-c", "--conf=core.fsmonitor=id", "--dry-run", "--", "-qu", "--no-no-x", "--=x", "-ccore.pager=x"} {
+		f.Add(s, "origin")
+	}
+	f.Fuzz(func(t *testing.T, word, other string) {
+		q, err := syntax.Quote(word, syntax.LangBash)
+		if err != nil {
+			return
+		}
+		o, err := syntax.Quote(other, syntax.LangBash)
+		if err != nil {
+			return
+		}
+		for _, line := range []string{"git fetch " + q + " " + o, "git " + q + " " + o, "git clone " + o + " " + q, "git -C " + q + " status"} {
+			_ = DenyRules(line)
+			_ = SingleCommand(line)
+			_ = FixCommand(line)
+		}
+		name, val, _ := strings.Cut(strings.TrimPrefix(word, "--"), "=")
+		if strings.HasPrefix(word, "--") && name != "" && strings.HasPrefix("upload-pack", name) && !strings.HasPrefix(other, "-") {
+			if DenyRules("git fetch "+q+" "+o) == nil {
+				t.Fatalf("git fetch %s %s accepted: %s abbreviates --upload-pack", q, o, word)
+			}
+		}
+		if strings.HasPrefix(word, "--") && name != "" && strings.HasPrefix("config", name) && gitCodeKey(val) {
+			if DenyRules("git clone "+o+" "+q) == nil {
+				t.Fatalf("git clone %s %s accepted: %s abbreviates --config", o, q, word)
+			}
+		}
+	})
+}

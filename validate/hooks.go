@@ -650,12 +650,12 @@ func recordEffects(c call) {
 			}
 		}
 	case "git":
-		pa := parseArgs(args, gitSpec, true)
-		if len(pa.operands) == 0 {
+		l := parseGit(args)
+		if !l.hasSub {
 			return
 		}
-		sub := pa.operands[0].val()
-		rest := parseArgs(pa.operands[1:], optSpec{short: "bjocu", long: []string{"--branch", "--depth", "--origin", "--jobs", "--config", "--reference", "--separate-git-dir", "--filter", "--upload-pack", "--template", "--shallow-since", "--shallow-exclude", "--server-option"}}, false)
+		sub := l.sub.val()
+		rest := l.args
 		switch sub {
 		case "clone":
 			ops := rest.operands

@@ -194,8 +194,12 @@ func repoRelative(p, root string) string {
 	if c == ".." || strings.HasPrefix(c, "../") {
 		return "the path leaves the repository through .."
 	}
-	if c == ".git" || strings.HasPrefix(c, ".git/") {
-		return "the path is inside .git"
+	for _, comp := range strings.Split(c, "/") {
+		// A nested .git holds a repository's configuration too, which git obeys when
+		// it runs there (a setting may run programs).
+		if comp == ".git" {
+			return "the path is inside .git"
+		}
 	}
 	return ""
 }

@@ -452,49 +452,43 @@ var gitSubcommands = map[string]bool{
 }
 
 func checkGitSingle(c call, args []arg) error {
-	pa := parseArgs(args, gitSpec, true)
-	if pa.has("-c", "--config-env", "--exec-path") {
+	l := parseGit(args)
+	if len(l.top["-c"]) > 0 || len(l.top["--config-env"]) > 0 || len(l.top["--exec-path"]) > 0 {
 		return reject(ruleArgs, c.text(), "git -c, --config-env and --exec-path can run other programs", "run the plain git subcommand")
 	}
-	if len(pa.operands) == 0 {
+	if !l.hasSub {
 		return reject(ruleArgs, c.text(), "no git subcommand", "use git status, git diff, git apply, ...")
 	}
-	sub := pa.operands[0].val()
-	rest := pa.operands[1:]
+	sub := l.sub.val()
 	if !gitSubcommands[sub] {
 		return reject(ruleArgs, c.text(), "git "+sub+" is not allowed", "use git for reading and local changes: status, diff, log, apply, checkout, submodule update")
 	}
-	for _, a := range rest {
-		v := a.val()
-		if v == "--ext-diff" || v == "--exec" || strings.HasPrefix(v, "--upload-pack") || strings.HasPrefix(v, "--receive-pack") || strings.HasPrefix(v, "--template") {
-			return reject(ruleArgs, c.text(), "git "+v+" can run other programs", "run the plain git subcommand")
-		}
-		if strings.HasPrefix(v, "--output=") && isSystemPath(strings.TrimPrefix(v, "--output="), true) {
-			return reject(ruleSystemWrite, c.text(), "it writes to a system path", insteadSystem)
-		}
+	if l.args.has("--ext-diff", "--exec", "--upload-pack", "--receive-pack", "--template") {
+		return reject(ruleArgs, c.text(), "git "+sub+": the options --ext-diff, --exec, --upload-pack, --receive-pack and --template run other programs", "run the plain git subcommand")
 	}
-	switch sub {
-	case "submodule":
-		for _, a := range rest {
-			if a.val() == "foreach" {
-				return reject(ruleArgs, c.text(), "git submodule foreach runs arbitrary commands", "use git submodule update --init --recursive")
-			}
-		}
-	case "config":
-		return checkGitConfig(c, rest)
+	if sub == "config" {
+		return checkGitConfig(c, l.args)
 	}
 	return nil
 }
 
-func checkGitConfig(c call, rest []arg) error {
-	pa := parseArgs(rest, optSpec{short: "f", long: []string{"--file", "--blob"}}, false)
-	if pa.has("l", "--list", "--get", "--get-all", "--get-regexp") {
+func checkGitConfig(c call, ga gitArgs) error {
+	ops := ga.operands
+	if len(ops) > 0 {
+		switch ops[0].val() {
+		case "get", "list":
+			return nil
+		case "set":
+			ops = ops[1:]
+		}
+	}
+	if ga.has("--list", "--get", "--get-all", "--get-regexp") {
 		return nil
 	}
-	if len(pa.operands) >= 1 && strings.EqualFold(pa.operands[0].val(), "safe.directory") {
+	if len(ops) >= 1 && strings.EqualFold(ops[0].val(), "safe.directory") {
 		return nil
 	}
-	if len(pa.operands) == 1 {
+	if len(ops) == 1 && !ga.has("--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section", "--edit") {
 		return nil
 	}
 	return reject(ruleArgs, c.text(), "git config may only read settings or add safe.directory", "leave git configuration alone")
