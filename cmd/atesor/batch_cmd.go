@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -41,31 +42,43 @@ Exit status: 0 every package verified or cached, 1 some failed, 2 usage or setup
 130 interrupted.`,
 }
 
-func runBatch(ctx context.Context, a *app, args []string) int {
-	var f portFlags
-	var list, shard string
-	var jobs int
-	var force, noCache bool
+// batchOptions are the flags of batch.
+type batchOptions struct {
+	f              portFlags
+	list, shard    string
+	jobs           int
+	force, noCache bool
+}
+
+// batchFlagSet defines the flags of batch into o.
+func batchFlagSet(o *batchOptions) *flag.FlagSet {
 	fs := flagSet("batch")
-	fs.StringVar(&list, "list", "", "file of sources, one per line (- for standard input)")
-	fs.StringVar(&f.out, "out", defaultBatchOut, "output directory")
-	fs.IntVar(&jobs, "jobs", 1, "ports that run at once (one port already uses every core)")
-	fs.StringVar(&shard, "shard", "", "port part I of N of the list, as I/N (default $JOB_COMPLETION_INDEX/$ATESOR_SHARDS)")
-	fs.BoolVar(&force, "force", false, "port again the packages an earlier run finished")
-	fs.BoolVar(&noCache, "no-cache", false, "skip the recipe cache (port's --force)")
-	fs.StringVar(&f.platform, "platform", envOr("ATESOR_PLATFORM", "debian"), "target distro: alpine, debian or ubuntu ($ATESOR_PLATFORM)")
-	fs.StringVar(&f.sandbox, "sandbox", "rootfs", "sandbox backend: rootfs, docker or host (host needs --unsafe-host)")
-	fs.BoolVar(&f.unsafeHost, "unsafe-host", false, "allow --sandbox host, which runs model-chosen commands on this machine")
-	fs.BoolVar(&f.offline, "offline", false, "make no model calls (same as LLM_PROVIDER=none)")
-	fs.IntVar(&f.maxAttempts, "max-attempts", atesor.DefaultMaxAttempts, "failed builds, verifications and invalid fixes allowed per package")
-	fs.Float64Var(&f.maxCost, "max-cost", atesor.DefaultMaxCostUSD, "escalate a package when its API cost exceeds this many US dollars")
-	fs.DurationVar(&f.testTimeout, "test-timeout", atesor.DefaultTestTimeout, "time bound of each package's own tests")
-	fs.BoolVar(&f.noAccel, "no-accel", false, "run the emulated riscv64 compiler, binutils and Go tools")
-	fs.BoolVar(&f.verbose, "v", false, "verbose: every node of every port, debug logs")
+	fs.StringVar(&o.list, "list", "", "file of sources, one per line (- for standard input)")
+	fs.StringVar(&o.f.out, "out", defaultBatchOut, "output directory")
+	fs.IntVar(&o.jobs, "jobs", 1, "ports that run at once (one port already uses every core)")
+	fs.StringVar(&o.shard, "shard", "", "port part I of N of the list, as I/N (default $JOB_COMPLETION_INDEX/$ATESOR_SHARDS)")
+	fs.BoolVar(&o.force, "force", false, "port again the packages an earlier run finished")
+	fs.BoolVar(&o.noCache, "no-cache", false, "skip the recipe cache (port's --force)")
+	fs.StringVar(&o.f.platform, "platform", envOr("ATESOR_PLATFORM", "debian"), "target distro: alpine, debian or ubuntu ($ATESOR_PLATFORM)")
+	fs.StringVar(&o.f.sandbox, "sandbox", "rootfs", "sandbox backend: rootfs, docker or host (host needs --unsafe-host)")
+	fs.BoolVar(&o.f.unsafeHost, "unsafe-host", false, "allow --sandbox host, which runs model-chosen commands on this machine")
+	fs.BoolVar(&o.f.offline, "offline", false, "make no model calls (same as LLM_PROVIDER=none)")
+	fs.IntVar(&o.f.maxAttempts, "max-attempts", atesor.DefaultMaxAttempts, "failed builds, verifications and invalid fixes allowed per package")
+	fs.Float64Var(&o.f.maxCost, "max-cost", atesor.DefaultMaxCostUSD, "escalate a package when its API cost exceeds this many US dollars")
+	fs.DurationVar(&o.f.testTimeout, "test-timeout", atesor.DefaultTestTimeout, "time bound of each package's own tests")
+	fs.BoolVar(&o.f.noAccel, "no-accel", false, "run the emulated riscv64 compiler, binutils and Go tools")
+	fs.BoolVar(&o.f.verbose, "v", false, "verbose: every node of every port, debug logs")
+	return fs
+}
+
+func runBatch(ctx context.Context, a *app, args []string) int {
+	var o batchOptions
+	fs := batchFlagSet(&o)
 	pos, code, done := parseOrExit(a, fs, batchUsage, args)
 	if done {
 		return code
 	}
+	f, list, shard, jobs, force, noCache := o.f, o.list, o.shard, o.jobs, o.force, o.noCache
 	switch {
 	case jobs < 1:
 		return usageError(a, "batch", "--jobs must be at least 1")

@@ -14,14 +14,17 @@
 // Every command takes --help. Flags follow the command and may come before or after its
 // arguments.
 //
-// Before a command runs, variables from .env files are loaded: first ./.env, then
-// $ATESOR_HOME/.env, then ~/.config/atesor-ai/.env. A variable that is already set is
-// never overridden, so the environment wins over every file and earlier files win over
-// later ones. A .env file sets only Atesor's own variables (LLM_PROVIDER, the provider
-// keys, OPENAI_BASE_URL, OPENROUTER_FALLBACK_MODELS and ATESOR_*); other names are
-// ignored with a warning. The working directory may be a package checkout, so its .env
-// may not set ATESOR_HOME or a base URL. A .env that is a symbolic link or owned by
-// another user is refused.
+// Before a command runs, variables from .env files are loaded, the user's own first:
+// ~/.config/atesor-ai/.env, then $ATESOR_HOME/.env, then the working directory's ./.env.
+// A variable that is already set is never overridden, so the environment wins over
+// every file and earlier files win over later ones. The user's files set only Atesor's
+// own variables (LLM_PROVIDER, the provider keys and base URLs,
+// OPENROUTER_FALLBACK_MODELS and ATESOR_*); other names are ignored with a warning. The
+// working directory is often a package checkout, so its .env is the package author's
+// word: it may set only model names, the model timeout, the output cap and the
+// platform, and nothing when it lies inside the source being ported; what it may not
+// set is ignored with one warning naming the variables. doctor shows where each setting
+// came from. A .env that is a symbolic link or owned by another user is refused.
 //
 // Exit codes of port: 0 verified or cached, 1 not verified, tests_failing or escalated, 2 usage or setup
 // error, 130 interrupted (the run state is saved; continue with --resume). Other commands

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"slices"
+	"strconv"
 	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
@@ -60,6 +63,7 @@ func runDoctor(ctx context.Context, a *app, args []string) int {
 	r := &report{w: a.stdout}
 	fmt.Fprintf(a.stdout, "atesor %s, platform %s (sandbox %s), state home %s, running as %s\n",
 		versionString(), p.Name, p.SandboxKey(), sandbox.StateHome(), map[bool]string{true: "root", false: "a normal user"}[a.root])
+	doctorConfig(r, a.dotenv)
 	doctorHostTools(r, p)
 	doctorBinfmt(r)
 	doctorIsolation(r)
@@ -84,6 +88,56 @@ func runDoctor(ctx context.Context, a *app, args []string) int {
 	}
 	fmt.Fprint(a.stdout, "\nNo problems found.\n")
 	return exitOK
+}
+
+// doctorConfig lists Atesor's settings and where each came from: the environment or
+// the .env file that set it (keys are never printed), and what the working
+// directory's .env was not allowed to set.
+func doctorConfig(r *report, d *dotEnvReport) {
+	r.section("Settings (the environment, then ~/.config/atesor-ai/.env, $ATESOR_HOME/.env, ./.env)")
+	if d == nil {
+		d = &dotEnvReport{Origins: map[string]string{}}
+		for _, kv := range os.Environ() {
+			if k, _, ok := strings.Cut(kv, "="); ok && dotEnvAllowed(k) {
+				d.Origins[k] = originEnvironment
+			}
+		}
+	}
+	names := make([]string, 0, len(d.Origins))
+	for k := range d.Origins {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	if len(names) == 0 {
+		r.info("no setting is made: every default applies")
+	}
+	for _, k := range names {
+		r.ok("%s=%s  (from %s)", k, settingValue(k, os.Getenv(k)), d.Origins[k])
+	}
+	if len(d.LocalIgnored) > 0 {
+		r.info("not applied from %s: %s (%s)", d.LocalFile, strings.Join(d.LocalIgnored, ", "), d.LocalWhy)
+	}
+}
+
+// settingValue is how doctor shows a setting: a secret only as set, a URL without its
+// user information, anything else quoted when it needs to be.
+func settingValue(name, v string) string {
+	up := strings.ToUpper(name)
+	for _, s := range []string{"KEY", "TOKEN", "SECRET", "PASSWORD"} {
+		if strings.Contains(up, s) {
+			if v == "" {
+				return "(empty)"
+			}
+			return "(set, not shown)"
+		}
+	}
+	if strings.Contains(v, "://") {
+		v = provider.RedactURL(v)
+	}
+	if v == "" || strings.ContainsAny(v, " \t\n\"'") || !strconv.CanBackquote(v) {
+		return strconv.Quote(v)
+	}
+	return v
 }
 
 func doctorHostTools(r *report, p atesor.Platform) {

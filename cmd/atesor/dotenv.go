@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 )
 
 // envFuncs are the environment operations .env loading needs (the process environment
@@ -18,45 +20,167 @@ import (
 type envFuncs struct {
 	lookup func(string) (string, bool)
 	set    func(key, value string) error
+	// environ lists the variables as KEY=value (os.Environ).
+	environ func() []string
 }
 
-// loadDotEnv loads the .env files in order: ./.env, then $ATESOR_HOME/.env, then
-// ~/.config/atesor-ai/.env (home from $HOME). A variable that is already set is never
-// overridden. Missing files are skipped; a malformed file, a symbolic link and a file
-// owned by someone else are errors naming the file.
+// originEnvironment is the origin of a variable set before any .env file was read.
+const originEnvironment = "the environment"
+
+// dotEnvReport says where each of Atesor's settings came from and what the working
+// directory's .env was not allowed to set; doctor prints it.
+type dotEnvReport struct {
+	// Origins maps a variable to the file that set it, or [originEnvironment].
+	Origins map[string]string
+	// LocalFile is the working directory's .env when one was there; LocalIgnored are
+	// the variables of it that were not applied, and LocalWhy says why.
+	LocalFile    string
+	LocalIgnored []string
+	LocalWhy     string
+}
+
+// loadDotEnv loads the .env files, the user's own first: ~/.config/atesor-ai/.env (home
+// from $HOME), then $ATESOR_HOME/.env (ATESOR_HOME from the environment or the first
+// file), then the working directory's ./.env. A variable already set is never
+// overridden, so the environment wins over every file and the user's files over the
+// working directory's. Missing files are skipped; a malformed file, a symbolic link and
+// a file owned by someone else are errors naming the file.
 //
-// A .env file sets only Atesor's own variables ([dotEnvAllowed]); other names are
-// ignored with a warning. The working directory may be a package checkout, so its .env
-// is trusted less: it may not set ATESOR_HOME or a base URL ([dotEnvRedirects]), which
-// would send the user's keys and prompts elsewhere. ATESOR_HOME therefore comes from
-// the process environment only, and the two user files are the trusted ones.
-func loadDotEnv(cwd string, env envFuncs) error {
-	var trusted []string
-	if h, ok := env.lookup("ATESOR_HOME"); ok && h != "" {
-		trusted = append(trusted, filepath.Join(h, ".env"))
+// A user file sets only Atesor's own variables ([dotEnvAllowed]). The working
+// directory is often a package checkout, whose .env is the package author's word, not
+// the user's: it may set only the harmless settings of [dotEnvLocalAllowed] (model
+// names, timeouts, output caps, the platform), never keys, the provider, base URLs,
+// mirrors, limits, bounds or paths, and nothing at all when the working directory lies
+// inside one of sources (the local sources the command ports: a directory, or the
+// directory holding a tarball). What it may not set is ignored with one warning that
+// names the variables.
+func loadDotEnv(cwd string, sources []string, env envFuncs) (*dotEnvReport, error) {
+	rep := &dotEnvReport{Origins: map[string]string{}}
+	for _, name := range dotEnvKnown(env) {
+		rep.Origins[name] = originEnvironment
 	}
-	if home, ok := env.lookup("HOME"); ok && home != "" {
-		trusted = append(trusted, filepath.Join(home, ".config", "atesor-ai", ".env"))
-	}
-	local := filepath.Join(cwd, ".env")
-	localTrusted := false
-	for _, p := range trusted {
-		if samePath(p, local) {
-			localTrusted = true
+	var read []string
+	user := func(p string) error {
+		for _, r := range read {
+			if samePath(r, p) {
+				return nil
+			}
 		}
-	}
-	if err := loadDotEnvFile(local, env, localTrusted); err != nil {
-		return err
-	}
-	for _, p := range trusted {
-		if samePath(p, local) {
-			continue
-		}
-		if err := loadDotEnvFile(p, env, true); err != nil {
+		read = append(read, p)
+		vars, err := readDotEnvFile(p)
+		if err != nil || vars == nil {
 			return err
 		}
+		var foreign []string
+		for _, kv := range vars {
+			if !dotEnvAllowed(kv[0]) {
+				foreign = append(foreign, kv[0])
+				continue
+			}
+			if err := setOnce(p, kv, env, rep); err != nil {
+				return err
+			}
+		}
+		if len(foreign) > 0 {
+			slog.Warn("ignoring variables in .env that are not Atesor's own", "file", p, "names", strings.Join(foreign, " "))
+		}
+		return nil
 	}
+	if home, ok := env.lookup("HOME"); ok && home != "" {
+		if err := user(filepath.Join(home, ".config", "atesor-ai", ".env")); err != nil {
+			return rep, err
+		}
+	}
+	if h, ok := env.lookup("ATESOR_HOME"); ok && h != "" {
+		if err := user(filepath.Join(h, ".env")); err != nil {
+			return rep, err
+		}
+	}
+	local := filepath.Join(cwd, ".env")
+	for _, r := range read {
+		if samePath(r, local) {
+			return rep, nil // run from the user's own configuration directory
+		}
+	}
+	vars, err := readDotEnvFile(local)
+	if err != nil || vars == nil {
+		return rep, err
+	}
+	rep.LocalFile = local
+	inside := ""
+	for _, s := range sources {
+		if d := sourceDir(s); d != "" && within(cwd, d) {
+			inside = s
+			break
+		}
+	}
+	for _, kv := range vars {
+		if inside != "" || !dotEnvLocalAllowed(kv[0]) {
+			rep.LocalIgnored = append(rep.LocalIgnored, kv[0])
+			continue
+		}
+		if err := setOnce(local, kv, env, rep); err != nil {
+			return rep, err
+		}
+	}
+	if len(rep.LocalIgnored) > 0 {
+		if inside != "" {
+			rep.LocalWhy = "the working directory lies inside the source being ported (" + inside + "), so its .env is the package's, not yours"
+		} else {
+			rep.LocalWhy = "the working directory's .env may set only model names, timeouts, output caps and the platform"
+		}
+		slog.Warn("ignoring variables of the working directory's .env: "+rep.LocalWhy+"; set them in ~/.config/atesor-ai/.env or the environment",
+			"file", local, "names", strings.Join(rep.LocalIgnored, " "))
+	}
+	return rep, nil
+}
+
+// setOnce sets kv from file unless the variable is already set, and records its origin.
+func setOnce(file string, kv [2]string, env envFuncs, rep *dotEnvReport) error {
+	if _, set := env.lookup(kv[0]); set {
+		return nil
+	}
+	if err := env.set(kv[0], kv[1]); err != nil {
+		return fmt.Errorf("%s: set %s: %w", file, kv[0], err)
+	}
+	rep.Origins[kv[0]] = file
 	return nil
+}
+
+// sourceDir is the directory a local source occupies: the directory itself, or the one
+// holding a tarball; "" for a remote source or a path that is not there.
+func sourceDir(source string) string {
+	if isRemote(source) || debsrc.IsSpec(source) {
+		return ""
+	}
+	abs, err := filepath.Abs(source)
+	if err != nil {
+		return ""
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return ""
+	}
+	if !fi.IsDir() {
+		return filepath.Dir(abs)
+	}
+	return abs
+}
+
+// within reports whether path is dir or lies below it, after resolving symbolic links
+// (a link into the source is inside it).
+func within(path, dir string) bool {
+	real := func(p string) string {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return r
+		}
+		return filepath.Clean(p)
+	}
+	rel, err := filepath.Rel(real(dir), real(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 // samePath reports whether a and b name the same file (after cleaning, or by identity).
@@ -69,39 +193,28 @@ func samePath(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
-func loadDotEnvFile(path string, env envFuncs, trusted bool) error {
+// readDotEnvFile checks and parses one .env file; nil pairs and no error when there is
+// no file.
+func readDotEnvFile(path string) ([][2]string, error) {
 	exists, err := checkDotEnvFile(path)
 	if err != nil || !exists {
-		return err
+		return nil, err
 	}
 	data, err := readNoFollow(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	vars, err := parseDotEnv(string(data))
 	if err != nil {
-		return fmt.Errorf("%s: %w (fix or remove the file)", path, err)
+		return nil, fmt.Errorf("%s: %w (fix or remove the file)", path, err)
 	}
-	for _, kv := range vars {
-		if !dotEnvAllowed(kv[0]) {
-			slog.Warn("ignoring a variable that is not Atesor's own in .env", "file", path, "name", kv[0])
-			continue
-		}
-		if !trusted && dotEnvRedirects(kv[0]) {
-			slog.Warn("ignoring a redirecting variable in the working directory's .env; set it in ~/.config/atesor-ai/.env or the environment", "file", path, "name", kv[0])
-			continue
-		}
-		if _, set := env.lookup(kv[0]); set {
-			continue
-		}
-		if err := env.set(kv[0], kv[1]); err != nil {
-			return fmt.Errorf("%s: set %s: %w", path, kv[0], err)
-		}
+	if vars == nil {
+		vars = [][2]string{}
 	}
-	return nil
+	return vars, nil
 }
 
 // parseDotEnv parses .env text: KEY=value lines, an optional "export " prefix, blank

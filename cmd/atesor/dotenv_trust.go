@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 
+	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/provider"
 )
 
@@ -30,13 +32,48 @@ func dotEnvAllowed(name string) bool {
 	return dotEnvProviderKeys[name] || strings.HasPrefix(name, "ATESOR_")
 }
 
-// dotEnvRedirects reports whether name changes where model traffic goes or where Atesor
-// reads its configuration and state from: base URLs, endpoints and ATESOR_HOME. Only the
-// user's own .env files (in ATESOR_HOME and ~/.config/atesor-ai) may set them; the
-// working directory may be a package checkout, and its .env is not the user's word.
-func dotEnvRedirects(name string) bool {
-	return name == "ATESOR_HOME" || strings.HasSuffix(name, "_BASE_URL") || strings.HasSuffix(name, "_ENDPOINT") ||
-		strings.HasSuffix(name, "_URL") || strings.Contains(name, "PROXY")
+// dotEnvLocalNames are the variables the working directory's .env may set: settings
+// that change how well a port goes but not whom it trusts. Model names (the provider
+// and its key stay the user's, so a model name only picks among the user's own
+// account's models), the model timeout, the output cap and the platform. Everything
+// else (keys, the provider, base URLs, mirrors, sandbox limits, extraction and download
+// bounds, the state home, prices that the cost limit is computed from) would let a
+// package's author redirect the user's code and keys or lift a protection, so it is
+// left out: a new setting is refused there until it is added here on purpose.
+var dotEnvLocalNames = func() map[string]bool {
+	m := map[string]bool{
+		provider.EnvModel:               true,
+		provider.EnvOpenRouterFallbacks: true,
+		provider.EnvTimeout:             true,
+		provider.EnvMaxOutputTokens:     true,
+		envPlatform:                     true,
+	}
+	for _, r := range atesor.Roles() {
+		m[provider.ModelVariable(r)] = true
+	}
+	return m
+}()
+
+// envPlatform chooses the target platform (alpine, debian, ubuntu).
+const envPlatform = "ATESOR_PLATFORM"
+
+// dotEnvLocalAllowed reports whether the working directory's .env may set name.
+func dotEnvLocalAllowed(name string) bool { return dotEnvLocalNames[name] }
+
+// dotEnvKnown lists the variables of Atesor's own ([dotEnvAllowed]) that are set in the
+// process environment, sorted.
+func dotEnvKnown(env envFuncs) []string {
+	if env.environ == nil {
+		return nil
+	}
+	var out []string
+	for _, kv := range env.environ() {
+		if k, _, ok := strings.Cut(kv, "="); ok && dotEnvAllowed(k) {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // checkDotEnvFile refuses a .env file that is a symbolic link, not a regular file, or

@@ -38,6 +38,9 @@ type app struct {
 	// provider (the tests' fake sandbox and fake provider); nil means the real ones.
 	openSandbox func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error)
 	provider    atesor.Provider
+	// dotenv says where the settings came from (nil: not loaded, as in tests that
+	// call run directly).
+	dotenv *dotEnvReport
 }
 
 // command is one subcommand of the dispatcher.
@@ -72,13 +75,49 @@ func main() {
 	if err != nil {
 		cwd = "."
 	}
-	if err := loadDotEnv(cwd, envFuncs{lookup: os.LookupEnv, set: os.Setenv}); err != nil {
+	a.dotenv, err = loadDotEnv(cwd, commandSources(os.Args[1:]), envFuncs{lookup: os.LookupEnv, set: os.Setenv, environ: os.Environ})
+	if err != nil {
 		fmt.Fprintf(a.stderr, "atesor: %v\n", err)
 		os.Exit(exitUsage)
 	}
 	code := run(ctx, a, os.Args[1:])
 	stop()
 	os.Exit(code)
+}
+
+// commandSources returns the local sources a command line ports (port's SOURCE,
+// batch's sources and --list entries), so that a .env inside one is not read. The
+// arguments are parsed with the command's own flags; a line that does not parse names
+// none (the command then reports the error itself).
+func commandSources(args []string) []string {
+	if len(args) == 0 {
+		return nil
+	}
+	switch args[0] {
+	case "port":
+		var f portFlags
+		pos, err := parseArgs(portFlagSet(&f), args[1:])
+		if err != nil {
+			return nil
+		}
+		return pos
+	case "batch":
+		var o batchOptions
+		pos, err := parseArgs(batchFlagSet(&o), args[1:])
+		if err != nil {
+			return nil
+		}
+		if o.list != "" && o.list != "-" {
+			// The list is read again by the command; standard input is not consumed here.
+			if items, err := batchItems(o.list, nil); err == nil {
+				for _, it := range items {
+					pos = append(pos, it.Source)
+				}
+			}
+		}
+		return pos
+	}
+	return nil
 }
 
 // isTerminal reports whether f is a character device (a terminal).
@@ -122,8 +161,10 @@ func topUsage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, "\nRun 'atesor COMMAND --help' for the flags of a command.\n"+
-		"Variables are read from ./.env, $ATESOR_HOME/.env and ~/.config/atesor-ai/.env\n"+
-		"(a variable already set is never overridden).\n")
+		"Variables are read from ~/.config/atesor-ai/.env, $ATESOR_HOME/.env and ./.env, in\n"+
+		"that order (a variable already set is never overridden); ./.env may set only model\n"+
+		"names, timeouts, output caps and the platform, and nothing when it lies inside the\n"+
+		"source being ported. 'atesor doctor' shows where each setting came from.\n")
 }
 
 // flagSet makes a flag set whose errors the caller reports.

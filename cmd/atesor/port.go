@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -58,8 +59,8 @@ type portFlags struct {
 	pkg, asJSON, verbose         bool
 }
 
-func runPort(ctx context.Context, a *app, args []string) int {
-	var f portFlags
+// portFlagSet defines the flags of port into f.
+func portFlagSet(f *portFlags) *flag.FlagSet {
 	fs := flagSet("port")
 	fs.StringVar(&f.platform, "platform", envOr("ATESOR_PLATFORM", "debian"), "target distro: alpine, debian or ubuntu ($ATESOR_PLATFORM)")
 	fs.StringVar(&f.sandbox, "sandbox", "rootfs", "sandbox backend: rootfs, docker or host (host needs --unsafe-host)")
@@ -78,6 +79,12 @@ func runPort(ctx context.Context, a *app, args []string) int {
 	fs.StringVar(&f.out, "out", defaultOutDir, "output directory")
 	fs.BoolVar(&f.asJSON, "json", false, "print the report as JSON on stdout")
 	fs.BoolVar(&f.verbose, "v", false, "verbose: every command and output line, debug logs")
+	return fs
+}
+
+func runPort(ctx context.Context, a *app, args []string) int {
+	var f portFlags
+	fs := portFlagSet(&f)
 	pos, code, done := parseOrExit(a, fs, portUsage, args)
 	if done {
 		return code
