@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -63,11 +62,12 @@ func InspectELF(r io.ReaderAt) (atesor.Artifact, error) {
 		return a, fmt.Errorf("inspect: %w", err)
 	}
 	magic = magic[:n]
+	size := readerSize(r)
 	switch {
 	case bytes.HasPrefix(magic, []byte(elf.ELFMAG)):
-		a, err = inspectELFFile(r)
+		a, err = inspectELFFile(r, size)
 	case string(magic) == arMagic:
-		a, err = inspectArchive(r)
+		a, err = inspectArchive(r, size)
 	default:
 		return a, ErrNotELF
 	}
@@ -75,7 +75,7 @@ func InspectELF(r io.ReaderAt) (atesor.Artifact, error) {
 		return a, err
 	}
 	h := sha256.New()
-	size, err := io.Copy(h, io.NewSectionReader(r, 0, math.MaxInt64))
+	size, err = io.Copy(h, io.NewSectionReader(r, 0, size))
 	if err != nil {
 		return a, fmt.Errorf("inspect: hash: %w", err)
 	}
@@ -84,16 +84,19 @@ func InspectELF(r io.ReaderAt) (atesor.Artifact, error) {
 	return a, nil
 }
 
-func inspectELFFile(r io.ReaderAt) (a atesor.Artifact, err error) {
+// inspectELFFile describes one ELF file of size bytes. Its headers and the sections it
+// reads are checked against the file's size and the caps of [openELF] first, so a size
+// field cannot make it allocate more than the file holds or the caps allow.
+func inspectELFFile(r io.ReaderAt, size int64) (a atesor.Artifact, err error) {
 	defer func() {
 		// debug/elf is robust, but a hostile file must never crash the caller.
 		if p := recover(); p != nil {
-			err = fmt.Errorf("inspect: malformed ELF (%v): %w", p, ErrNotELF)
+			err = fmt.Errorf("inspect: %w", malformed("debug/elf: %v", p))
 		}
 	}()
-	f, err := elf.NewFile(r)
+	f, err := openELF(r, size)
 	if err != nil {
-		return a, fmt.Errorf("inspect: %w: %w", ErrNotELF, err)
+		return a, fmt.Errorf("inspect: %w", err)
 	}
 	defer f.Close()
 	a.Class = f.Class.String()
@@ -162,8 +165,8 @@ func elfFlags(r io.ReaderAt, f *elf.File) (uint32, error) {
 	return f.ByteOrder.Uint32(b), nil
 }
 
-// inspectArchive checks a System V / GNU ar archive member by member.
-func inspectArchive(r io.ReaderAt) (atesor.Artifact, error) {
+// inspectArchive checks a System V / GNU ar archive of size bytes member by member.
+func inspectArchive(r io.ReaderAt, fileSize int64) (atesor.Artifact, error) {
 	a := atesor.Artifact{Kind: atesor.KindStaticLibrary, Static: true}
 	off := int64(len(arMagic))
 	hdr := make([]byte, arHeaderSize)
@@ -186,6 +189,9 @@ func inspectArchive(r io.ReaderAt) (atesor.Artifact, error) {
 			return a, fmt.Errorf("inspect: bad archive member size at %d: %w", off, ErrNotELF)
 		}
 		body := off + arHeaderSize
+		if size > fileSize-body {
+			return a, fmt.Errorf("inspect: archive member %s: %w", strings.TrimSuffix(name, "/"), malformed("claims %d bytes at %d of a %d-byte archive", size, body, fileSize))
+		}
 		next := body + size
 		if size%2 == 1 {
 			next++
@@ -202,7 +208,7 @@ func inspectArchive(r io.ReaderAt) (atesor.Artifact, error) {
 			}
 			m := make([]byte, 4)
 			if k, _ := data.ReadAt(m, 0); k == 4 && string(m) == elf.ELFMAG {
-				ma, err := inspectELFFile(data)
+				ma, err := inspectELFFile(data, data.Size())
 				if err != nil {
 					return a, fmt.Errorf("inspect: archive member %s: %w", name, err)
 				}

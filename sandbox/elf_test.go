@@ -3,13 +3,20 @@ package sandbox_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 )
+
+// arMember returns the 60-byte ar header of a member of n bytes.
+func arMember(name string, n int) string {
+	return fmt.Sprintf("%-16s%-12s%-6s%-6s%-8s%-10d`\n", name, "0", "0", "0", "644", n)
+}
 
 func fixture(t testing.TB, name string) string {
 	t.Helper()
@@ -105,6 +112,10 @@ func FuzzInspectELF(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte("!<arch>\n"))
+	for _, data := range sandboxtest.HostileELFs() {
+		f.Add(data)
+		f.Add(append([]byte("!<arch>\n"+arMember("bomb.o/", len(data))), data...))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a, err := sandbox.InspectELF(bytes.NewReader(data))
 		if err == nil && a.Size != int64(len(data)) {

@@ -3,12 +3,13 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -47,40 +48,53 @@ type HostPather interface {
 	HostPath(sandboxPath string) (string, error)
 }
 
-// maxArtifactSize bounds the files ScanArtifacts inspects through ReadFile.
-const maxArtifactSize = 1 << 30
-
 // ScanArtifacts finds every ELF file and static archive below the sandbox directory dir
 // and inspects it with [InspectELF]. Symbolic links are not followed, and the curator's
-// noise directories (see [NoiseDirs]) are skipped. Artifacts come back sorted by path.
+// noise directories (see [NoiseDirs]) are skipped. A sandbox whose tree is on the host
+// is read through a [Gate]: regular files only, each at most [BoundArtifact]. A file that
+// starts like an ELF file but is malformed or over the bound comes back as an artifact
+// with its Problem set, so that it fails verification instead of being skipped silently.
+// Artifacts come back sorted by path.
 func ScanArtifacts(ctx context.Context, sb atesor.Sandbox, dir string) ([]atesor.Artifact, error) {
 	dir = path.Clean(dir)
+	if ht, ok := sb.(HostTree); ok && ht.Root() != "" {
+		g, err := NewGate(ht.Root())
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: scan %s: %w", dir, err)
+		}
+		defer g.Close()
+		return scanGate(ctx, g, dir, func(p string) string { return p })
+	}
 	if hp, ok := sb.(HostPather); ok {
-		return scanHost(ctx, hp, dir)
+		// Only dir is visible on the host (a bind mount): the gate's tree is dir itself.
+		hdir, err := hp.HostPath(dir)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: scan %s: %w", dir, err)
+		}
+		g, err := NewGate(hdir)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: scan %s: %w", dir, err)
+		}
+		defer g.Close()
+		return scanGate(ctx, g, "/", func(p string) string { return path.Join(dir, p) })
 	}
 	return scanByCommand(ctx, sb, dir)
 }
 
-func scanHost(ctx context.Context, hp HostPather, dir string) ([]atesor.Artifact, error) {
-	hdir, err := hp.HostPath(dir)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: scan %s: %w", dir, err)
-	}
+// scanGate walks treeDir of the gate's tree; sandboxPath maps a path of that tree to the
+// sandbox path artifacts are named by.
+func scanGate(ctx context.Context, g *Gate, treeDir string, sandboxPath func(string) string) ([]atesor.Artifact, error) {
 	var out []atesor.Artifact
-	err = filepath.WalkDir(hdir, func(p string, d fs.DirEntry, err error) error {
+	err := g.WalkDir(ctx, treeDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if errors.Is(err, fs.ErrPermission) {
+			if errors.Is(err, fs.ErrPermission) || (p != treeDir && errors.Is(err, fs.ErrNotExist)) {
 				return nil
 			}
 			return err
 		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(hdir, p)
-		sp := path.Join(dir, filepath.ToSlash(rel))
+		sp := sandboxPath(p)
 		if d.IsDir() {
-			if p != hdir && IsNoisePath(sp) {
+			if p != treeDir && IsNoisePath(sp) {
 				return fs.SkipDir
 			}
 			return nil
@@ -88,28 +102,64 @@ func scanHost(ctx context.Context, hp HostPather, dir string) ([]atesor.Artifact
 		if !d.Type().IsRegular() || IsNoisePath(sp) {
 			return nil
 		}
-		f, err := os.Open(p)
-		if err != nil {
-			return nil
+		a, ok := inspectInGate(ctx, g, p)
+		if ok {
+			a.Path = sp
+			out = append(out, a)
 		}
-		defer f.Close()
-		if !looksLikeArtifact(f) {
-			return nil
-		}
-		a, err := InspectELF(f)
-		if err != nil {
-			slogFrom(ctx).Debug("sandbox: skipping unreadable ELF", "path", sp, "err", err)
-			return nil
-		}
-		a.Path = sp
-		out = append(out, a)
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: scan %s: %w", dir, err)
+		return nil, fmt.Errorf("sandbox: scan %s: %w", sandboxPath(treeDir), err)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
+}
+
+// inspectInGate inspects the file p found by a walk; ok is false for a file that is not
+// an artifact (or vanished, or stopped being a regular file).
+func inspectInGate(ctx context.Context, g *Gate, p string) (atesor.Artifact, bool) {
+	f, err := g.Open(ctx, p, NoFollow, BoundArtifact)
+	if errors.Is(err, ErrTooLarge) {
+		// Only an artifact-looking file over the bound is reported; its head is read
+		// through a bound of its own.
+		if head, herr := g.Open(ctx, p, NoFollow, Bound{Kind: "artifact", Max: -1}); herr == nil {
+			defer head.Close()
+			if looksLikeArtifact(head) {
+				return atesor.Artifact{Size: head.Size, Problem: err.Error()}, true
+			}
+		}
+		return atesor.Artifact{}, false
+	}
+	if err != nil {
+		slogFrom(ctx).Debug("sandbox: skipping a file the gate refused", "path", p, "err", err)
+		return atesor.Artifact{}, false
+	}
+	defer f.Close()
+	if !looksLikeArtifact(f) {
+		return atesor.Artifact{}, false
+	}
+	a, err := InspectELF(f.Section())
+	if errors.Is(err, ErrMalformedELF) {
+		return malformedArtifact(f.Section(), err), true
+	}
+	if err != nil {
+		slogFrom(ctx).Debug("sandbox: skipping unreadable ELF", "path", p, "err", err)
+		return atesor.Artifact{}, false
+	}
+	return a, true
+}
+
+// malformedArtifact describes a file that starts like an ELF file or archive but could
+// not be read as one: its size, its hash (a malformed file the source ships is then
+// recognised as shipped), and the problem.
+func malformedArtifact(r *io.SectionReader, err error) atesor.Artifact {
+	a := atesor.Artifact{Size: r.Size(), Problem: err.Error()}
+	h := sha256.New()
+	if _, herr := io.Copy(h, io.NewSectionReader(r, 0, r.Size())); herr == nil {
+		a.SHA256 = hex.EncodeToString(h.Sum(nil))
+	}
+	return a
 }
 
 func looksLikeArtifact(f interface {
@@ -136,12 +186,14 @@ func scanByCommand(ctx context.Context, sb atesor.Sandbox, dir string) ([]atesor
 		if p == "" || IsNoisePath(p) {
 			continue
 		}
-		data, err := sb.ReadFile(ctx, p)
-		if err != nil || len(data) > maxArtifactSize {
+		data, err := ReadBounded(ctx, sb, p, BoundFile)
+		if err != nil {
 			continue
 		}
 		a, err := InspectELF(bytes.NewReader(data))
-		if err != nil {
+		if errors.Is(err, ErrMalformedELF) {
+			a = malformedArtifact(io.NewSectionReader(bytes.NewReader(data), 0, int64(len(data))), err)
+		} else if err != nil {
 			continue
 		}
 		a.Path = p

@@ -5,12 +5,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 )
 
 func TestIsNoisePath(t *testing.T) {
@@ -101,4 +105,60 @@ func ExampleResolveInRepo() {
 	// Output:
 	// /workspace/pkg/evil resolves to /etc/passwd, outside /workspace/pkg: path resolves outside the repository
 	// /workspace/pkg/main.c
+}
+
+// TestScanArtifactsHostile: a build that leaves a malformed ELF, a FIFO, a socket, a link
+// to /dev/zero and to a host file where the scan walks ends with the malformed file as an
+// artifact with a problem and the rest skipped, within a second.
+func TestScanArtifactsHostile(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	h := newHost(t)
+	repo := filepath.Join(h.Root(), "workspace", "pkg")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.CopyIn(ctx, fixture(t, "riscv64-glibc-hello"), "/workspace/pkg/hello"); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range sandboxtest.HostileELFs() {
+		if err := os.WriteFile(filepath.Join(repo, "bomb-"+string(name)), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(repo, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"zero": "/dev/zero", "passwd": "/etc/passwd", "up": "../../../../etc/passwd"} {
+		if err := os.Symlink(target, filepath.Join(repo, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	arts, err := sandbox.ScanArtifacts(ctx, h, "/workspace/pkg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("scan took %v", d)
+	}
+	got := map[string]string{}
+	for _, a := range arts {
+		got[a.Path] = a.Problem
+	}
+	if p, ok := got["/workspace/pkg/hello"]; !ok || p != "" {
+		t.Errorf("the real program: problem %q, found %v", p, ok)
+	}
+	for name := range sandboxtest.HostileELFs() {
+		p := got["/workspace/pkg/bomb-"+string(name)]
+		if !strings.Contains(p, "malformed ELF") {
+			t.Errorf("%s: problem %q, want a malformed ELF", name, p)
+		}
+	}
+	if len(arts) != 1+len(sandboxtest.HostileELFs()) {
+		t.Errorf("artifacts %v", got)
+	}
+	if p := got["/workspace/pkg/bomb-"+string(sandboxtest.InterpBomb)]; !strings.Contains(p, "program interpreter claims 68719476736 bytes") {
+		t.Errorf("interpreter bomb: %q", p)
+	}
 }

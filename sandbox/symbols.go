@@ -34,8 +34,15 @@ func has(sorted []string, s string) bool {
 
 // DefinedSymbols reads the global symbols a shared library or a static archive defines
 // (see [LibrarySymbols]). An executable is read like a shared library (its dynamic
-// symbols). Anything that is not ELF or an archive returns an error wrapping [ErrNotELF].
-func DefinedSymbols(r io.ReaderAt) (LibrarySymbols, error) {
+// symbols). Anything that is not ELF or an archive returns an error wrapping [ErrNotELF];
+// a file whose headers or tables claim more than the file holds or the readers' caps
+// allow, or on which debug/elf panics, one wrapping [ErrMalformedELF] too.
+func DefinedSymbols(r io.ReaderAt) (ls LibrarySymbols, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			ls, err = LibrarySymbols{}, fmt.Errorf("symbols: %w", malformed("debug/elf: %v", p))
+		}
+	}()
 	magic := make([]byte, 8)
 	n, err := r.ReadAt(magic, 0)
 	if err != nil && !errors.Is(err, io.EOF) {
@@ -46,7 +53,7 @@ func DefinedSymbols(r io.ReaderAt) (LibrarySymbols, error) {
 	var soname string
 	switch {
 	case bytes.HasPrefix(magic, []byte(elf.ELFMAG)):
-		f, err := elf.NewFile(r)
+		f, err := openELF(r, readerSize(r))
 		if err != nil {
 			return LibrarySymbols{}, fmt.Errorf("symbols: %w", err)
 		}
@@ -60,7 +67,7 @@ func DefinedSymbols(r io.ReaderAt) (LibrarySymbols, error) {
 		}
 		set.add(syms)
 	case string(magic) == arMagic:
-		if err := archiveSymbols(r, &set); err != nil {
+		if err := archiveSymbols(r, readerSize(r), &set); err != nil {
 			return LibrarySymbols{}, err
 		}
 	default:
@@ -105,7 +112,7 @@ func (s *symbolSet) sorted(m map[string]bool) []string {
 }
 
 // archiveSymbols adds the defined globals of every ELF member of an ar archive.
-func archiveSymbols(r io.ReaderAt, set *symbolSet) error {
+func archiveSymbols(r io.ReaderAt, fileSize int64, set *symbolSet) error {
 	off := int64(len(arMagic))
 	hdr := make([]byte, arHeaderSize)
 	for i := 0; i < maxArchiveMembers; i++ {
@@ -122,6 +129,9 @@ func archiveSymbols(r io.ReaderAt, set *symbolSet) error {
 			return fmt.Errorf("symbols: bad archive member size at %d: %w", off, ErrNotELF)
 		}
 		body := off + arHeaderSize
+		if size > fileSize-body {
+			return fmt.Errorf("symbols: archive member %s: %w", strings.TrimSuffix(name, "/"), malformed("claims %d bytes at %d of a %d-byte archive", size, body, fileSize))
+		}
 		off = body + size + size%2
 		if size > 0 {
 			if k, _ := r.ReadAt(make([]byte, 1), body+size-1); k != 1 {
@@ -141,7 +151,7 @@ func archiveSymbols(r io.ReaderAt, set *symbolSet) error {
 		if k, _ := data.ReadAt(m, 0); k != 4 || string(m) != elf.ELFMAG {
 			continue
 		}
-		f, err := elf.NewFile(data)
+		f, err := openELF(data, data.Size())
 		if err != nil {
 			return fmt.Errorf("symbols: archive member %s: %w", strings.TrimSuffix(name, "/"), err)
 		}

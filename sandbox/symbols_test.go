@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 )
 
 // TestDefinedSymbolsOfRealRISCV64Libraries reads the fixtures built in the riscv64
@@ -78,6 +79,10 @@ func FuzzDefinedSymbols(f *testing.F) {
 		if b, err := os.ReadFile("../testdata/elf/" + name); err == nil {
 			f.Add(b)
 		}
+	}
+	for _, data := range sandboxtest.HostileELFs() {
+		f.Add(data)
+		f.Add(append([]byte("!<arch>\n"+arMember("bomb.o/", len(data))), data...))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _ = sandbox.DefinedSymbols(bytes.NewReader(data))

@@ -44,7 +44,9 @@ const (
 type Bound struct {
 	// Kind names what the file is for, in error messages: "artifact", "log", ...
 	Kind string
-	// Max is the largest size in bytes that is read; a larger file is an error.
+	// Max is the largest size in bytes that is read; a larger file is an error. A
+	// negative Max bounds nothing: only for an open whose reader takes a fixed number of
+	// bytes itself (a file's magic number).
 	Max int64
 }
 
