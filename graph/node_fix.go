@@ -51,11 +51,7 @@ func (r *run) fix(ctx context.Context, s *atesor.State) error {
 		return ctx.Err()
 	}
 	if r.provider == nil {
-		why := "no model is configured (offline)"
-		if len(notes) > 0 {
-			why = "no scripted rule could repair it (" + strings.Join(notes, "; ") + ") and no model is configured (offline)"
-		}
-		return r.rejectFix(s, why)
+		return r.recordNoRepair(s, offlineNoRepair(notes))
 	}
 	evidence := r.fixEvidence(ctx, s, last)
 	if len(notes) > 0 {
@@ -92,12 +88,36 @@ func (r *run) fix(ctx context.Context, s *atesor.State) error {
 
 // rejectFix records an invalid fix; it counts as an attempt.
 func (r *run) rejectFix(s *atesor.State, why string) error {
+	return r.recordFailedFix(s, invalidFix, why)
+}
+
+// noRepair starts the error recorded when nothing could be tried: no scripted rule
+// repairs the failure and there is no model to ask. No fixer ran, so the record must
+// not say that one proposed something.
+const noRepair = "no repair"
+
+// recordNoRepair records that offline, nothing could repair the failure; like an
+// invalid fix it counts as an attempt, so the attempt bound ends the run.
+func (r *run) recordNoRepair(s *atesor.State, why string) error {
+	return r.recordFailedFix(s, noRepair, why)
+}
+
+func (r *run) recordFailedFix(s *atesor.State, headline, why string) error {
 	s.FixInvalid = true
-	s.Errors = append(s.Errors, atesor.ErrorRecord{Node: NodeFix, Message: invalidFix + ": " + why,
+	s.Errors = append(s.Errors, atesor.ErrorRecord{Node: NodeFix, Message: headline + ": " + why,
 		Category: atesor.CategoryUnknown, Timestamp: r.p.opts.now().UTC()})
 	s.Status = atesor.StatusFailed
-	r.emit(Event{Kind: EventInfo, Node: NodeFix, Line: invalidFix, Err: why})
+	r.emit(Event{Kind: EventInfo, Node: NodeFix, Line: headline, Err: why})
 	return nil
+}
+
+// offlineNoRepair says why an offline run could not repair a failure: which scripted
+// rules were tried and what each found, or that none applies to it.
+func offlineNoRepair(notes []string) string {
+	if len(notes) == 0 {
+		return "no scripted rule applies to this failure and no model is configured (offline)"
+	}
+	return "no scripted rule repairs this (rules tried: " + strings.Join(notes, "; ") + ") and no model is configured (offline)"
 }
 
 // fixEvidence is the part of the fixer prompt that stays the same across its rounds.

@@ -343,3 +343,63 @@ func TestAutomakeSegfaultRerunSelectsTheTest(t *testing.T) {
 		t.Errorf("summary %q", got)
 	}
 }
+
+// TestVerdictLinesMatchTheState checks the line finish prints for a verified port with
+// failing tests against what the state records: "the fixes changed build files only"
+// only when there were fixes, and a port nobody fixed says so.
+func TestVerdictLinesMatchTheState(t *testing.T) {
+	failing := &atesor.TestResult{Commands: []string{"make check"}, ExitCode: 2,
+		Counts: &atesor.TestCounts{Framework: "automake", Ran: 5, Passed: 4, Failed: 1, FailedTests: []string{"t1"}}}
+	tests := []struct {
+		name  string
+		fixes []atesor.FixAttempt
+		line  string
+	}{
+		{"no fixes at all", nil, "verified, 1 test failing (no fixes were made: the package failed its own tests as it is)"},
+		{"only a refused attempt", []atesor.FixAttempt{{Rule: "gcc14", Strategy: "relax"}}, "verified, 1 test failing (no fixes were made: the package failed its own tests as it is)"},
+		{"a build-file fix", []atesor.FixAttempt{{Commands: []string{"sed -i 's/ -m64//' Makefile"}, Success: true}}, "verified, 1 test failing (the fixes changed build files only)"},
+		{"a plan fix", []atesor.FixAttempt{{Plan: &atesor.BuildPlan{}, Success: true}}, "verified, 1 test failing (the fixes changed build files only)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, s, _ := testRunOver(t, atesor.BuildMake)
+			var lines []string
+			r.p.opts.events = func(e Event) {
+				if e.Node == NodeFinish {
+					lines = append(lines, e.Line)
+				}
+			}
+			s.FixAttempts, s.Tests = tt.fixes, failing
+			r.judgeTests(s)
+			if diff := cmp.Diff([]string{tt.line}, lines); diff != "" {
+				t.Errorf("finish lines (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestOfflineNoRepairSaysNoFixerRan: offline, a failure no scripted rule repairs is
+// recorded as such, never as a fixer's invalid proposal.
+func TestOfflineNoRepairSaysNoFixerRan(t *testing.T) {
+	r, s, _ := testRunOver(t, atesor.BuildMake)
+	r.p.opts.now = time.Now
+	s.LastError = &atesor.ErrorRecord{Node: NodeBuild, Message: "frobnicate: the flux capacitor is not charged", Category: atesor.CategoryUnknown}
+	if err := r.fix(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	if !s.FixInvalid || len(s.Errors) == 0 {
+		t.Fatalf("the attempt was not recorded: invalid %v, errors %v", s.FixInvalid, s.Errors)
+	}
+	msg := s.Errors[len(s.Errors)-1].Message
+	if strings.Contains(msg, "FIXER") || strings.Contains(msg, "proposed") {
+		t.Errorf("offline record %q claims a fixer ran", msg)
+	}
+	for _, w := range []string{"no repair: ", "no model is configured"} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("offline record %q lacks %q", msg, w)
+		}
+	}
+	if got := offlineNoRepair([]string{"gcc14: the log names no relaxable error"}); !strings.Contains(got, "rules tried: gcc14: the log names no relaxable error") {
+		t.Errorf("offlineNoRepair with notes = %q", got)
+	}
+}

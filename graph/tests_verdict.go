@@ -79,12 +79,37 @@ func (r *run) judgeTests(s *atesor.State) {
 	}
 	changed := sourceFilesChanged(s)
 	if len(changed) == 0 {
-		r.emit(Event{Kind: EventInfo, Node: NodeFinish, Line: atesor.VerdictLine(s.Status, t) + " (the fixes changed build files only)"})
+		r.emit(Event{Kind: EventInfo, Node: NodeFinish, Line: testsFailingLine(s)})
 		return
 	}
 	s.Status = atesor.StatusTestsFailing
 	s.EscalationReason = fmt.Sprintf("%d package tests failed after fixes changed source files (%s)", n, strings.Join(limit(changed, 5), ", "))
 	r.emit(Event{Kind: EventInfo, Node: NodeFinish, Line: string(s.Status) + ": " + s.EscalationReason})
+}
+
+// testsFailingLine is the verdict line of a verified port whose package tests fail
+// without a fix to blame: it says whether there were fixes (to build files only) or none
+// at all, as the state records them.
+func testsFailingLine(s *atesor.State) string {
+	line := atesor.VerdictLine(s.Status, s.Tests)
+	if !fixesMade(s) {
+		return line + " (no fixes were made: the package failed its own tests as it is)"
+	}
+	return line + " (the fixes changed build files only)"
+}
+
+// fixesMade reports whether any fix changed something: ran a command, wrote or patched
+// a file, or replaced the plan. A refused or invalid attempt changed nothing.
+func fixesMade(s *atesor.State) bool {
+	if len(s.Patches) > 0 {
+		return true
+	}
+	for _, f := range s.FixAttempts {
+		if len(f.Commands) > 0 || len(f.Files) > 0 || f.Plan != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func limit(list []string, n int) []string {
