@@ -41,6 +41,9 @@ type CommandResult struct {
 	// EmulatorFault is set when the command died in a way that points at the emulator
 	// rather than the package (see sandbox).
 	EmulatorFault bool `json:"emulator_fault,omitempty"`
+	// StartRetries counts the times the command was started again because the sandbox
+	// around it could not be set up (an infrastructure fault before the command ran).
+	StartRetries int `json:"start_retries,omitempty"`
 }
 
 // OK reports whether the command exited with status 0.

@@ -163,10 +163,13 @@ type State struct {
 	Duration time.Duration `json:"-"`
 	// SandboxTime is the wall time spent in sandbox operations (commands, copies)
 	// (JSON: sandbox_seconds).
-	SandboxTime       time.Duration `json:"-"`
-	ProviderName      string        `json:"provider,omitempty"`
-	OfflineFallbacks  []string      `json:"offline_fallbacks,omitempty"`
-	InvestigationUsed bool          `json:"investigation_used,omitempty"`
+	SandboxTime time.Duration `json:"-"`
+	// StartRetries counts the sandbox commands that were started again because the
+	// sandbox around them could not be set up (CommandResult.StartRetries, summed).
+	StartRetries      int      `json:"start_retries,omitempty"`
+	ProviderName      string   `json:"provider,omitempty"`
+	OfflineFallbacks  []string `json:"offline_fallbacks,omitempty"`
+	InvestigationUsed bool     `json:"investigation_used,omitempty"`
 
 	// GoToolchain is the Go toolchain a Go port's commands ran with (the suite's, or a
 	// newer release fetched for the module's go.mod); nil before a Go command ran.

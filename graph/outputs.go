@@ -41,11 +41,15 @@ type Report struct {
 	NodeSeconds      map[string]float64  `json:"node_seconds,omitempty"`
 	// SandboxSeconds is the wall time spent in sandbox operations; the rest of Duration
 	// is the pipeline's own overhead (and model calls).
-	SandboxSeconds float64           `json:"sandbox_seconds"`
-	Duration       float64           `json:"duration_seconds"`
-	StartedAt      time.Time         `json:"started_at"`
-	FinishedAt     time.Time         `json:"finished_at"`
-	Files          map[string]string `json:"files"`
+	SandboxSeconds float64 `json:"sandbox_seconds"`
+	// StartRetries counts the sandbox commands that had to be started again because the
+	// sandbox around them could not be set up (an infrastructure fault that was retried;
+	// a command that never starts ends the run with failure class infra).
+	StartRetries int               `json:"start_retries"`
+	Duration     float64           `json:"duration_seconds"`
+	StartedAt    time.Time         `json:"started_at"`
+	FinishedAt   time.Time         `json:"finished_at"`
+	Files        map[string]string `json:"files"`
 	// FixesBySource counts the fixes by source (scripted, model); FixesByRule counts
 	// the scripted ones by rule.
 	FixesBySource map[string]int `json:"fixes_by_source,omitempty"`
@@ -279,7 +283,7 @@ func (r *run) report(s *atesor.State, files map[string]string) Report {
 		Artifacts: s.Artifacts, MissingArtifacts: s.MissingArtifacts, VerifyProblems: s.VerifyProblems,
 		Tests: s.Tests, Attempts: s.Attempts, Fixes: s.FixAttempts, LLM: s.Usage, Provider: s.ProviderName,
 		Offline: r.provider == nil, NodeSeconds: map[string]float64{}, Duration: s.Duration.Seconds(),
-		SandboxSeconds: s.SandboxTime.Seconds(), Install: s.Install,
+		SandboxSeconds: s.SandboxTime.Seconds(), StartRetries: s.StartRetries, Install: s.Install,
 		StartedAt: s.StartedAt, FinishedAt: s.FinishedAt, Files: map[string]string{},
 		Removals: s.Removals, Exports: s.Exports, GoToolchain: s.GoToolchain,
 	}

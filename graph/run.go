@@ -100,7 +100,7 @@ func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, 
 	r.hostTree = src.hostDir
 	defer func() {
 		if r.sb != nil {
-			r.sb = timed(r.sb, &r.state.SandboxTime)
+			r.sb = timed(r.sb, &r.state.SandboxTime, &r.state.StartRetries)
 		}
 	}()
 	if r.sb = p.cfg.Sandbox; r.sb == nil {

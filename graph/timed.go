@@ -10,10 +10,12 @@ import (
 )
 
 // timedSandbox adds the wall time of every sandbox operation to the run state, so the
-// report can tell the pipeline's own overhead from the time spent building.
+// report can tell the pipeline's own overhead from the time spent building, and counts
+// the commands the sandbox had to start again.
 type timedSandbox struct {
 	atesor.Sandbox
-	total *time.Duration
+	total   *time.Duration
+	retries *int
 }
 
 var _ atesor.Sandbox = timedSandbox{}
@@ -22,7 +24,9 @@ func (t timedSandbox) add(start time.Time) { *t.total += time.Since(start) }
 
 func (t timedSandbox) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandResult, error) {
 	defer t.add(time.Now())
-	return t.Sandbox.Exec(ctx, cmd)
+	res, err := t.Sandbox.Exec(ctx, cmd)
+	*t.retries += res.StartRetries
+	return res, err
 }
 
 func (t timedSandbox) CopyIn(ctx context.Context, host, sb string) error {
@@ -65,9 +69,10 @@ var _ sandbox.HostTree = timedTreeSandbox{}
 
 func (t timedTreeSandbox) Root() string { return t.ht.Root() }
 
-// timed wraps sb so its operations are timed into total.
-func timed(sb atesor.Sandbox, total *time.Duration) atesor.Sandbox {
-	t := timedSandbox{Sandbox: sb, total: total}
+// timed wraps sb so its operations are timed into total and its commands' start
+// retries counted into retries.
+func timed(sb atesor.Sandbox, total *time.Duration, retries *int) atesor.Sandbox {
+	t := timedSandbox{Sandbox: sb, total: total, retries: retries}
 	if hp, ok := sb.(sandbox.HostPather); ok {
 		th := timedHostSandbox{timedSandbox: t, hp: hp}
 		if ht, ok := sb.(sandbox.HostTree); ok {

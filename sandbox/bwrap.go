@@ -14,6 +14,9 @@ type bwrapSpec struct {
 	dir      string   // working directory inside
 	roBinds  []string // extra host paths bound read-only at the same path
 	caps     []string // capabilities kept (all others dropped); nil keeps dockerCaps
+	// ownNetns says bwrap's own process was started in a network namespace made for the
+	// command (see [jail.run]): bwrap then makes none and leaves its loopback alone.
+	ownNetns bool
 	// Descriptors of the bwrap process (0 for none): the seccomp program, where bwrap
 	// reports the sandbox's pid, and what bwrap waits on before it runs the command.
 	seccompFD, infoFD, blockFD int
@@ -35,7 +38,8 @@ var maskedProc = []string{"/proc/asound", "/proc/acpi", "/proc/interrupts", "/pr
 // bwrapArgs returns the bwrap command line (without the program to run): the root
 // filesystem as /, fresh /proc (kernel settings read-only, Docker's masked paths
 // masked) and /dev, a private /tmp with mode 1777, new pid, ipc, uts and network
-// namespaces (the network namespace holds only loopback until slirp4netns attaches),
+// namespaces (the network namespace holds only loopback until slirp4netns attaches; with
+// ownNetns the namespace bwrap was started in is the command's),
 // Docker's default capability set and nothing more, a new session, death with the
 // parent, and a cleared environment plus env. bwrap sets no_new_privs itself.
 func bwrapArgs(s bwrapSpec) []string {
@@ -46,8 +50,11 @@ func bwrapArgs(s bwrapSpec) []string {
 	args := []string{"bwrap", bind, s.root, "/",
 		"--proc", "/proc", "--dev", "/dev",
 		"--perms", "1777", "--tmpfs", "/tmp",
-		"--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--hostname", "atesor-riscv64",
-		"--new-session", "--die-with-parent", "--clearenv"}
+		"--unshare-pid", "--unshare-ipc", "--unshare-uts"}
+	if !s.ownNetns {
+		args = append(args, "--unshare-net")
+	}
+	args = append(args, "--hostname", "atesor-riscv64", "--new-session", "--die-with-parent", "--clearenv")
 	for _, p := range readOnlyProc {
 		if exists(p) {
 			args = append(args, "--ro-bind", p, p)

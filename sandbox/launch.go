@@ -3,12 +3,15 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
@@ -54,8 +57,74 @@ type jailCommand struct {
 	stderr  io.Writer
 }
 
-// run runs /bin/sh -c line in the root filesystem spec.root.
+// startAttempts bounds how often a command whose sandbox could not be set up is started
+// (see [startError]); startBackoff is the pause before the first retry, doubled after
+// each.
+const (
+	startAttempts = 3
+	startBackoff  = 100 * time.Millisecond
+)
+
+// run runs /bin/sh -c line in the root filesystem spec.root, starting it again when its
+// sandbox could not be set up (see [retryStart]).
 func (j *jail) run(ctx context.Context, c jailCommand) (atesor.CommandResult, error) {
+	return retryStart(ctx, j.o.logger, c.line, c.stdin, func() (atesor.CommandResult, error) { return j.runOnce(ctx, c) })
+}
+
+// retryStart runs once until the command starts: a command that did not start (bwrap,
+// its cgroup or its network could not be set up, a [*startError]: an infrastructure
+// fault, never the command's) is started again, up to startAttempts times in all, each
+// retry logged. The result counts the retries; only the last failure is returned. A
+// missing tool, a cancelled context, or stdin that cannot be read again ends it at once.
+func retryStart(ctx context.Context, logger *slog.Logger, line string, stdin io.Reader, once func() (atesor.CommandResult, error)) (atesor.CommandResult, error) {
+	for attempt := 1; ; attempt++ {
+		res, err := once()
+		res.StartRetries = attempt - 1
+		var se *startError
+		if err == nil || !errors.As(err, &se) || ctx.Err() != nil {
+			return res, err
+		}
+		var missing *MissingToolError
+		switch {
+		case errors.As(err, &missing):
+			return res, err
+		case !replayableStdin(stdin):
+			// What was read from the caller's stdin before the failure is gone.
+			return res, err
+		case attempt == startAttempts:
+			return res, fmt.Errorf("sandbox: the command did not start, %d times; see the host's bwrap, slirp4netns and cgroups: %w", attempt, err)
+		}
+		logger.Warn("sandbox: the command's sandbox could not be set up; starting it again",
+			"attempt", attempt, "of", startAttempts, "cmd", line, "err", err)
+		t := time.NewTimer(startBackoff << (attempt - 1))
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return res, fmt.Errorf("sandbox: %w (while starting a command again after: %w)", context.Cause(ctx), err)
+		}
+	}
+}
+
+// replayableStdin reports whether a command may be started again with in: nothing, or a
+// file the command's process inherits (nothing reads it before the command runs). Any
+// other reader is copied into a pipe as soon as the process starts.
+func replayableStdin(in io.Reader) bool {
+	if in == nil {
+		return true
+	}
+	_, ok := in.(*os.File)
+	return ok
+}
+
+// runOnce starts the command once. A command with network is started in a network
+// namespace of its own, made when bwrap's process is cloned rather than by bwrap: bwrap
+// sets up the loopback of a namespace it makes after it has reported the sandbox's pid,
+// and its RTM_NEWADDR of 127.0.0.1 (NLM_F_EXCL) fails with EEXIST when slirp4netns, which
+// attaches after that report, has already set lo up (the kernel adds 127.0.0.1 to a
+// loopback that comes up). In a namespace that exists before bwrap runs, slirp4netns is
+// the only one configuring it, and it is done before bwrap lets the command run.
+func (j *jail) runOnce(ctx context.Context, c jailCommand) (atesor.CommandResult, error) {
 	if c.network && !c.spec.readOnly {
 		if err := j.installHostConfig(c.spec.root); err != nil {
 			return atesor.CommandResult{Line: c.line}, err
@@ -87,17 +156,23 @@ func (j *jail) run(ctx context.Context, c jailCommand) (atesor.CommandResult, er
 	defer blockW.Close()
 	spec := c.spec
 	spec.seccompFD, spec.infoFD, spec.blockFD = 3, 4, 5
+	var cloneflags uintptr
+	if c.network {
+		spec.ownNetns = true
+		cloneflags = syscall.CLONE_NEWNET
+	}
 	argv := append(bwrapArgs(spec), "/bin/sh", "-c", c.line)
 	started := func(ctx context.Context, pid int) (func(*atesor.CommandResult), error) {
 		return j.enter(ctx, pid, infoR, blockW, c.network)
 	}
 	return run(ctx, process{argv: argv, line: c.line, timeout: c.timeout, stdout: c.stdout, stderr: c.stderr, stdin: c.stdin,
-		extraFiles: []*os.File{secR, infoW, blockR}, started: started})
+		extraFiles: []*os.File{secR, infoW, blockR}, cloneflags: cloneflags, started: started})
 }
 
 // enter finishes the sandbox of a started bwrap (pid): it learns the sandbox's first
 // process from bwrap's info descriptor, moves bwrap and the sandbox into the command's
-// cgroup, attaches slirp4netns for network, and then lets bwrap run the command.
+// cgroup, attaches slirp4netns for network to the namespace bwrap was started in, and
+// then lets bwrap run the command.
 func (j *jail) enter(ctx context.Context, bwrapPid int, info *os.File, block *os.File, network bool) (func(*atesor.CommandResult), error) {
 	_ = info.SetReadDeadline(time.Now().Add(time.Minute))
 	var msg struct {
@@ -128,7 +203,7 @@ func (j *jail) enter(ctx context.Context, bwrapPid int, info *os.File, block *os
 	}
 	if network {
 		var err error
-		if sl, err = startSlirp(ctx, msg.ChildPid); err != nil {
+		if sl, err = startSlirp(ctx, bwrapPid); err != nil {
 			return finish, err
 		}
 	}

@@ -14,8 +14,10 @@ import (
 	"time"
 )
 
-// A command with network gets its own network namespace (bwrap --unshare-net, as every
-// command) with slirp4netns attached: a user-mode TCP/IP stack that makes the
+// Every command gets a network namespace of its own: bwrap --unshare-net makes it for a
+// command without network (loopback only); for a command with network it is made when
+// bwrap's process is cloned, and slirp4netns, attached to it before the command runs, is
+// the only one to configure it: a user-mode TCP/IP stack that makes the
 // namespace's connections from the host as ordinary sockets. Inside, tap0 is
 // 10.0.2.100/24, the gateway 10.0.2.2 and the DNS forwarder 10.0.2.3. With
 // --disable-host-loopback the gateway does not lead to the host's 127.0.0.1; "prohibit"

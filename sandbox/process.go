@@ -34,10 +34,13 @@ type process struct {
 	// extraFiles are passed to the process as descriptors 3, 4, ... (see
 	// [exec.Cmd.ExtraFiles]); run closes them once the process started.
 	extraFiles []*os.File
+	// cloneflags are namespaces the process is started in (CLONE_NEWNET for a command
+	// with network), so they exist before its program runs.
+	cloneflags uintptr
 	// started runs right after the process started (the rootfs sandbox places it in its
-	// cgroup and sets up its network there). An error kills the process group. The
-	// returned function, when not nil, runs after the process ended and may annotate
-	// the result.
+	// cgroup and sets up its network there) and before the command runs. An error kills
+	// the process group and is returned as a [*startError]. The returned function, when
+	// not nil, runs after the process ended and may annotate the result.
 	started func(ctx context.Context, pid int) (finish func(*atesor.CommandResult), err error)
 }
 
@@ -68,7 +71,7 @@ func run(ctx context.Context, p process) (atesor.CommandResult, error) {
 	cmd.Stdout = teeWriter(stdout, combined, p.stdout, &liveMu)
 	cmd.Stderr = teeWriter(stderr, combined, p.stderr, &liveMu)
 	cmd.ExtraFiles = p.extraFiles
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Cloneflags: p.cloneflags}
 	// A grandchild that escaped the group could hold the pipes open; do not wait forever.
 	cmd.WaitDelay = 5 * time.Second
 
@@ -78,7 +81,7 @@ func run(ctx context.Context, p process) (atesor.CommandResult, error) {
 		f.Close()
 	}
 	if err != nil {
-		return res, fmt.Errorf("sandbox: start %s: %w", p.argv[0], err)
+		return res, &startError{err: fmt.Errorf("sandbox: start %s: %w", p.argv[0], err)}
 	}
 	var finish func(*atesor.CommandResult)
 	if p.started != nil {
@@ -93,7 +96,7 @@ func run(ctx context.Context, p process) (atesor.CommandResult, error) {
 			if msg := strings.TrimSpace(res.Stderr); msg != "" {
 				err = fmt.Errorf("%w: %s", err, tail(msg, 1000))
 			}
-			return res, err
+			return res, &startError{err: err}
 		}
 	}
 	done := make(chan struct{})
@@ -144,6 +147,14 @@ func run(ctx context.Context, p process) (atesor.CommandResult, error) {
 	}
 	return res, nil
 }
+
+// startError is a command that failed to start: the sandbox around it could not be
+// set up (the process did not start, or the setup after it failed), so the command
+// itself never ran and may be started again.
+type startError struct{ err error }
+
+func (e *startError) Error() string { return e.err.Error() }
+func (e *startError) Unwrap() error { return e.err }
 
 // fillExit sets ExitCode, Signal and EmulatorFault from the process state.
 func fillExit(res *atesor.CommandResult, ps *os.ProcessState, waitErr error) {

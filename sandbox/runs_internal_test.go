@@ -244,6 +244,13 @@ func TestBwrapArgs(t *testing.T) {
 	if strings.Contains(joined, "API_KEY") || strings.Contains(joined, "sk-host") {
 		t.Errorf("a key reached bwrap: %s", joined)
 	}
+	// A command with network runs in the namespace bwrap was started in: bwrap makes
+	// none (its own loopback setup would race with slirp4netns).
+	own := base
+	own.ownNetns = true
+	if args := bwrapArgs(own); slices.Contains(args, "--unshare-net") || !slices.Contains(args, "--unshare-pid") {
+		t.Errorf("own network namespace: %v", args)
+	}
 	ro := base
 	ro.readOnly, ro.seccompFD = true, 0
 	if args := bwrapArgs(ro); !has(args, "bwrap", "--ro-bind", "/r", "/") || slices.Contains(args, "--seccomp") {

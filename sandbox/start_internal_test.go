@@ -1,0 +1,105 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"testing"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+// TestRetryStart: a command whose sandbox could not be set up is started again, a
+// bounded number of times, and the result counts the retries; a command that ran and
+// failed, a missing tool, a cancelled context and stdin that cannot be read twice are
+// never retried.
+func TestRetryStart(t *testing.T) {
+	setupFailed := &startError{err: errors.New("sandbox: release bwrap: write |1: broken pipe")}
+	missing := &startError{err: fmt.Errorf("wrapped: %w", &MissingToolError{Tool: "slirp4netns", Package: "slirp4netns"})}
+	ran := errors.New("sandbox: command cancelled")
+	file, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name      string
+		ctx       context.Context
+		stdin     io.Reader
+		errs      []error // what each attempt returns; the last repeats
+		calls     int
+		retries   int
+		wantErr   error // errors.Is target; nil: success
+		wantStart bool  // the error is a start failure
+	}{
+		{name: "starts at once", errs: []error{nil}, calls: 1},
+		{name: "starts on the third attempt", errs: []error{setupFailed, setupFailed, nil}, calls: 3, retries: 2},
+		{name: "never starts", errs: []error{setupFailed}, calls: startAttempts, retries: startAttempts - 1, wantErr: setupFailed, wantStart: true},
+		{name: "ran and failed", errs: []error{ran}, calls: 1, wantErr: ran},
+		{name: "missing tool", errs: []error{missing}, calls: 1, wantErr: missing, wantStart: true},
+		{name: "stdin from a reader", stdin: strings.NewReader("input"), errs: []error{setupFailed}, calls: 1, wantErr: setupFailed, wantStart: true},
+		{name: "stdin from a file", stdin: file, errs: []error{setupFailed, nil}, calls: 2, retries: 1},
+		{name: "cancelled", ctx: cancelled, errs: []error{setupFailed}, calls: 1, wantErr: setupFailed, wantStart: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := tt.ctx
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			calls := 0
+			res, err := retryStart(ctx, slog.New(slog.DiscardHandler), "true", tt.stdin, func() (atesor.CommandResult, error) {
+				e := tt.errs[min(calls, len(tt.errs)-1)]
+				calls++
+				return atesor.CommandResult{Line: "true", ExitCode: 0}, e
+			})
+			if calls != tt.calls || res.StartRetries != tt.retries {
+				t.Errorf("calls = %d, retries = %d; want %d, %d", calls, res.StartRetries, tt.calls, tt.retries)
+			}
+			if tt.wantErr == nil {
+				if err != nil {
+					t.Errorf("err = %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, tt.wantErr) {
+				t.Errorf("err = %v, want %v", err, tt.wantErr)
+			}
+			var se *startError
+			if errors.As(err, &se) != tt.wantStart {
+				t.Errorf("start failure = %v, want %v (%v)", !tt.wantStart, tt.wantStart, err)
+			}
+		})
+	}
+}
+
+// TestRunStartFailures: a process that cannot be started, and one whose setup after the
+// start fails, are start failures (the command never ran); the set-up failure kills the
+// process at once.
+func TestRunStartFailures(t *testing.T) {
+	_, err := run(context.Background(), process{argv: []string{"/nonexistent/program"}, line: "x"})
+	var se *startError
+	if !errors.As(err, &se) {
+		t.Errorf("a program that does not exist: %v, want a start failure", err)
+	}
+	setup := errors.New("the cgroup is gone")
+	res, err := run(context.Background(), process{argv: []string{"sleep", "30"}, line: "sleep 30",
+		started: func(context.Context, int) (func(*atesor.CommandResult), error) { return nil, setup }})
+	if !errors.As(err, &se) || !errors.Is(err, setup) {
+		t.Errorf("a failed setup: %v, want a start failure wrapping %v", err, setup)
+	}
+	if res.Signal != "SIGKILL" {
+		t.Errorf("the process was not killed: %+v", res)
+	}
+	// A command that ran and failed is no start failure.
+	res, err = run(context.Background(), process{argv: []string{"sh", "-c", "exit 3"}, line: "exit 3"})
+	if err != nil || res.ExitCode != 3 {
+		t.Errorf("exit 3: %v %+v", err, res)
+	}
+}
