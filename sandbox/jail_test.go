@@ -3,27 +3,23 @@ package sandbox
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 )
 
-// needJail skips unless the end-to-end tier runs (ATESOR_E2E=1: these tests make real
-// namespaces, cgroups and slirp4netns processes on the host) and this process can run
-// bwrap as root (the host's own root filesystem, read-only, stands in for the riscv64
+// needJail skips unless the end-to-end tier runs (these tests make real namespaces,
+// cgroups and slirp4netns processes on the host) and this process can run bwrap as root (the host's own root filesystem, read-only, stands in for the riscv64
 // one: no qemu needed).
 func needJail(t *testing.T, tools ...string) {
 	t.Helper()
-	if os.Getenv("ATESOR_E2E") != "1" {
-		t.Skip("set ATESOR_E2E=1 to run tests that make real sandboxes on the host")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("the jail runs bwrap as root")
-	}
+	e2e.Short(t)
+	e2e.Root(t)
 	for _, tool := range append([]string{"bwrap"}, tools...) {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed", tool)
