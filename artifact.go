@@ -35,7 +35,11 @@ type Artifact struct {
 	// RISCV64 is true for a 64-bit RISC-V ELF (every member, for an archive).
 	RISCV64 bool `json:"riscv64"`
 	// FloatABI is the RISC-V float ABI from e_flags: lp64, lp64f, lp64d or lp64q.
-	FloatABI    string   `json:"float_abi,omitempty"`
+	FloatABI string `json:"float_abi,omitempty"`
+	// ISA is the architecture string the file was compiled for (its .riscv.attributes
+	// Tag_RISCV_arch), for an archive the union of its members'; empty when the file
+	// carries none (the Go linker writes none).
+	ISA         string   `json:"isa,omitempty"`
 	Interpreter string   `json:"interpreter,omitempty"`
 	Static      bool     `json:"static"`
 	Stripped    bool     `json:"stripped"`

@@ -23,6 +23,11 @@ type Platform struct {
 	Loader string `json:"loader"`
 	// FloatABI is the float ABI artifacts must use, for example lp64d.
 	FloatABI string `json:"float_abi"`
+	// ISABaseline is the RISC-V profile the distro's hardware is promised to meet, for
+	// example rv64gc (Debian trixie) or rva23u64 (distributions moving to RVA23): an
+	// artifact built for extensions beyond it dies with SIGILL on that hardware, so
+	// verification refuses it. Empty means unchecked.
+	ISABaseline string `json:"isa_baseline,omitempty"`
 	// OSReleaseID is the ID= value of /etc/os-release inside the sandbox.
 	OSReleaseID string `json:"os_release_id"`
 	// Packages maps canonical dependency names (zlib, openssl, cmake, ...) to this

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/riscvisa"
 )
 
 // ErrNotELF is returned by [InspectELF] for a file that is neither an ELF file nor a
@@ -108,6 +109,11 @@ func inspectELFFile(r io.ReaderAt, size int64) (a atesor.Artifact, err error) {
 			return a, err
 		}
 		a.FloatABI = FloatABI(f.Class, flags)
+		isa, err := elfISA(f)
+		if err != nil {
+			return a, fmt.Errorf("inspect: %w", err)
+		}
+		a.ISA = isa
 	}
 	for _, p := range f.Progs {
 		if p.Type == elf.PT_INTERP {
@@ -172,6 +178,7 @@ func inspectArchive(r io.ReaderAt, fileSize int64) (atesor.Artifact, error) {
 	hdr := make([]byte, arHeaderSize)
 	allRISCV, allStripped := true, true
 	var problems []string
+	var archISA riscvisa.ISA
 	for i := 0; i < maxArchiveMembers; i++ {
 		n, err := r.ReadAt(hdr, off)
 		if n == 0 && errors.Is(err, io.EOF) {
@@ -213,6 +220,13 @@ func inspectArchive(r io.ReaderAt, fileSize int64) (atesor.Artifact, error) {
 					return a, fmt.Errorf("inspect: archive member %s: %w", name, err)
 				}
 				a.Members++
+				if ma.ISA != "" {
+					isa, err := riscvisa.ParseISA(ma.ISA)
+					if err == nil {
+						archISA = riscvisa.Union(archISA, isa)
+						a.ISA = archISA.String()
+					}
+				}
 				if a.Members == 1 {
 					a.Class, a.Machine, a.FloatABI = ma.Class, ma.Machine, ma.FloatABI
 				} else {
@@ -273,5 +287,51 @@ func CheckArtifact(a atesor.Artifact, p atesor.Platform) error {
 	if a.Kind == atesor.KindExecutable && !a.Static && p.Loader != "" && a.Interpreter != p.Loader {
 		return fmt.Errorf("program interpreter %s, the %s profile's loader is %s", a.Interpreter, p.Profile, p.Loader)
 	}
+	return checkISA(a, p)
+}
+
+// checkISA refuses an artifact compiled for extensions beyond the platform's baseline:
+// it runs under an emulator that implements them and dies with SIGILL on the hardware
+// the distribution targets. An -march that leaked into a build file is the usual cause.
+func checkISA(a atesor.Artifact, p atesor.Platform) error {
+	if p.ISABaseline == "" || a.ISA == "" {
+		return nil
+	}
+	base, err := riscvisa.LookupProfile(p.ISABaseline)
+	if err != nil {
+		return fmt.Errorf("the %s profile's ISA baseline: %w", p.Profile, err)
+	}
+	isa, err := riscvisa.ParseISA(a.ISA)
+	if err != nil {
+		return fmt.Errorf("the artifact's ISA: %w", err)
+	}
+	if extra := base.Beyond(isa); len(extra) > 0 {
+		return fmt.Errorf("needs the RISC-V extension(s) %s beyond the %s profile's %s baseline (compiled for %s): remove the -march/-mcpu that selects them from the build, or port for a platform whose baseline has them",
+			strings.Join(extra, ", "), p.Profile, p.ISABaseline, a.ISA)
+	}
 	return nil
+}
+
+// elfISA reads the architecture string of a RISC-V ELF file's .riscv.attributes section,
+// or "" when it has none. The section's size is checked before it is read.
+func elfISA(f *elf.File) (string, error) {
+	s := f.Section(riscvisa.SectionName)
+	if s == nil {
+		return "", nil
+	}
+	if s.Type == elf.SHT_NOBITS {
+		return "", malformed("%s has no contents", riscvisa.SectionName)
+	}
+	if s.Flags&elf.SHF_COMPRESSED != 0 || s.Size > riscvisa.MaxSectionSize {
+		return "", malformed("%s of %d bytes (compressed or above %d)", riscvisa.SectionName, s.Size, riscvisa.MaxSectionSize)
+	}
+	data, err := s.Data()
+	if err != nil {
+		return "", malformed("%s: %v", riscvisa.SectionName, err)
+	}
+	attrs, err := riscvisa.ParseAttributes(data)
+	if err != nil {
+		return "", malformed("%v", err)
+	}
+	return attrs.Arch, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
@@ -122,4 +123,66 @@ func FuzzInspectELF(f *testing.F) {
 			t.Fatalf("size %d, want %d", a.Size, len(data))
 		}
 	})
+}
+
+// TestCheckArtifactISA: an artifact compiled for extensions beyond the platform's
+// baseline fails verification naming them, on real fixtures built in the sandbox with
+// a leaked -march; a platform that declares a wider baseline accepts the same file.
+func TestCheckArtifactISA(t *testing.T) {
+	debian := atesor.Platform{Profile: "debian", FloatABI: "lp64d", Loader: "/lib/ld-linux-riscv64-lp64d.so.1", ISABaseline: "rv64gc"}
+	rva23 := debian
+	rva23.ISABaseline = "rva23u64"
+	tests := []struct {
+		file     string
+		platform atesor.Platform
+		isaHas   string
+		errHas   string // "" means accepted
+	}{
+		{"libriscv64-add.so", debian, "rv64i2p1_m2p0", ""},
+		{"riscv64-glibc-hello", debian, "rv64i2p1_m2p0", ""},
+		{"libriscv64-math.a", debian, "rv64imafdc", ""},
+		{"libriscv64-add-rvv.so", debian, "v1p0", "extension(s) v beyond the debian profile's rv64gc baseline"},
+		{"libriscv64-add-zbb.so", debian, "zbb", "extension(s) zba, zbb beyond"},
+		{"libriscv64-add-rvv.so", rva23, "v1p0", ""},
+		{"libriscv64-add-zbb.so", rva23, "zbb", ""},
+	}
+	for _, tt := range tests {
+		data, err := os.ReadFile(fixture(t, tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := sandbox.InspectELF(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.file, err)
+		}
+		if !strings.Contains(a.ISA, tt.isaHas) {
+			t.Errorf("%s: ISA %q lacks %q", tt.file, a.ISA, tt.isaHas)
+		}
+		err = sandbox.CheckArtifact(a, tt.platform)
+		switch {
+		case tt.errHas == "" && err != nil:
+			t.Errorf("%s on %s: refused: %v", tt.file, tt.platform.ISABaseline, err)
+		case tt.errHas != "" && (err == nil || !strings.Contains(err.Error(), tt.errHas)):
+			t.Errorf("%s on %s: error %v, want one containing %q", tt.file, tt.platform.ISABaseline, err, tt.errHas)
+		}
+	}
+	// Without a declared baseline nothing is checked, and a file without attributes (the
+	// Go linker writes none) is not refused for lacking them.
+	a, _ := sandbox.InspectELF(bytes.NewReader(mustRead(t, fixture(t, "libriscv64-add-rvv.so"))))
+	if err := sandbox.CheckArtifact(a, atesor.Platform{Profile: "debian", FloatABI: "lp64d"}); err != nil {
+		t.Errorf("no baseline: %v", err)
+	}
+	a.ISA = ""
+	if err := sandbox.CheckArtifact(a, debian); err != nil {
+		t.Errorf("no attributes: %v", err)
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
