@@ -110,6 +110,12 @@ func checkVerified(t *testing.T, e *e2eEnv, res *atesor.Result, want ...string) 
 		t.Fatalf("%s: status %s class %s: %s", res.Package, res.Status, res.FailureClass, res.Reason)
 	}
 	rep := e.report(t, res.Package)
+	// Every root-filesystem port says which toolchain ran (accelerated or emulated).
+	if rep.Toolchain == nil {
+		t.Errorf("%s: the report has no toolchain", res.Package)
+	} else {
+		t.Logf("%s: toolchain %s", res.Package, rep.Toolchain)
+	}
 	names := map[string]bool{}
 	for _, a := range rep.Artifacts {
 		if a.Role != atesor.ArtifactPrimary {

@@ -99,7 +99,7 @@ func (r *run) checkExports(ctx context.Context, s *atesor.State, arts []atesor.A
 
 // readSandboxFile reads a file of the sandbox, on the host when its files are visible.
 func (r *run) readSandboxFile(ctx context.Context, p string) ([]byte, error) {
-	if hp, ok := r.sb.(sandbox.HostPather); ok {
+	if hp, ok := hostPather(r.sb); ok {
 		if hpath, err := hp.HostPath(p); err == nil {
 			return os.ReadFile(hpath)
 		}
@@ -180,7 +180,7 @@ func normName(s string) string { return strings.ToLower(nameNoise.Replace(s)) }
 // sandbox's files are visible there, else with find.
 func (r *run) repoFiles(ctx context.Context, s *atesor.State) []string {
 	var out []string
-	if hp, ok := r.sb.(sandbox.HostPather); ok {
+	if hp, ok := hostPather(r.sb); ok {
 		if dir, err := hp.HostPath(s.RepoDir); err == nil {
 			_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 				if err != nil || ctx.Err() != nil {

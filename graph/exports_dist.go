@@ -126,7 +126,7 @@ func (r *run) distArchiveFor(suite string) func(arch string) (distArchive, error
 	return func(arch string) (distArchive, error) {
 		mirror, err := knowledge.DebianMirror()
 		if err != nil {
-			if hp, ok := r.sb.(sandbox.HostPather); ok {
+			if hp, ok := hostPather(r.sb); ok {
 				if dir, herr := hp.HostPath("/etc/apt"); herr == nil {
 					mirror, err = knowledge.DebianMirrorIn(dir)
 				}

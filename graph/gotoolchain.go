@@ -148,8 +148,8 @@ func needsNewerGo(req, suite string) bool {
 // accelInfo says whether the sandbox runs the accelerated (x86_64) toolchain, and why
 // not when it does not.
 func accelInfo(sb atesor.Sandbox) (bool, string) {
-	tr, ok := untimed(sb).(sandbox.ToolchainReporter)
-	if !ok {
+	var tr sandbox.ToolchainReporter
+	if !sandbox.As(sb, &tr) {
 		return false, "the sandbox has no accelerated toolchain (only the Debian root-filesystem sandbox has one)"
 	}
 	t := tr.Toolchain()

@@ -12,7 +12,6 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
-	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
@@ -123,7 +122,7 @@ func offlineNoRepair(notes []string) string {
 // fixEvidence is the part of the fixer prompt that stays the same across its rounds.
 func (r *run) fixEvidence(ctx context.Context, s *atesor.State, last *atesor.ErrorRecord) map[string]any {
 	root := r.hostTree
-	if hp, ok := r.sb.(sandbox.HostPather); ok {
+	if hp, ok := hostPather(r.sb); ok {
 		if p, err := hp.HostPath(s.RepoDir); err == nil {
 			root = p
 		}

@@ -38,9 +38,10 @@ func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
 		Sandbox: r.sb, Logger: r.log, Now: r.now,
 		Progress: func(line string) { r.emit(Event{Kind: EventInfo, Node: NodeOptimize, Line: line}) },
 	}
-	if _, ok := untimed(r.sb).(sandbox.ToolchainReporter); ok {
-		// The root-filesystem sandbox runs host (x86_64) programs inside, as the
-		// accelerated toolchain does: the counting emulator is one.
+	var hr sandbox.HostProgramRunner
+	if sandbox.As(r.sb, &hr) && hr.RunsHostPrograms() {
+		// The counting emulator is a host program: it runs only in a sandbox that can
+		// run those inside.
 		o.CounterTools = optimize.HostCounter(filepath.Join(sandbox.StateHome(), "cache", "insncount"))
 	}
 	if r.provider != nil {

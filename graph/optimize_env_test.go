@@ -9,6 +9,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/optimize"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
@@ -80,10 +82,12 @@ func TestOptimizeUsesFetchedGoToolchain(t *testing.T) {
 }
 
 // toolchainSandbox is the fake sandbox answering as the root-filesystem sandbox does
-// (it reports its toolchain), the one sandbox performance mode counts instructions in.
+// (it reports its toolchain and runs host programs), the one sandbox performance mode
+// counts instructions in.
 type toolchainSandbox struct{ *sandboxtest.Sandbox }
 
 func (toolchainSandbox) Toolchain() sandbox.Toolchain { return sandbox.Toolchain{} }
+func (toolchainSandbox) RunsHostPrograms() bool       { return true }
 
 // In the root-filesystem sandbox the optimize node counts instructions: the counter's
 // tools are prepared on the host (the real qemu-user and gcc, in the state home's
@@ -124,5 +128,46 @@ func TestOptimizeCountsInstructionsInTheRootfsSandbox(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(h.sb.Root(), optimize.CounterInSandbox, "insncount.so")); err != nil {
 		t.Errorf("the counting plugin was not copied into the sandbox: %v", err)
+	}
+}
+
+// acceleratedReporter is a fake root-filesystem sandbox that reports an accelerated C
+// toolchain, as the real one does.
+type acceleratedReporter struct{ *sandboxtest.Sandbox }
+
+func (acceleratedReporter) Toolchain() sandbox.Toolchain {
+	return sandbox.Toolchain{
+		C:  sandbox.ToolchainPart{Accelerated: true, Versions: map[string]string{"gcc-14-riscv64-linux-gnu": "14.2.0-19"}},
+		Go: sandbox.ToolchainPart{Reason: "no Go in this sandbox"},
+	}
+}
+
+// The report says which toolchain ran for a sandbox that reports one, although the
+// pipeline only ever holds the sandbox through its timing wrapper.
+func TestReportCarriesToolchainThroughTheWrapper(t *testing.T) {
+	h := newHarness(t, false)
+	h.builds(0, "riscv64-glibc-hello")
+	p, err := New(Config{Sandbox: acceleratedReporter{h.sb}, Memory: h.mem, OutputDir: h.out, RunsDir: filepath.Join(h.out, "runs")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Run(context.Background(), atesor.Request{Source: h.src, TestTimeout: time.Minute})
+	if err != nil || res.Status != atesor.StatusVerified {
+		t.Fatalf("run: %v, status %s", err, res.Status)
+	}
+	tc := h.report().Toolchain
+	if tc == nil {
+		t.Fatal("the report has no toolchain")
+	}
+	if diff := cmp.Diff(acceleratedReporter{}.Toolchain(), *tc); diff != "" {
+		t.Errorf("report toolchain (-want +got):\n%s", diff)
+	}
+
+	// A sandbox that reports none gives the report none.
+	h = newHarness(t, false)
+	h.builds(0, "riscv64-glibc-hello")
+	h.run()
+	if tc := h.report().Toolchain; tc != nil {
+		t.Errorf("toolchain %+v from a sandbox that reports none", tc)
 	}
 }

@@ -292,7 +292,8 @@ func (r *run) report(s *atesor.State, files map[string]string) Report {
 		rep.Artifacts = []atesor.Artifact{}
 	}
 	rep.FixesBySource, rep.FixesByRule = fixCounts(s.FixAttempts)
-	if tr, ok := r.sb.(sandbox.ToolchainReporter); ok {
+	var tr sandbox.ToolchainReporter
+	if sandbox.As(r.sb, &tr) {
 		t := tr.Toolchain()
 		rep.Toolchain = &t
 	}

@@ -129,7 +129,7 @@ func (r *run) snapshotOriginal(ctx context.Context, s *atesor.State) {
 // snapshotCurrent measures the package's tree as it is now in the sandbox: directly on
 // the host when the sandbox's files are visible there, else with a command.
 func (r *run) snapshotCurrent(ctx context.Context, s *atesor.State) ([]atesor.SourceFile, error) {
-	if hp, ok := r.sb.(sandbox.HostPather); ok {
+	if hp, ok := hostPather(r.sb); ok {
 		if dir, err := hp.HostPath(s.RepoDir); err == nil {
 			return snapshotFS(ctx, os.DirFS(dir))
 		}

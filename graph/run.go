@@ -115,7 +115,6 @@ func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, 
 }
 
 func (r *run) close() {
-	r.sb = untimed(r.sb)
 	if r.ownsSB && r.sb != nil {
 		if err := r.sb.Close(); err != nil {
 			r.log.Warn("close sandbox", "err", err)

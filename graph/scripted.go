@@ -248,7 +248,7 @@ func (r *run) emitScripted(fix *repair.Fix) { r.emitScriptedFix(fix.Rule, fix.St
 // liveTree is the package's tree as the build sees it, on the host when the sandbox
 // exposes it, else the source copy.
 func (r *run) liveTree(s *atesor.State) string {
-	if hp, ok := r.sb.(sandbox.HostPather); ok {
+	if hp, ok := hostPather(r.sb); ok {
 		if p, err := hp.HostPath(s.RepoDir); err == nil {
 			return p
 		}

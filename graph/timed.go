@@ -49,8 +49,12 @@ func (t timedSandbox) WriteFile(ctx context.Context, p string, data []byte, perm
 	return t.Sandbox.WriteFile(ctx, p, data, perm)
 }
 
-// timedHostSandbox is a timedSandbox over a sandbox with host paths, keeping the fast
-// paths (artifact scan, excerpts) that HostPath gives.
+// Unwrap returns the timed sandbox, so [sandbox.As] finds the capabilities it has.
+func (t timedSandbox) Unwrap() atesor.Sandbox { return t.Sandbox }
+
+// timedHostSandbox is a timedSandbox over a sandbox with host paths. It repeats
+// HostPath for [sandbox.ScanArtifacts], which asks the value it is given, not its
+// wrapper chain, for the fast host-side walk; everything in graph asks [sandbox.As].
 type timedHostSandbox struct {
 	timedSandbox
 	hp sandbox.HostPather
@@ -58,40 +62,23 @@ type timedHostSandbox struct {
 
 func (t timedHostSandbox) HostPath(p string) (string, error) { return t.hp.HostPath(p) }
 
-// timedTreeSandbox is a timedHostSandbox over a sandbox whose tree is a host directory,
-// keeping the gate (see [sandbox.GateOf]) on it.
-type timedTreeSandbox struct {
-	timedHostSandbox
-	ht sandbox.HostTree
-}
-
-var _ sandbox.HostTree = timedTreeSandbox{}
-
-func (t timedTreeSandbox) Root() string { return t.ht.Root() }
+var (
+	_ sandbox.Wrapper    = timedSandbox{}
+	_ sandbox.HostPather = timedHostSandbox{}
+)
 
 // timed wraps sb so its operations are timed into total and its commands' start
 // retries counted into retries.
 func timed(sb atesor.Sandbox, total *time.Duration, retries *int) atesor.Sandbox {
 	t := timedSandbox{Sandbox: sb, total: total, retries: retries}
 	if hp, ok := sb.(sandbox.HostPather); ok {
-		th := timedHostSandbox{timedSandbox: t, hp: hp}
-		if ht, ok := sb.(sandbox.HostTree); ok {
-			return timedTreeSandbox{timedHostSandbox: th, ht: ht}
-		}
-		return th
+		return timedHostSandbox{timedSandbox: t, hp: hp}
 	}
 	return t
 }
 
-// untimed returns the sandbox a timed wrapper wraps.
-func untimed(sb atesor.Sandbox) atesor.Sandbox {
-	switch t := sb.(type) {
-	case timedTreeSandbox:
-		return t.Sandbox
-	case timedHostSandbox:
-		return t.Sandbox
-	case timedSandbox:
-		return t.Sandbox
-	}
-	return sb
+// hostPather returns the [sandbox.HostPather] in sb's wrapper chain, if any.
+func hostPather(sb atesor.Sandbox) (sandbox.HostPather, bool) {
+	var hp sandbox.HostPather
+	return hp, sandbox.As(sb, &hp)
 }

@@ -131,10 +131,10 @@ func (g *Gate) WalkDir(ctx context.Context, p string, fn fs.WalkDirFunc) error {
 }
 
 // GateOf opens a gate on sb's host tree, or returns nil when sb does not expose one (see
-// [HostTree]).
+// [HostTree]; found through wrappers with [As]).
 func GateOf(sb atesor.Sandbox) (*Gate, error) {
-	ht, ok := sb.(HostTree)
-	if !ok || ht.Root() == "" {
+	var ht HostTree
+	if !As(sb, &ht) || ht.Root() == "" {
 		return nil, nil
 	}
 	return NewGate(ht.Root())

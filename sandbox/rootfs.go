@@ -23,6 +23,7 @@ var (
 	_ atesor.Sandbox    = (*Rootfs)(nil)
 	_ HostPather        = (*Rootfs)(nil)
 	_ ToolchainReporter = (*Rootfs)(nil)
+	_ HostProgramRunner = (*Rootfs)(nil)
 )
 
 // ErrClosed is returned by a sandbox that was closed.
@@ -110,6 +111,11 @@ func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs,
 // Toolchain says which toolchain the instance's commands use now: accelerated (with the
 // versions of the native builds) or emulated, and why.
 func (r *Rootfs) Toolchain() Toolchain { return r.accel.toolchain() }
+
+// RunsHostPrograms reports true: the sandbox is entered on the host's own kernel, so a
+// host program runs natively inside it when its loader and libraries are copied along
+// (the accelerated toolchain and the instruction counter are such programs).
+func (r *Rootfs) RunsHostPrograms() bool { return true }
 
 // Platform returns the sandbox's distro profile.
 func (r *Rootfs) Platform() atesor.Platform { return r.platform }
