@@ -3,6 +3,7 @@ package knowledge
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -11,6 +12,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/internal/beneath"
 )
 
 // Bounds of ErrorExcerpts.
@@ -49,7 +52,12 @@ func ErrorExcerpts(log, root string) string {
 		return ""
 	}
 	defer r.Close()
-	res := &resolver{root: r}
+	d, err := beneath.OpenDir(root)
+	if err != nil {
+		return ""
+	}
+	defer d.Close()
+	res := &resolver{root: r, dir: d}
 	var refs []*fileRefs
 	seenRef := map[string]bool{}
 	for _, loc := range reFileRef.FindAllStringSubmatchIndex(log, -1) {
@@ -95,7 +103,7 @@ func ErrorExcerpts(log, root string) string {
 	}
 	var b strings.Builder
 	for _, fr := range refs {
-		text := excerpt(r, fr)
+		text := excerpt(d, fr)
 		if text == "" {
 			continue
 		}
@@ -159,7 +167,8 @@ func containsInt(s []int, v int) bool {
 
 // resolver maps log paths to repository files.
 type resolver struct {
-	root  *os.Root
+	root  *os.Root            // walks and stats
+	dir   *beneath.Dir        // reads: regular files only
 	index map[string][]string // base name -> repository paths, built on first use
 }
 
@@ -224,16 +233,15 @@ func (r *resolver) buildIndex() {
 }
 
 // excerpt renders the numbered lines around the referenced lines of one file.
-func excerpt(root *os.Root, fr *fileRefs) string {
-	f, err := root.Open(fr.rel)
+func excerpt(dir *beneath.Dir, fr *fileRefs) string {
+	// A regular file only (a FIFO is refused before it is opened), its first
+	// excerptMaxFileBytes read.
+	f, err := dir.Open(context.Background(), fr.rel, beneath.FollowInside, beneath.Bound{Kind: "source file", Max: -1})
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return ""
-	}
-	data, err := io.ReadAll(io.LimitReader(f, excerptMaxFileBytes))
+	data, err := io.ReadAll(io.LimitReader(f.Section(), excerptMaxFileBytes))
 	if err != nil || bytes.IndexByte(data[:min(len(data), 8192)], 0) >= 0 {
 		return "" // unreadable or binary
 	}

@@ -2,12 +2,17 @@ package knowledge
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/internal/beneath"
 )
 
 // DebianMirrorEnv overrides the Debian archive mirror [DebianMirror] finds.
@@ -28,30 +33,76 @@ func DebianMirror() (string, error) {
 	if m := strings.TrimSpace(os.Getenv(DebianMirrorEnv)); m != "" {
 		return strings.TrimRight(m, "/"), nil
 	}
-	return debianMirrorFrom("/etc/apt")
+	return hostMirror("/etc/apt")
 }
 
 // DebianMirrorIn returns the first main archive of the apt configuration under dir (an
 // etc/apt directory, a sandbox's for example), read as [DebianMirror] reads the host's;
-// the environment is not consulted.
-func DebianMirrorIn(dir string) (string, error) { return debianMirrorFrom(dir) }
-
-// debianMirrorFrom reads the apt configuration under dir (normally /etc/apt).
-func debianMirrorFrom(dir string) (string, error) {
-	var uris []string
-	files, _ := filepath.Glob(filepath.Join(dir, "sources.list.d", "*.sources"))
-	slices.Sort(files)
-	for _, f := range files {
-		if data, err := os.ReadFile(f); err == nil {
-			uris = append(uris, deb822URIs(string(data))...)
-		}
+// the environment is not consulted. A sandbox's configuration is the build's to change,
+// so its files are read beneath dir (links resolved inside it), regular files only, each
+// at most maxAptFile bytes: a FIFO or a link to a device there cannot stall the host.
+func DebianMirrorIn(dir string) (string, error) {
+	d, err := beneath.OpenDir(dir)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w: %w", dir, err, ErrNoDebianMirror)
 	}
-	lists, _ := filepath.Glob(filepath.Join(dir, "sources.list.d", "*.list"))
-	slices.Sort(lists)
-	for _, f := range append([]string{filepath.Join(dir, "sources.list")}, lists...) {
-		if data, err := os.ReadFile(f); err == nil {
-			uris = append(uris, oneLineURIs(string(data))...)
+	defer d.Close()
+	ctx := context.Background()
+	bound := beneath.Bound{Kind: "apt sources file", Max: maxAptFile}
+	var sources, lists []string
+	_ = d.WalkDir(ctx, "sources.list.d", func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
 		}
+		if de.IsDir() {
+			if p != "sources.list.d" {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		switch path.Ext(p) {
+		case ".sources":
+			sources = append(sources, p)
+		case ".list":
+			lists = append(lists, p)
+		}
+		return nil
+	})
+	return mirrorFrom(dir, sources, append([]string{"sources.list"}, lists...), func(name string) string {
+		data, err := d.ReadFile(ctx, name, beneath.FollowInside, bound)
+		if err != nil {
+			return ""
+		}
+		return string(data)
+	})
+}
+
+// maxAptFile bounds one apt sources file read from a sandbox.
+const maxAptFile = 1 << 20
+
+// hostMirror reads the host's own apt configuration under dir.
+func hostMirror(dir string) (string, error) {
+	sources, _ := filepath.Glob(filepath.Join(dir, "sources.list.d", "*.sources"))
+	lists, _ := filepath.Glob(filepath.Join(dir, "sources.list.d", "*.list"))
+	return mirrorFrom(dir, sources, append([]string{filepath.Join(dir, "sources.list")}, lists...), func(name string) string {
+		data, _ := os.ReadFile(name)
+		return string(data)
+	})
+}
+
+// mirrorFrom returns the first usable archive of the deb822 files sources, then of the
+// one-line files lists (each sorted after the first), read with read.
+func mirrorFrom(dir string, sources, lists []string, read func(string) string) (string, error) {
+	slices.Sort(sources)
+	if len(lists) > 1 {
+		slices.Sort(lists[1:])
+	}
+	var uris []string
+	for _, f := range sources {
+		uris = append(uris, deb822URIs(read(f))...)
+	}
+	for _, f := range lists {
+		uris = append(uris, oneLineURIs(read(f))...)
 	}
 	for _, u := range uris {
 		if usableMirror(u) {

@@ -2,8 +2,12 @@ package knowledge
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -33,9 +37,11 @@ func TestDebianMirrorFrom(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := writeTree(t, tt.files)
-			got, err := debianMirrorFrom(dir)
-			if err != nil || got != tt.want {
-				t.Errorf("got %q, %v; want %q", got, err, tt.want)
+			for what, read := range map[string]func(string) (string, error){"host": hostMirror, "sandbox": DebianMirrorIn} {
+				got, err := read(dir)
+				if err != nil || got != tt.want {
+					t.Errorf("%s: got %q, %v; want %q", what, got, err, tt.want)
+				}
 			}
 		})
 	}
@@ -43,9 +49,41 @@ func TestDebianMirrorFrom(t *testing.T) {
 		"empty":         nil,
 		"only excluded": {"sources.list": "deb http://m.invalid/debian-security trixie-security main\ndeb http://m.invalid/debian-ports sid main\n"},
 	} {
-		if got, err := debianMirrorFrom(writeTree(t, files)); !errors.Is(err, ErrNoDebianMirror) {
-			t.Errorf("%s apt dir: got %q, %v; want ErrNoDebianMirror", name, got, err)
+		for what, read := range map[string]func(string) (string, error){"host": hostMirror, "sandbox": DebianMirrorIn} {
+			if got, err := read(writeTree(t, files)); !errors.Is(err, ErrNoDebianMirror) {
+				t.Errorf("%s: %s apt dir: got %q, %v; want ErrNoDebianMirror", what, name, got, err)
+			}
 		}
+	}
+}
+
+// TestDebianMirrorInHostile: a sandbox whose apt configuration holds a FIFO, a link to
+// its /dev/zero and a link out to the host's configuration is read without blocking,
+// and only its own regular files count.
+func TestDebianMirrorInHostile(t *testing.T) {
+	dir := writeTree(t, map[string]string{"sources.list.d/z.list": "deb http://own.invalid/debian trixie main\n"})
+	if err := syscall.Mkfifo(filepath.Join(dir, "sources.list"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"a.sources": "/dev/zero", "b.list": "../../../../../../etc/apt/sources.list"} {
+		if err := os.Symlink(target, filepath.Join(dir, "sources.list.d", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan struct{})
+	var got string
+	var err error
+	go func() {
+		defer close(done)
+		got, err = DebianMirrorIn(dir)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("DebianMirrorIn blocked on a FIFO")
+	}
+	if err != nil || got != "http://own.invalid/debian" {
+		t.Errorf("got %q, %v; want the sandbox's own mirror", got, err)
 	}
 }
 

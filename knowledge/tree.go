@@ -9,6 +9,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/internal/beneath"
 )
 
 // Limits of the scripted analysis, so a huge tree cannot stall a run.
@@ -43,10 +45,13 @@ type entry struct {
 	dir  bool
 }
 
-// tree is a walked source tree: the file list and an os.Root to read files without
-// following a symbolic link out of the repository.
+// tree is a walked source tree: the file list, an os.Root to walk and stat it, and a
+// beneath.Dir to read its files: links resolved inside the tree, regular files only (a
+// FIFO or a device where a build file should be is refused before it is opened).
 type tree struct {
+	ctx   context.Context
 	root  *os.Root
+	dir   *beneath.Dir
 	files []entry
 	byRel map[string]entry
 	base  string // the root directory's base name
@@ -65,7 +70,12 @@ func walkTree(ctx context.Context, dir string) (*tree, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open source tree %s: %w", dir, err)
 	}
-	t := &tree{root: r, byRel: make(map[string]entry), base: filepath.Base(filepath.Clean(dir))}
+	d, err := beneath.OpenDir(dir)
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("open source tree %s: %w", dir, err)
+	}
+	t := &tree{ctx: ctx, root: r, dir: d, byRel: make(map[string]entry), base: filepath.Base(filepath.Clean(dir))}
 	n := 0
 	err = fs.WalkDir(r.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -107,13 +117,16 @@ func walkTree(ctx context.Context, dir string) (*tree, error) {
 		return nil
 	})
 	if err != nil {
-		r.Close()
+		t.close()
 		return nil, fmt.Errorf("walk source tree %s: %w", dir, err)
 	}
 	return t, nil
 }
 
-func (t *tree) close() { t.root.Close() }
+func (t *tree) close() {
+	t.root.Close()
+	t.dir.Close()
+}
 
 // isFile reports whether rel is a regular file (or a link to one inside the tree).
 func (t *tree) isFile(rel string) bool {
@@ -125,22 +138,16 @@ func (t *tree) isFile(rel string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// read returns at most limit bytes of a file inside the tree. Links that leave the tree
-// fail.
+// read returns at most limit bytes of a regular file inside the tree (its first bytes;
+// the rest of a larger file is not read). Links resolve inside the tree.
 func (t *tree) read(rel string, limit int64) ([]byte, error) {
-	f, err := t.root.Open(rel)
+	// The bound of the open is the prefix: no size is refused, and no more is read.
+	f, err := t.dir.Open(t.ctx, rel, beneath.FollowInside, beneath.Bound{Kind: "source file", Max: -1})
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", rel)
-	}
-	return io.ReadAll(io.LimitReader(f, limit))
+	return io.ReadAll(io.LimitReader(f.Section(), limit))
 }
 
 // readString reads a build file as text, or "" when it cannot.
