@@ -362,12 +362,12 @@ func (f syncFixture) setStatus(t *testing.T, text string) {
 
 func (f syncFixture) x86(t *testing.T, p string) bool {
 	t.Helper()
-	r, err := os.OpenRoot(f.merged)
+	g, err := NewGate(f.merged)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
-	return isX86(r, p)
+	defer g.Close()
+	return isX86(g, p)
 }
 
 func TestAccelSync(t *testing.T) {

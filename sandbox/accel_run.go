@@ -122,21 +122,29 @@ func (a *accelRun) sync(trigger string) {
 		return
 	}
 	defer root.Close()
-	status, err := dpkgStatusIn(root)
+	// Reads go through the gate: the run's commands may have replaced the status file or
+	// a program with a FIFO or a link to the tree's dev/zero.
+	g, err := NewGate(a.merged)
 	if err != nil {
-		a.logger.Warn("sandbox: toolchain check: cannot read the packages", "err", err)
+		a.logger.Warn("sandbox: toolchain check", "err", err)
 		return
 	}
-	a.syncC(root, status, trigger)
-	a.syncGo(root, status, trigger)
+	defer g.Close()
+	status, err := dpkgStatusIn(g)
+	if err != nil {
+		a.logger.Warn("sandbox: toolchain check: cannot read the packages; the toolchain stays as it is", "err", err)
+		return
+	}
+	a.syncC(root, g, status, trigger)
+	a.syncGo(root, g, status, trigger)
 }
 
-func (a *accelRun) syncC(root *os.Root, status map[string]dpkgPackage, trigger string) {
+func (a *accelRun) syncC(root *os.Root, g *Gate, status map[string]dpkgPackage, trigger string) {
 	versions, why := checkC(a.meta, status)
 	was := a.state.C.Accelerated
 	if why == "" {
 		for _, f := range a.meta.CFiles {
-			if !rootLexists(root, f) || isX86(root, f) {
+			if !rootLexists(root, f) || isX86(g, f) {
 				continue // removed with its package, or still the native build
 			}
 			if err := a.copyIn(root, filepath.Join(a.dir, accelCLayer), f); err != nil {
@@ -155,7 +163,7 @@ func (a *accelRun) syncC(root *os.Root, status map[string]dpkgPackage, trigger s
 	a.state.C = ToolchainPart{Reason: why}
 	var errs []error
 	for _, f := range a.meta.CFiles {
-		if isX86(root, f) {
+		if isX86(g, f) {
 			errs = append(errs, a.restore(root, f))
 		}
 	}
@@ -169,7 +177,7 @@ func (a *accelRun) syncC(root *os.Root, status map[string]dpkgPackage, trigger s
 	}
 }
 
-func (a *accelRun) syncGo(root *os.Root, status map[string]dpkgPackage, trigger string) {
+func (a *accelRun) syncGo(root *os.Root, g *Gate, status map[string]dpkgPackage, trigger string) {
 	if a.meta.GoPackage == "" {
 		a.state.Go = ToolchainPart{Reason: "the suite has no amd64 Go toolchain"}
 		return
@@ -179,7 +187,7 @@ func (a *accelRun) syncGo(root *os.Root, status map[string]dpkgPackage, trigger 
 	if why == "" {
 		for _, t := range a.meta.GoTools {
 			f := a.goToolPath(t)
-			if isX86(root, f) {
+			if isX86(g, f) {
 				continue
 			}
 			if err := a.copyFile(root, filepath.Join(a.dir, accelGoDir, t), f); err != nil {
@@ -258,9 +266,10 @@ func (a *accelRun) restore(root *os.Root, f string) error {
 	}
 }
 
-// dpkgStatusIn reads the dpkg status file of a tree through its os.Root.
-func dpkgStatusIn(root *os.Root) (map[string]dpkgPackage, error) {
-	data, err := rootReadFile(root, dpkgStatusFile)
+// dpkgStatusIn reads the dpkg status file of a tree through its gate: a regular file of at
+// most [BoundDpkgStatus], links followed inside the tree.
+func dpkgStatusIn(g *Gate) (map[string]dpkgPackage, error) {
+	data, err := g.ReadFile(context.Background(), dpkgStatusFile, FollowInside, BoundDpkgStatus)
 	if err != nil {
 		return nil, err
 	}
@@ -273,15 +282,11 @@ func rootLexists(root *os.Root, f string) bool {
 	return err == nil
 }
 
-// isX86 reports whether the sandbox path f of root is a regular file holding an x86_64
-// ELF program or library (a link never is: the layers hold regular files).
-func isX86(root *os.Root, f string) bool {
-	rel := strings.TrimPrefix(path.Clean(f), "/")
-	fi, err := root.Lstat(rel)
-	if err != nil || !fi.Mode().IsRegular() {
-		return false
-	}
-	h, err := root.Open(rel)
+// isX86 reports whether the sandbox path f of the gate's tree is a regular file holding an
+// x86_64 ELF program or library (a link never is: the layers hold regular files).
+func isX86(g *Gate, f string) bool {
+	// Only the header is read, whatever the size.
+	h, err := g.Open(context.Background(), f, NoFollow, Bound{Kind: "program", Max: -1})
 	if err != nil {
 		return false
 	}

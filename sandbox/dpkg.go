@@ -2,8 +2,6 @@ package sandbox
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -41,13 +39,14 @@ func parseDpkgStatus(data []byte) map[string]dpkgPackage {
 	return out
 }
 
-// readDpkgStatus parses <root>/var/lib/dpkg/status.
+// readDpkgStatus parses <root>/var/lib/dpkg/status, read through a gate on root.
 func readDpkgStatus(root string) (map[string]dpkgPackage, error) {
-	data, err := os.ReadFile(filepath.Join(root, dpkgStatusFile))
+	g, err := NewGate(root)
 	if err != nil {
 		return nil, err
 	}
-	return parseDpkgStatus(data), nil
+	defer g.Close()
+	return dpkgStatusIn(g)
 }
 
 // crossSuffix is what Debian's gcc-N-cross source adds to the version of the gcc-N

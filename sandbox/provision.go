@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"os/exec"
@@ -85,6 +86,12 @@ func provision(ctx context.Context, p atesor.Platform, o *options) (string, erro
 
 	if meta, ok := cp.ready(); ok {
 		rep.report("verify", "reusing cached root filesystem "+cp.rootfs)
+		if users := liveRuns(runsDir(o.home), cp.key); len(users) == 0 {
+			// A cache made before device nodes were dropped; not while overlays use it.
+			if err := dropDevices(filepath.Join(cp.rootfs, "dev")); err != nil {
+				o.logger.Warn("sandbox: could not remove the cached root filesystem's device nodes", "dir", cp.rootfs, "err", err)
+			}
+		}
 		verr := verifyRootfs(ctx, cp.rootfs, p, o)
 		if verr == nil {
 			stale := prof == "debian" && time.Since(meta.AptUpdated) > aptListsMaxAge
@@ -135,6 +142,9 @@ func provision(ctx context.Context, p atesor.Platform, o *options) (string, erro
 	}
 	if err != nil {
 		return "", err
+	}
+	if err := dropDevices(tmp); err != nil {
+		return "", fmt.Errorf("sandbox: remove the device nodes of the new root filesystem: %w", err)
 	}
 	rep.report("verify", "checking the new root filesystem")
 	if err := verifyRootfs(ctx, tmp, p, o); err != nil {
@@ -423,4 +433,25 @@ func (w progressWriter) Write(b []byte) (int, error) {
 		}
 	}
 	return len(b), nil
+}
+
+// dropDevices removes the device nodes below dir. A root filesystem made by mmdebstrap
+// as root holds real ones in /dev (null, zero, random, tty...); the sandbox never sees
+// them (bwrap mounts a /dev of its own), but a link to one of them where the host reads
+// a file would read the host's device. With none in the tree, and the run's overlay
+// mounted nodev, no path of the tree reaches a device.
+func dropDevices(dir string) error {
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if d.Type()&fs.ModeDevice != 0 {
+			return os.Remove(p)
+		}
+		return nil
+	})
+	return err
 }

@@ -26,6 +26,9 @@ var (
 	_ HostProgramRunner = (*Rootfs)(nil)
 )
 
+// overlayFlags are the mount flags of a run's overlay.
+const overlayFlags = syscall.MS_NODEV | syscall.MS_NOSUID
+
 // ErrClosed is returned by a sandbox that was closed.
 var ErrClosed = errors.New("sandbox is closed")
 
@@ -88,7 +91,10 @@ func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs,
 		}
 	}
 	data := fmt.Sprintf("lowerdir=%s,upperdir=%s,workdir=%s", baseLayers(o, r.accel.lowerdir()), r.upper, work)
-	if err := syscall.Mount("overlay", r.merged, "overlay", 0, data); err != nil {
+	// nodev: a device node in the tree (the cached root filesystem's, or one a build made)
+	// opens nothing when the host reads the merged tree; the sandbox gets its own /dev
+	// from bwrap. nosuid: no set-user-ID program of the tree gains anything either.
+	if err := syscall.Mount("overlay", r.merged, "overlay", overlayFlags, data); err != nil {
 		os.RemoveAll(runDir)
 		return nil, fmt.Errorf("sandbox: mount overlay on %s: %w", r.merged, err)
 	}

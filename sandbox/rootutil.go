@@ -3,7 +3,6 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -46,16 +45,6 @@ func rootChmod(r *os.Root, rel string, mode fs.FileMode) error {
 	}
 	defer f.Close()
 	return f.Chmod(mode)
-}
-
-// rootReadFile reads rel inside r.
-func rootReadFile(r *os.Root, rel string) ([]byte, error) {
-	f, err := r.Open(rel)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(f)
 }
 
 // noLinkParents refuses rel when one of its parent directories inside r is a symbolic

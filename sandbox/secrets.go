@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"context"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -64,6 +65,10 @@ func skipSecrets(logger *slog.Logger) func(rel string, d fs.DirEntry) bool {
 // the last @ of the authority, as URL parsers read it.
 var urlUserinfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\s"']*@`)
 
+// gitMetadataBound bounds one file of a clone's git metadata that is scrubbed: larger
+// files are not text git writes URLs into.
+var gitMetadataBound = Bound{Kind: "git metadata file", Max: 4 << 20}
+
 // scrubGitCredentials removes user information from every URL in a repository's git
 // metadata (config, reflogs, FETCH_HEAD, and the same in submodules under .git/modules),
 // so a repository cloned with a token keeps no copy of it where the build can read it.
@@ -73,7 +78,13 @@ func scrubGitCredentials(repo string) error {
 	if fi, err := os.Lstat(gitDir); err != nil || !fi.IsDir() {
 		return nil
 	}
-	return filepath.WalkDir(gitDir, func(p string, d fs.DirEntry, err error) error {
+	g, err := NewGate(gitDir)
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	ctx := context.Background()
+	return g.WalkDir(ctx, "/", func(sp string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -87,13 +98,14 @@ func scrubGitCredentials(repo string) error {
 			return nil
 		}
 		info, err := d.Info()
-		if err != nil || info.Size() > 4<<20 {
+		if err != nil || info.Size() > gitMetadataBound.Max {
 			return err
 		}
-		data, err := os.ReadFile(p)
+		data, err := g.ReadFile(ctx, sp, NoFollow, gitMetadataBound)
 		if err != nil {
 			return err
 		}
+		p := filepath.Join(gitDir, filepath.FromSlash(sp))
 		if !bytes.Contains(data, []byte("@")) {
 			return nil
 		}

@@ -1,0 +1,93 @@
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// mknodZero makes a character device like /dev/zero at p, or skips the test.
+func mknodZero(t *testing.T, p string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("mknod needs root")
+	}
+	if err := syscall.Mknod(p, syscall.S_IFCHR|0o666, 1<<8|5); err != nil {
+		t.Skipf("mknod: %v", err)
+	}
+}
+
+func TestDropDevices(t *testing.T) {
+	root := t.TempDir()
+	dev := filepath.Join(root, "dev")
+	if err := os.MkdirAll(filepath.Join(dev, "pts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mknodZero(t, filepath.Join(dev, "zero"))
+	if err := os.WriteFile(filepath.Join(dev, "keep"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/proc/self/fd", filepath.Join(dev, "fd")); err != nil {
+		t.Fatal(err)
+	}
+	if err := dropDevices(root); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(dev, "zero")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("dev/zero still there: %v", err)
+	}
+	for _, p := range []string{"keep", "fd", "pts"} {
+		if _, err := os.Lstat(filepath.Join(dev, p)); err != nil {
+			t.Errorf("%s removed: %v", p, err)
+		}
+	}
+	if err := dropDevices(filepath.Join(root, "missing")); err != nil {
+		t.Errorf("missing directory: %v", err)
+	}
+}
+
+// TestOverlayNodev: through an overlay mounted with the run's flags, a device node of the
+// lower directory (the cached tree's dev/zero) cannot be opened by the host at all; the
+// attack it stops is a library or the dpkg status replaced by a link to dev/zero, read
+// until the host's memory is gone.
+func TestOverlayNodev(t *testing.T) {
+	base := t.TempDir()
+	lower, upper, work, merged := filepath.Join(base, "lower"), filepath.Join(base, "upper"), filepath.Join(base, "work"), filepath.Join(base, "merged")
+	for _, d := range []string{lower, upper, work, merged} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mknodZero(t, filepath.Join(lower, "zero"))
+	data := "lowerdir=" + lower + ",upperdir=" + upper + ",workdir=" + work
+	// The overlay as it was mounted before: the device reads the host's zeros.
+	if err := syscall.Mount("overlay", merged, "overlay", 0, data); err != nil {
+		t.Skipf("mount overlay: %v", err)
+	}
+	f, err := os.Open(filepath.Join(merged, "zero"))
+	if err != nil {
+		t.Fatalf("without nodev the device should open: %v", err)
+	}
+	n, _ := f.Read(make([]byte, 4096))
+	f.Close()
+	if n != 4096 {
+		t.Fatalf("read %d bytes of dev/zero", n)
+	}
+	if err := syscall.Unmount(merged, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mount("overlay", merged, "overlay", overlayFlags, data); err != nil {
+		t.Fatalf("mount overlay nodev: %v", err)
+	}
+	defer syscall.Unmount(merged, syscall.MNT_DETACH)
+	f, err = os.Open(filepath.Join(merged, "zero"))
+	if err == nil {
+		f.Close()
+		t.Fatal("opened a device node through the run's overlay")
+	}
+	if !errors.Is(err, os.ErrPermission) {
+		t.Errorf("err = %v, want permission denied", err)
+	}
+}
