@@ -3,6 +3,7 @@ package batch
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"math"
 	"os"
 	"path/filepath"
@@ -132,7 +133,7 @@ func Markdown(s *Summary) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Batch summary\n\n")
 	if len(s.Shards) > 0 {
-		fmt.Fprintf(&b, "Shards: %s\n\n", strings.Join(s.Shards, ", "))
+		fmt.Fprintf(&b, "Shards: %s\n\n", escape.Markdown(strings.Join(s.Shards, ", ")))
 	}
 	if s.Interrupted {
 		fmt.Fprintf(&b, "**Interrupted**: %d of %d packages did not run; run the batch again to continue.\n\n", len(s.Pending), s.Total)
@@ -143,7 +144,7 @@ func Markdown(s *Summary) string {
 		s.CacheHits, dur(s.PortSeconds), dur(s.ElapsedSeconds), s.CostUSD)
 	fmt.Fprintf(&b, "## Verdicts by failure class\n\n| class | packages |\n|---|---:|\n")
 	for _, k := range sortedKeys(s.ByClass) {
-		fmt.Fprintf(&b, "| %s | %d |\n", k, s.ByClass[k])
+		fmt.Fprintf(&b, "| %s | %d |\n", mdCell(k), s.ByClass[k])
 	}
 	fmt.Fprintf(&b, "\n## Packages\n\n| package | status | class | time | cost | calls | cache | reason |\n|---|---|---|---:|---:|---:|---|---|\n")
 	for _, r := range s.Packages {
@@ -152,11 +153,11 @@ func Markdown(s *Summary) string {
 			cache = "hit"
 		}
 		reason := cmpOr(r.Error, r.Reason)
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | $%.4f | %d | %s | %s |\n", mdCell(r.Name), r.Status, r.Class(),
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | $%.4f | %d | %s | %s |\n", mdCell(r.Name), mdCell(string(r.Status)), mdCell(string(r.Class())),
 			dur(r.Seconds), r.CostUSD, r.ModelCalls, cache, mdCell(truncate(reason, 200)))
 	}
 	if len(s.Pending) > 0 {
-		fmt.Fprintf(&b, "\n## Not run\n\n%s\n", strings.Join(s.Pending, ", "))
+		fmt.Fprintf(&b, "\n## Not run\n\n%s\n", escape.Markdown(strings.Join(s.Pending, ", ")))
 	}
 	return b.String()
 }
@@ -168,10 +169,9 @@ func cmpOr(a, b string) string {
 	return b
 }
 
-func mdCell(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	return strings.ReplaceAll(s, "|", "\\|")
-}
+// mdCell is a value as one Markdown table cell: one line, with the characters that end
+// a cell or start code, links or HTML escaped (names and reasons come from the builds).
+func mdCell(s string) string { return escape.Markdown(s) }
 
 func truncate(s string, n int) string {
 	if len(s) <= n {

@@ -197,7 +197,7 @@ func TestE2EOfflinePorts(t *testing.T) {
 
 	// (4) zlib's recipe, replayed in a fresh sandbox (atesor replay), reproduces every
 	// primary artifact's SHA-256.
-	in, err := ReadReplayInput(filepath.Join(e.out, "zlib_recipe.md"))
+	in, err := ReadReplayInputFrom(filepath.Join(e.out, "zlib_recipe.md"), zlib)
 	if err != nil {
 		t.Fatal(err)
 	}

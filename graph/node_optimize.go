@@ -30,7 +30,7 @@ func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
 		}
 		perf := &atesor.Performance{Notes: []string{"no measurement: " + why}}
 		s.Performance = perf
-		s.Recipe = s.Recipe + "\n" + optimize.Section(perf)
+		s.Recipe = s.Recipe + "\n" + neutralizeRecipe(optimize.Section(perf))
 		r.writeOutputs(ctx, s)
 		return nil
 	}
@@ -65,7 +65,7 @@ func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
 		perf.Notes = append(perf.Notes, "no measurement: "+err.Error())
 	}
 	s.Performance = perf
-	s.Recipe = s.Recipe + "\n" + optimize.Section(perf)
+	s.Recipe = s.Recipe + "\n" + neutralizeRecipe(optimize.Section(perf))
 	r.writeOutputs(ctx, s)
 	if r.memory != nil {
 		entry, err := r.memory.Recipe(ctx, s.RepoName, s.Platform.SandboxKey())

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"github.com/eclipse-atesor/atesor-go/llm"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
@@ -93,41 +94,140 @@ func recipeHasSections(md string) bool {
 // commandsFence is the info string of the machine-readable command block of a recipe.
 const commandsFence = "atesor-commands"
 
+// commandsHeading is the heading of the recipe section that holds the command block.
+const commandsHeading = "## Commands"
+
+// unreplayableMark starts the comment line that stands in the command block for a
+// command the block cannot hold as one plain line (a line break or a control character
+// in it): a replay refuses the recipe rather than run something else.
+const unreplayableMark = "# atesor: not replayable: "
+
 // appendCommands appends the fenced block of the exact commands that ran, in order:
-// the plan's and the fixes' commands, and the patches to apply.
+// the plan's and the fixes' commands, and the patches to apply. The text before it is
+// first made unable to hold a block of its own ([neutralizeRecipe]).
 func appendCommands(md string, s *atesor.State) string {
 	var b strings.Builder
-	b.WriteString(strings.TrimRight(md, "\n"))
-	b.WriteString("\n\n## Commands\n\nThe exact commands of this port, in order, run in `" + s.RepoDir + "` inside a fresh `" +
-		s.Platform.SandboxKey() + "` sandbox:\n\n```" + commandsFence + "\n")
+	b.WriteString(strings.TrimRight(neutralizeRecipe(md), "\n"))
+	fence := "```"
+	for _, c := range s.ExecutedCommands {
+		fence = longerFence(fence, c)
+	}
+	b.WriteString("\n\n" + commandsHeading + "\n\nThe exact commands of this port, in order, run in `" + escape.Code(s.RepoDir) + "` inside a fresh `" +
+		escape.Code(s.Platform.SandboxKey()) + "` sandbox:\n\n" + fence + commandsFence + "\n")
 	if s.SourceDateEpoch > 0 {
 		fmt.Fprintf(&b, "# every command runs with SOURCE_DATE_EPOCH=%d (the source's date)\n", s.SourceDateEpoch)
 	}
 	for _, p := range s.Patches {
-		fmt.Fprintf(&b, "# patch -p1 < %s_patches/%s\n", s.RepoName, p.Name)
+		fmt.Fprintf(&b, "# patch -p1 < %s_patches/%s\n", escape.Line(s.RepoName), escape.Line(p.Name))
 	}
 	for _, c := range s.ExecutedCommands {
+		if strings.TrimSpace(c) == "" {
+			continue // ran nothing
+		}
+		if escape.Line(c) != c || strings.HasPrefix(strings.TrimSpace(c), "#") {
+			b.WriteString(unreplayableMark + escape.Line(c) + "\n")
+			continue
+		}
 		b.WriteString(c + "\n")
 	}
-	b.WriteString("```\n")
+	b.WriteString(fence + "\n")
 	return b.String()
 }
 
-// RecipeCommands returns the commands of a recipe's machine-readable block, so a recipe
-// can be replayed. Comment lines are skipped.
-func RecipeCommands(md string) ([]string, error) {
-	start := strings.Index(md, "```"+commandsFence+"\n")
-	if start < 0 {
-		return nil, fmt.Errorf("the recipe has no %s block", commandsFence)
+// longerFence returns a backtick fence longer than any run of backticks in s, and at
+// least as long as fence.
+func longerFence(fence, s string) string {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '`' {
+			run = 0
+			continue
+		}
+		if run++; run >= len(fence) {
+			fence = strings.Repeat("`", run+1)
+		}
 	}
-	body := md[start+len("```"+commandsFence+"\n"):]
-	end := strings.Index(body, "```")
-	if end < 0 {
+	return fence
+}
+
+// fenceLine matches a line that opens or closes a Markdown code block: up to three
+// spaces, a run of three or more backticks or tildes, and the info string.
+var fenceLine = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$")
+
+// neutralizeRecipe makes recipe text written by a model or assembled from names a build
+// chose (file names, test names, messages) safe to put before the command block:
+// control characters are escaped, and a code block that claims to be a command block
+// is relabelled as plain text, so the recipe holds exactly one block that a replay
+// runs.
+func neutralizeRecipe(md string) string {
+	lines := strings.Split(escape.Text(md), "\n")
+	for i, l := range lines {
+		m := fenceLine.FindStringSubmatch(l)
+		if m != nil && strings.Contains(strings.ToLower(m[2]), commandsFence) {
+			lines[i] = l[:len(l)-len(m[2])] + "text (not run: only the Commands section's block is)"
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// RecipeCommands returns the commands of a recipe's machine-readable block, so a recipe
+// can be replayed. The block is read from its own place only: the last "## Commands"
+// section, whose one atesor-commands fence atesor writes; comment lines are skipped. A
+// recipe with any other atesor-commands block (text someone added, or a name that was
+// not escaped), with a block that is not closed, or with a command the block could not
+// hold, is refused.
+func RecipeCommands(md string) ([]string, error) {
+	lines := strings.Split(md, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSuffix(lines[i], "\r")
+	}
+	heading := -1
+	for i, l := range lines {
+		if strings.TrimRight(l, " \t") == commandsHeading {
+			heading = i
+		}
+	}
+	if heading < 0 {
+		return nil, fmt.Errorf("the recipe has no %q section with its %s block; only a recipe written by atesor port can be replayed", commandsHeading, commandsFence)
+	}
+	open, closeAt, fence := -1, -1, ""
+	for i := heading + 1; i < len(lines); i++ {
+		l := lines[i]
+		if strings.HasPrefix(l, "## ") {
+			break
+		}
+		if open < 0 {
+			if m := fenceLine.FindStringSubmatch(l); m != nil && strings.TrimSpace(m[2]) == commandsFence && strings.HasPrefix(l, "`") {
+				open, fence = i, m[1]
+			}
+			continue
+		}
+		if strings.TrimRight(l, " \t") == fence {
+			closeAt = i
+			break
+		}
+	}
+	switch {
+	case open < 0:
+		return nil, fmt.Errorf("the recipe's %q section has no %s block", commandsHeading, commandsFence)
+	case closeAt < 0:
 		return nil, fmt.Errorf("the %s block is not closed", commandsFence)
 	}
+	for i, l := range lines {
+		if i >= open && i <= closeAt {
+			continue
+		}
+		if m := fenceLine.FindStringSubmatch(l); m != nil && strings.Contains(strings.ToLower(m[2]), commandsFence) {
+			return nil, fmt.Errorf("the recipe holds a second %s block (line %d) besides the one of its %q section; it was changed after atesor wrote it, so it is refused: port the package again, or remove the other block if you wrote it", commandsFence, i+1, commandsHeading)
+		}
+	}
 	var cmds []string
-	for _, l := range strings.Split(body[:end], "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+	for _, l := range lines[open+1 : closeAt] {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, strings.TrimSpace(unreplayableMark)) {
+			return nil, fmt.Errorf("the port ran a command the recipe cannot hold as one plain line (%s): it cannot be replayed from the recipe", strings.TrimSpace(strings.TrimPrefix(l, strings.TrimSpace(unreplayableMark))))
+		}
+		if l != "" && !strings.HasPrefix(l, "#") {
 			cmds = append(cmds, l)
 		}
 	}
@@ -152,17 +252,17 @@ func fallbackRecipe(s *atesor.State) string {
 		fmt.Fprintf(&b, "%s builds natively on riscv64 (%s, %s) with its %s build. Every primary artifact is a riscv64 ELF for the %s ABI and starts in the sandbox.\n\n",
 			s.RepoName, s.Platform.DisplayName, s.Platform.Libc, bs, s.Platform.FloatABI)
 	} else {
-		fmt.Fprintf(&b, "**NOT VERIFIED.** The port of %s did not end verified (failure class: %s). %s\n\n", s.RepoName, orNone(string(s.FailureClass)), s.EscalationReason)
+		fmt.Fprintf(&b, "**NOT VERIFIED.** The port of %s did not end verified (failure class: %s). %s\n\n", s.RepoName, orNone(string(s.FailureClass)), escape.Markdown(s.EscalationReason))
 	}
 	if s.Analysis != nil && s.Analysis.Purpose != "" {
-		fmt.Fprintf(&b, "Package: %s\n\n", s.Analysis.Purpose)
+		fmt.Fprintf(&b, "Package: %s\n\n", escape.Markdown(s.Analysis.Purpose))
 	}
 	b.WriteString("## Prerequisites\n\n")
 	fmt.Fprintf(&b, "- A %s riscv64 system or sandbox (%s, target %s).\n", s.Platform.DisplayName, s.Platform.Libc, s.Platform.Triplet)
 	if s.Detection != nil && len(s.Detection.Dependencies) > 0 {
 		var deps []string
 		for _, d := range s.Detection.Dependencies {
-			deps = append(deps, d.Name)
+			deps = append(deps, escape.Markdown(d.Name))
 		}
 		fmt.Fprintf(&b, "- Dependencies found in the build files: %s.\n", strings.Join(deps, ", "))
 	}
@@ -170,12 +270,12 @@ func fallbackRecipe(s *atesor.State) string {
 	b.WriteString("\n## Build Instructions\n\n")
 	if s.Plan != nil {
 		for _, ph := range s.Plan.Phases {
-			fmt.Fprintf(&b, "%s:\n\n```sh\n%s\n```\n\n", ph.Name, strings.Join(ph.Commands, "\n"))
+			fmt.Fprintf(&b, "%s:\n\n%s\n", escape.Markdown(ph.Name), escape.Fence("sh", strings.Join(ph.Commands, "\n")))
 		}
 	}
 	for _, f := range s.FixAttempts {
 		if f.Success {
-			fmt.Fprintf(&b, "Fix applied (attempt %d): %s\n\n", f.Attempt, f.Strategy)
+			fmt.Fprintf(&b, "Fix applied (attempt %d): %s\n\n", f.Attempt, escape.Markdown(f.Strategy))
 		}
 	}
 	b.WriteString("## Architecture Notes\n\n")
@@ -185,7 +285,7 @@ func fallbackRecipe(s *atesor.State) string {
 			if notes == 10 {
 				break
 			}
-			fmt.Fprintf(&b, "- %s:%d %s (%s)\n", f.File, f.Line, f.Kind, f.Severity)
+			fmt.Fprintf(&b, "- %s:%d %s (%s)\n", escape.Markdown(f.File), f.Line, escape.Markdown(f.Kind), escape.Markdown(string(f.Severity)))
 			notes++
 		}
 	}
@@ -196,13 +296,14 @@ func fallbackRecipe(s *atesor.State) string {
 	fmt.Fprintf(&b, "Verdict: **%s**.\n\n", verdict)
 	for _, a := range s.Artifacts {
 		if a.Role == atesor.ArtifactPrimary {
-			fmt.Fprintf(&b, "- `%s`: %s, %s, %s, %s\n", rel(s.RepoDir, a.Path), a.Kind, a.Machine, orNone(a.FloatABI), orNone(a.Interpreter))
+			fmt.Fprintf(&b, "- `%s`: %s, %s, %s, %s\n", escape.Code(rel(s.RepoDir, a.Path)), escape.Markdown(string(a.Kind)), escape.Markdown(a.Machine),
+				escape.Markdown(orNone(a.FloatABI)), escape.Markdown(orNone(a.Interpreter)))
 		}
 	}
 	for _, p := range s.VerifyProblems {
-		fmt.Fprintf(&b, "- problem: %s\n", p)
+		fmt.Fprintf(&b, "- problem: %s\n", escape.Markdown(p))
 	}
-	b.WriteString(installEvidence(s))
+	b.WriteString(installEvidence(escapedInstall(s)))
 	if ev := testEvidence(s); ev != "" {
 		b.WriteString("\n" + ev)
 	}
@@ -211,10 +312,10 @@ func fallbackRecipe(s *atesor.State) string {
 	}
 	b.WriteString("\n## Known Issues & Recommendations\n\n")
 	if len(s.MissingArtifacts) > 0 {
-		fmt.Fprintf(&b, "- Expected artifacts not found: %s.\n", strings.Join(s.MissingArtifacts, ", "))
+		fmt.Fprintf(&b, "- Expected artifacts not found: %s.\n", escape.Markdown(strings.Join(s.MissingArtifacts, ", ")))
 	}
 	if s.LastError != nil && !s.Verified {
-		fmt.Fprintf(&b, "- Last error (%s): %s\n", s.LastError.Category, firstLine(s.LastError.Message))
+		fmt.Fprintf(&b, "- Last error (%s): %s\n", s.LastError.Category, escape.Markdown(firstLine(s.LastError.Message)))
 	}
 	switch t := s.Tests; {
 	case t != nil && t.NoTests:
@@ -224,6 +325,34 @@ func fallbackRecipe(s *atesor.State) string {
 	}
 	b.WriteString("- Numbers and timings measured under qemu emulation are not hardware numbers.\n")
 	return b.String()
+}
+
+// escapedInstall is s with the install step's names (staging directory, development
+// files, the reasons and sources it reports) escaped for the inside of a Markdown code
+// span, so a file the build named cannot change the recipe's structure.
+func escapedInstall(s *atesor.State) *atesor.State {
+	if s.Install == nil {
+		return s
+	}
+	c, inst := *s, *s.Install
+	c.RepoDir = escape.Code(s.RepoDir)
+	inst.StageDir = escape.Code(inst.StageDir)
+	inst.Error = escape.Markdown(inst.Error)
+	inst.DevFiles = mapStrings(inst.DevFiles, escape.Code)
+	inst.TestProgramsFrom = mapStrings(inst.TestProgramsFrom, escape.Markdown)
+	c.Install = &inst
+	return &c
+}
+
+func mapStrings(in []string, f func(string) string) []string {
+	if in == nil {
+		return nil
+	}
+	out := make([]string, len(in))
+	for i, v := range in {
+		out[i] = f(v)
+	}
+	return out
 }
 
 func orNone(s string) string {

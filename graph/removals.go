@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -328,15 +329,15 @@ func (r *run) judgeRemovals(s *atesor.State) {
 func hollowEvidence(s *atesor.State) string {
 	var b strings.Builder
 	if ec := s.Exports; ec != nil {
-		fmt.Fprintf(&b, "Exports (%s): %s.\n", strings.Join(limit(ec.Libraries, 5), ", "), ec.Summary())
+		fmt.Fprintf(&b, "Exports (%s): %s.\n", escape.Markdown(strings.Join(limit(ec.Libraries, 5), ", ")), escape.Markdown(ec.Summary()))
 		for _, n := range ec.Notes {
-			fmt.Fprintf(&b, "- note: %s\n", n)
+			fmt.Fprintf(&b, "- note: %s\n", escape.Markdown(n))
 		}
 	}
 	var fixes []string
 	for _, f := range s.FixAttempts {
 		for _, rm := range f.Removed {
-			fixes = append(fixes, fmt.Sprintf("- fix %d %s\n", f.Attempt, rm))
+			fixes = append(fixes, fmt.Sprintf("- fix %d %s\n", f.Attempt, escape.Markdown(rm)))
 		}
 	}
 	if len(fixes) > 0 {

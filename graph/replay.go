@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -51,8 +52,20 @@ type ReplayInput struct {
 }
 
 // ReadReplayInput reads <repo>_recipe.md, the <repo>_report.json next to it and the
-// patches in <repo>_patches/.
+// patches in <repo>_patches/, with the source the report names. A recipe folder may come
+// from someone else, so the report may name only a source every machine reaches and
+// checks: a tarball URL with its SHA-256, or a git URL with its commit. A report that
+// names a path on this host (a directory, a local tarball, a file:// repository) is
+// refused with [ErrHostSource]: use [ReadReplayInputFrom] with the source named by the
+// user.
 func ReadReplayInput(recipePath string) (ReplayInput, error) {
+	return ReadReplayInputFrom(recipePath, "")
+}
+
+// ReadReplayInputFrom is [ReadReplayInput] with the source the user names (a directory,
+// a tarball or a URL); "" takes the report's, under the rules of ReadReplayInput. The
+// report's SHA-256 or commit is still checked against the named source by [Pipeline.Replay].
+func ReadReplayInputFrom(recipePath, source string) (ReplayInput, error) {
 	md, err := os.ReadFile(recipePath)
 	if err != nil {
 		return ReplayInput{}, fmt.Errorf("read the recipe: %w", err)
@@ -74,6 +87,11 @@ func ReadReplayInput(recipePath string) (ReplayInput, error) {
 	if rep.Package == "" || rep.Source == "" {
 		return ReplayInput{}, fmt.Errorf("report %s_report.json names no package or source", prefix)
 	}
+	if source != "" {
+		in.Source = source
+	} else if err := reportedSourceOK(rep.Source, rep.SourceSHA256, rep.SourceCommit); err != nil {
+		return ReplayInput{}, fmt.Errorf("report %s_report.json: %w", prefix, err)
+	}
 	patches, _ := filepath.Glob(prefix + "_patches/*.patch")
 	sort.Strings(patches)
 	for _, p := range patches {
@@ -86,7 +104,8 @@ func ReadReplayInput(recipePath string) (ReplayInput, error) {
 	return in, nil
 }
 
-// ReplayInputFromCache is the replay input of a recipe-cache entry.
+// ReplayInputFromCache is the replay input of a recipe-cache entry. The cache is the
+// user's own (only verified ports enter it), so its source is used as recorded.
 func ReplayInputFromCache(e atesor.CachedRecipe) ReplayInput {
 	return ReplayInput{Package: e.Package, Source: e.Source, SourceSHA256: e.SourceSHA256, SourceCommit: e.SourceCommit,
 		Recipe: e.Recipe, Patches: e.Patches, Artifacts: primaryArtifacts(e.Artifacts)}
@@ -128,12 +147,19 @@ func (p *Pipeline) Replay(ctx context.Context, in ReplayInput, platformName, out
 	if err != nil {
 		return nil, err
 	}
+	if err := checkReplayInput(&in); err != nil {
+		return nil, fmt.Errorf("graph: replay %s: %w", escape.Line(in.Package), err)
+	}
 	cmds, err := RecipeCommands(in.Recipe)
 	if err != nil {
 		return nil, fmt.Errorf("graph: replay %s: %w", in.Package, err)
 	}
 	if len(in.Artifacts) == 0 {
 		return nil, fmt.Errorf("graph: replay %s: the port has no primary artifact to compare", in.Package)
+	}
+	if refused := refusedReplay(cmds, in.Patches, "/workspace/"+in.Package); refused != "" {
+		// Nothing has run yet, and nothing will: the verdict says which rule refused what.
+		return &ReplayResult{Package: in.Package, Sandbox: platform.SandboxKey(), Verdict: ReplayFailed, Commands: cmds, Failure: refused}, nil
 	}
 	src, err := identifySource(ctx, in.Source)
 	if err != nil {

@@ -34,7 +34,7 @@ func TestE2EReplayReproduces(t *testing.T) {
 			t.Fatalf("%s: %s (%s): %s", c.pkg, res.Status, res.FailureClass, res.Reason)
 		}
 		t.Logf("%s: port %s in %s, artifacts from %s", c.pkg, res.Status, time.Since(start).Round(time.Second), res.State.Install.ArtifactsFrom)
-		in, err := ReadReplayInput(filepath.Join(e.out, res.Package+"_recipe.md"))
+		in, err := ReadReplayInputFrom(filepath.Join(e.out, res.Package+"_recipe.md"), src)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,7 +16,7 @@ import (
 // plants program as vecsum.
 func replayWith(t *testing.T, h *harness, program string, mutate func(*ReplayInput)) (*ReplayResult, *sandboxtest.Sandbox, error) {
 	t.Helper()
-	in, err := ReadReplayInput(filepath.Join(h.out, "vecsum_recipe.md"))
+	in, err := ReadReplayInputFrom(filepath.Join(h.out, "vecsum_recipe.md"), h.src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/escape"
 )
 
 // codeExts are the extensions of the files a port's code lives in. A fix that changed
@@ -127,22 +128,22 @@ func testEvidence(s *atesor.State) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Package tests (`%s`): %s", strings.Join(t.Commands, " && "), t.Summary())
+	fmt.Fprintf(&b, "Package tests (`%s`): %s", escape.Code(strings.Join(t.Commands, " && ")), escape.Markdown(t.Summary()))
 	if t.Counts != nil {
-		fmt.Fprintf(&b, " [%s]", t.Counts.Framework)
+		fmt.Fprintf(&b, " [%s]", escape.Markdown(t.Counts.Framework))
 	}
 	fmt.Fprintf(&b, ", in %s.\n", t.Duration.Round(1e9))
 	if t.Counts != nil && len(t.Counts.FailedTests) > 0 {
 		b.WriteString("\nFailed tests:\n\n")
 		for _, n := range t.Counts.FailedTests {
-			fmt.Fprintf(&b, "- `%s`\n", n)
+			fmt.Fprintf(&b, "- `%s`\n", escape.Code(n))
 		}
 	}
 	for _, c := range t.NoTestsFrom {
-		fmt.Fprintf(&b, "\nNo tests ran from `%s`.\n", c)
+		fmt.Fprintf(&b, "\nNo tests ran from `%s`.\n", escape.Code(c))
 	}
 	if t.Note != "" && !t.NoTests {
-		fmt.Fprintf(&b, "\nNote: %s.\n", t.Note)
+		fmt.Fprintf(&b, "\nNote: %s.\n", escape.Markdown(t.Note))
 	}
 	fmt.Fprintf(&b, "\nTest verdict: **%s**.\n", atesor.VerdictLine(s.Status, t))
 	return b.String()

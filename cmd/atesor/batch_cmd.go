@@ -14,6 +14,7 @@ import (
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/batch"
 	"github.com/eclipse-atesor/atesor-go/graph"
+	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/provider"
@@ -218,7 +219,7 @@ func progressLine(p batch.Progress) string {
 		what += " from the recipe cache"
 	}
 	return fmt.Sprintf("[%d/%d] %s: %s in %s · succeeded %d, failed %d, cache hits %d · elapsed %s",
-		p.Done, p.Total, r.Name, what, (time.Duration(r.Seconds * float64(time.Second))).Round(time.Second),
+		p.Done, p.Total, escape.Line(r.Name), escape.Line(what), (time.Duration(r.Seconds * float64(time.Second))).Round(time.Second),
 		p.Succeeded, p.Failed, p.CacheHits, p.Elapsed.Round(time.Second))
 }
 
@@ -235,6 +236,6 @@ func printBatchSummary(w io.Writer, s *batch.Summary, dir string) {
 }
 
 func batchError(a *app, format string, args ...any) int {
-	fmt.Fprintf(a.stderr, "atesor batch: %s\n", fmt.Sprintf(format, args...))
+	fmt.Fprintf(a.stderr, "atesor batch: %s\n", escape.Text(fmt.Sprintf(format, args...)))
 	return exitUsage
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"io"
 	"log/slog"
 	"os"
@@ -77,7 +78,7 @@ func main() {
 	}
 	a.dotenv, err = loadDotEnv(cwd, commandSources(os.Args[1:]), envFuncs{lookup: os.LookupEnv, set: os.Setenv, environ: os.Environ})
 	if err != nil {
-		fmt.Fprintf(a.stderr, "atesor: %v\n", err)
+		fmt.Fprintf(a.stderr, "atesor: %s\n", escape.Text(err.Error()))
 		os.Exit(exitUsage)
 	}
 	code := run(ctx, a, os.Args[1:])

@@ -16,6 +16,7 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/graph"
+	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 	"github.com/eclipse-atesor/atesor-go/memory"
@@ -272,7 +273,7 @@ func (e *needKeyError) Error() string { return e.err.Error() }
 // keyError prints why no provider could be made (naming the key variable) and the
 // --offline choice, and returns the setup exit code.
 func keyError(a *app, err error) int {
-	fmt.Fprintf(a.stderr, "atesor port: %v\n", err)
+	fmt.Fprintf(a.stderr, "atesor port: %s\n", escape.Text(err.Error()))
 	var mk *provider.MissingKeyError
 	if errors.As(err, &mk) {
 		fmt.Fprintf(a.stderr, "Set %s (in the environment or a .env file), or run with --offline to port without a model\n"+
@@ -285,7 +286,7 @@ func keyError(a *app, err error) int {
 
 // setupError prints a setup error and returns exitUsage.
 func setupError(a *app, format string, args ...any) int {
-	fmt.Fprintf(a.stderr, "atesor port: %s\n", fmt.Sprintf(format, args...))
+	fmt.Fprintf(a.stderr, "atesor port: %s\n", escape.Text(fmt.Sprintf(format, args...)))
 	return exitUsage
 }
 
@@ -323,42 +324,48 @@ func openSandbox(ctx context.Context, a *app, f portFlags, name string, p atesor
 }
 
 // printVerdict prints the human summary of a result; its last line is the verdict.
+// Every name and message in it may come from the build (file names, test names, error
+// text), so each is escaped to one line: it can neither drive the terminal nor forge a
+// line of the summary.
 func printVerdict(w io.Writer, res *atesor.Result) {
+	var b strings.Builder
+	defer func() { fmt.Fprint(w, escape.Text(b.String())) }()
+	q := escape.Line
 	label := strings.ToUpper(strings.ReplaceAll(string(res.Status), "_", " "))
-	fmt.Fprintf(w, "%s: %s on %s\n", res.Package, label, res.Sandbox)
+	fmt.Fprintf(&b, "%s: %s on %s\n", q(res.Package), q(label), q(res.Sandbox))
 	if res.FailureClass != atesor.FailureNone {
-		fmt.Fprintf(w, "  failure:   %s", res.FailureClass)
+		fmt.Fprintf(&b, "  failure:   %s", q(string(res.FailureClass)))
 		if res.Reason != "" {
-			fmt.Fprintf(w, ": %s", res.Reason)
+			fmt.Fprintf(&b, ": %s", q(res.Reason))
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintln(&b)
 	}
 	for _, art := range res.Artifacts {
 		if art.Role == atesor.ArtifactPrimary || art.Role == "" {
-			fmt.Fprintf(w, "  artifact:  %s (%s, %s", art.Path, art.Kind, art.Machine)
+			fmt.Fprintf(&b, "  artifact:  %s (%s, %s", q(art.Path), q(string(art.Kind)), q(art.Machine))
 			if art.Problem != "" {
-				fmt.Fprintf(w, ", %s", art.Problem)
+				fmt.Fprintf(&b, ", %s", q(art.Problem))
 			}
-			fmt.Fprintln(w, ")")
+			fmt.Fprintln(&b, ")")
 		}
 	}
 	if res.Tests != nil {
-		fmt.Fprintf(w, "  tests:     %s: %s\n", strings.Join(res.Tests.Commands, "; "), res.Tests.Summary())
+		fmt.Fprintf(&b, "  tests:     %s: %s\n", q(strings.Join(res.Tests.Commands, "; ")), q(res.Tests.Summary()))
 	}
-	fmt.Fprintf(w, "  attempts:  %d, model calls %d, cost $%.4f, %s\n", res.Attempts, res.Usage.Calls,
+	fmt.Fprintf(&b, "  attempts:  %d, model calls %d, cost $%.4f, %s\n", res.Attempts, res.Usage.Calls,
 		res.Usage.CostUSD, res.Duration.Round(time.Second))
 	for _, line := range priceLines(res.Usage.Prices) {
-		fmt.Fprintf(w, "  price:     %s\n", line)
+		fmt.Fprintf(&b, "  price:     %s\n", q(line))
 	}
 	if st := res.State; st != nil && st.Performance != nil {
-		printPerformance(w, st.Performance)
+		printPerformance(&b, st.Performance)
 	}
 	for _, k := range []string{"recipe", "report", "artifacts", "package"} {
 		if p, ok := res.Files[k]; ok {
-			fmt.Fprintf(w, "  %-10s %s\n", k+":", p)
+			fmt.Fprintf(&b, "  %-10s %s\n", k+":", q(p))
 		}
 	}
-	fmt.Fprintf(w, "verdict: %s\n", atesor.VerdictLine(res.Status, res.Tests))
+	fmt.Fprintf(&b, "verdict: %s\n", q(atesor.VerdictLine(res.Status, res.Tests)))
 }
 
 // printPerformance prints performance mode's outcome: the winner and the caveat.
@@ -367,5 +374,5 @@ func printPerformance(w io.Writer, p *atesor.Performance) {
 		fmt.Fprintln(w, "  performance: no measurement (see the recipe's Performance section)")
 		return
 	}
-	fmt.Fprintf(w, "  performance: winner %s of %d variants, workload %s (%s)\n", p.Winner, len(p.Variants), p.Workload, p.Caveat)
+	fmt.Fprintf(w, "  performance: winner %s of %d variants, workload %s (%s)\n", escape.Line(p.Winner), len(p.Variants), escape.Line(p.Workload), escape.Line(p.Caveat))
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go/graph"
+	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -182,10 +183,12 @@ func (p *progress) addTail(line string) {
 	p.tail = append(p.tail, line)
 }
 
-// printf prints a permanent line (above the live block on a terminal).
+// printf prints a permanent line (above the live block on a terminal). The line holds
+// names, commands, output and messages from the build: it is escaped, so nothing in it
+// reaches the terminal as a control sequence.
 func (p *progress) printf(format string, args ...any) {
 	p.clear()
-	fmt.Fprintf(p.w, format+"\n", args...)
+	fmt.Fprint(p.w, escape.Text(fmt.Sprintf(format, args...))+"\n")
 }
 
 // clear removes the live block from the screen.
@@ -237,14 +240,10 @@ func orDash(s, alt string) string {
 	return alt
 }
 
-// cut shortens s to n runes, replacing control characters so the block keeps its shape.
+// cut shortens s to n runes, escaping control characters so the block keeps its shape
+// and the terminal sees no sequence from the build.
 func cut(s string, n int) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s)
+	s = escape.Line(strings.ReplaceAll(s, "\t", " "))
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"
 	}

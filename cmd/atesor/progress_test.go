@@ -60,7 +60,7 @@ func TestProgressLive(t *testing.T) {
 }
 
 func TestCut(t *testing.T) {
-	if got := cut("a\tb\x1b[2Jc", 100); got != "a b [2Jc" {
+	if got := cut("a\tb\x1b[2Jc", 100); got != `a b\x1b[2Jc` {
 		t.Errorf("cut kept control characters: %q", got)
 	}
 	if got := cut(strings.Repeat("é", 20), 5); got != "éééé…" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"os"
 	"strings"
 
@@ -74,9 +75,9 @@ func recipeShow(ctx context.Context, a *app, args []string) int {
 	if !r.Verified {
 		verdict = "NOT VERIFIED"
 	}
-	fmt.Fprintf(a.stdout, "# %s (%s): %s, %s, built %s from %s\n\n", r.Package, r.Sandbox, verdict,
-		r.BuildSystem, r.LastBuilt.Format("2006-01-02 15:04"), r.Source)
-	fmt.Fprintln(a.stdout, strings.TrimRight(r.Recipe, "\n"))
+	fmt.Fprintf(a.stdout, "# %s (%s): %s, %s, built %s from %s\n\n", escape.Line(r.Package), escape.Line(r.Sandbox), verdict,
+		escape.Line(string(r.BuildSystem)), r.LastBuilt.Format("2006-01-02 15:04"), escape.Line(r.Source))
+	fmt.Fprintln(a.stdout, escape.Text(strings.TrimRight(r.Recipe, "\n")))
 	return exitOK
 }
 

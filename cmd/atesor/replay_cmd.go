@@ -12,6 +12,7 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/graph"
+	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/memory"
 )
@@ -27,6 +28,13 @@ RECIPE.md is a <package>_recipe.md written by port (its <package>_report.json an
 <package>_patches/ are read from the same directory); PACKAGE is a package in the
 recipe cache.
 
+A recipe folder may be someone else's, so it never chooses host files: the source
+is the one --source names, else the report's only when it is a tarball URL with its
+SHA-256 or a git URL with its commit; a report that names a directory, a local
+tarball or a file:// repository is refused (name it with --source). Only the block of
+the recipe's Commands section runs, and every command passes the same rules as a
+model's plan before anything runs.
+
 Prints reproduced, differs (listing the files) or failed (the command that failed).
 Exit status: 0 reproduced, 1 differs or failed, 2 usage or setup error (a changed
 source among them), 130 interrupted.`,
@@ -41,6 +49,8 @@ func runReplay(ctx context.Context, a *app, args []string) int {
 	fs.BoolVar(&f.keepSandbox, "keep-sandbox", false, "keep the replay's sandbox changes (overlay upper directory)")
 	fs.BoolVar(&f.noAccel, "no-accel", false, "run the emulated riscv64 toolchain instead of the accelerated one")
 	fs.StringVar(&f.out, "out", "", "directory for the replay's logs (default <recipe dir>/<package>_replay)")
+	var source string
+	fs.StringVar(&source, "source", "", "the package's source (directory, tarball or URL); its SHA-256 or commit is checked against the port's")
 	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON on stdout")
 	fs.BoolVar(&f.verbose, "v", false, "verbose: every command and output line, debug logs")
 	pos, code, done := parseOrExit(a, fs, replayUsage, args)
@@ -68,7 +78,7 @@ func runReplay(ctx context.Context, a *app, args []string) int {
 	if err != nil {
 		return replayError(a, "%v", err)
 	}
-	in, outBase, code, ok := replayInput(ctx, a, store, platform, pos[0])
+	in, outBase, code, ok := replayInput(ctx, a, store, platform, pos[0], source)
 	if !ok {
 		return code
 	}
@@ -117,9 +127,9 @@ func runReplay(ctx context.Context, a *app, args []string) int {
 
 // replayInput reads what to replay: a recipe file (with its report) or a recipe-cache
 // entry. outBase is where the replay's logs go by default.
-func replayInput(ctx context.Context, a *app, store *memory.Store, p atesor.Platform, arg string) (graph.ReplayInput, string, int, bool) {
+func replayInput(ctx context.Context, a *app, store *memory.Store, p atesor.Platform, arg, source string) (graph.ReplayInput, string, int, bool) {
 	if strings.HasSuffix(arg, ".md") || strings.ContainsRune(arg, os.PathSeparator) {
-		in, err := graph.ReadReplayInput(arg)
+		in, err := graph.ReadReplayInputFrom(arg, source)
 		if err != nil {
 			return in, "", replayError(a, "%v", err), false
 		}
@@ -132,23 +142,29 @@ func replayInput(ctx context.Context, a *app, store *memory.Store, p atesor.Plat
 	if e == nil {
 		return graph.ReplayInput{}, "", replayError(a, "no cached recipe for %s in %s; give the recipe file (<package>_recipe.md) instead", arg, p.SandboxKey()), false
 	}
-	return graph.ReplayInputFromCache(*e), defaultOutDir, 0, true
+	in := graph.ReplayInputFromCache(*e)
+	if source != "" {
+		in.Source = source
+	}
+	return in, defaultOutDir, 0, true
 }
 
 func printReplay(a *app, res *graph.ReplayResult) {
-	fmt.Fprintf(a.stdout, "%s: replay %s on %s (%d primary artifacts compared, %s)\n", res.Package, strings.ToUpper(res.Verdict),
+	var b strings.Builder
+	defer func() { fmt.Fprint(a.stdout, escape.Text(b.String())) }()
+	fmt.Fprintf(&b, "%s: replay %s on %s (%d primary artifacts compared, %s)\n", res.Package, strings.ToUpper(res.Verdict),
 		res.Sandbox, res.Compared, res.Duration.Round(time.Second))
 	for _, d := range res.Differs {
 		got := d.Got
 		if got == "" {
 			got = "not built"
 		}
-		fmt.Fprintf(a.stdout, "  differs:   %s (port %s, replay %s)\n", d.Path, short(d.Want), short(got))
+		fmt.Fprintf(&b, "  differs:   %s (port %s, replay %s)\n", escape.Line(d.Path), short(d.Want), short(got))
 	}
 	if res.Failure != "" {
-		fmt.Fprintf(a.stdout, "  failed:    %s\n", firstLineOf(res.Failure))
+		fmt.Fprintf(&b, "  failed:    %s\n", escape.Line(firstLineOf(res.Failure)))
 	}
-	fmt.Fprintf(a.stdout, "verdict: %s\n", res.Verdict)
+	fmt.Fprintf(&b, "verdict: %s\n", res.Verdict)
 }
 
 func short(h string) string {
@@ -161,6 +177,6 @@ func short(h string) string {
 // replayError prints a setup error of replay and returns exitUsage.
 func replayError(a *app, format string, args ...any) int {
 	msg := fmt.Sprintf(format, args...)
-	fmt.Fprintf(a.stderr, "atesor replay: %s\n", msg)
+	fmt.Fprintf(a.stderr, "atesor replay: %s\n", escape.Text(msg))
 	return exitUsage
 }
