@@ -184,11 +184,11 @@ func (p *progress) addTail(line string) {
 }
 
 // printf prints a permanent line (above the live block on a terminal). The line holds
-// names, commands, output and messages from the build: it is escaped, so nothing in it
-// reaches the terminal as a control sequence.
+// names, commands, output and messages from the build: it is escaped to one line, so
+// nothing in it reaches the terminal as a control sequence or forges a line of its own.
 func (p *progress) printf(format string, args ...any) {
 	p.clear()
-	fmt.Fprint(p.w, escape.Text(fmt.Sprintf(format, args...))+"\n")
+	fmt.Fprint(p.w, escape.Line(fmt.Sprintf(format, args...))+"\n")
 }
 
 // clear removes the live block from the screen.
