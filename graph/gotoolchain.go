@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/procowner"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -273,7 +274,7 @@ func (r *run) putGoToolchain(ctx context.Context, s *atesor.State, got sandbox.F
 		return fmt.Errorf("go toolchain: copy %s into the sandbox: %w", got.Module, err)
 	}
 	// The wrappers go in through CopyIn: WriteFile writes only inside the repository.
-	tmp, err := os.MkdirTemp("", "atesor-go-wrappers-")
+	tmp, err := procowner.MkdirTemp("", tempGoWrappers)
 	if err != nil {
 		return fmt.Errorf("go toolchain: %w", err)
 	}

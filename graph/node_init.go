@@ -3,13 +3,13 @@ package graph
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/procowner"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
@@ -58,7 +58,7 @@ func (r *run) placeSource(ctx context.Context, s *atesor.State) error {
 	if res, err := r.sb.Exec(ctx, atesor.Command{Line: "git log -1 --format=%ct", Dir: s.RepoDir, Timeout: time.Minute}); err == nil && res.OK() {
 		s.SourceDateEpoch, _ = strconv.ParseInt(strings.TrimSpace(res.Stdout), 10, 64) // the commit's date
 	}
-	tmp, err := os.MkdirTemp("", "atesor-tree-")
+	tmp, err := procowner.MkdirTemp("", tempTree)
 	if err != nil {
 		return err
 	}

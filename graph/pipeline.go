@@ -87,6 +87,7 @@ func (p *Pipeline) RunWith(ctx context.Context, req atesor.Request, opts ...comp
 		return nil, fmt.Errorf("graph: output directory: %w", err)
 	}
 	req.OutputDir = outDir
+	p.reclaimTempDirs()
 	src, err := identifySource(ctx, req.Source)
 	if err != nil {
 		return nil, fmt.Errorf("graph: %w", RedactError(err, req.Source))

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eclipse-atesor/atesor-go/internal/procowner"
 	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
@@ -30,6 +31,32 @@ type source struct {
 func (s *source) cleanup() {
 	if s.tmp != "" {
 		os.RemoveAll(s.tmp)
+	}
+}
+
+// The host temporary directories of a run: an unpacked source tarball, a clone copied
+// out for detection, the Go wrappers. Each records its owner (see [procowner]) so that
+// those of a process killed before it removed them are reclaimed by the next run.
+const (
+	tempSource     = "atesor-src-"
+	tempTree       = "atesor-tree-"
+	tempGoWrappers = "atesor-go-wrappers-"
+)
+
+// reclaimTempDirs removes the temporary directories of runs whose process is gone (it
+// was killed or crashed before it removed them), and says so.
+func (p *Pipeline) reclaimTempDirs() {
+	for _, prefix := range []string{tempSource, tempTree, tempGoWrappers} {
+		removed, err := procowner.RemoveStale(filepath.Join(os.TempDir(), prefix+"*"))
+		for _, st := range removed {
+			p.cfg.Logger.Warn("reclaimed the temporary directory of a run that ended without removing it (killed or crashed)", "dir", st.Dir, "owner", st.Owner.PID)
+			if p.opts.events != nil {
+				p.opts.events(Event{Kind: EventInfo, Line: fmt.Sprintf("reclaimed %s, left behind by %s (killed or crashed)", st.Dir, st.Owner)})
+			}
+		}
+		if err != nil {
+			p.cfg.Logger.Warn("could not remove the temporary directory of a run that is gone", "err", err)
+		}
 	}
 }
 
@@ -56,7 +83,7 @@ func identifySource(ctx context.Context, raw string) (*source, error) {
 		s.epoch, _ = sandbox.TreeEpoch(abs)
 		return s, nil
 	}
-	tmp, err := os.MkdirTemp("", "atesor-src-")
+	tmp, err := procowner.MkdirTemp("", tempSource)
 	if err != nil {
 		return nil, err
 	}

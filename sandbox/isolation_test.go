@@ -104,7 +104,7 @@ func TestBlockedRoutes(t *testing.T) {
 		t.Errorf("blockedRoutes = %q, want %q", got, want)
 	}
 	args := slirpArgs(42)
-	for _, a := range []string{"--disable-host-loopback", "--configure", "42", "tap0"} {
+	for _, a := range []string{"--disable-host-loopback", "--configure", "--exit-fd=4", "42", "tap0"} {
 		if !slices.Contains(args, a) {
 			t.Errorf("slirp4netns args %v lack %s", args, a)
 		}

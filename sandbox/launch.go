@@ -39,7 +39,7 @@ func newJail(o *options) (*jail, error) {
 	j := &jail{o: o, filter: filter, limits: o.limits.resolve()}
 	if h, err := findCgroups(); err == nil {
 		j.cgroups = &h
-		removeStaleCgroups(h)
+		removeStaleCgroups(h, o.logger)
 	} else {
 		o.logger.Debug("sandbox: no per-command limits on this host", "why", err)
 	}

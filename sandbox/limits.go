@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/procowner"
 )
 
 // Limits bounds the resources of one command of the rootfs sandbox (the command and
@@ -214,7 +216,7 @@ type commandCgroup struct {
 // newCommandCgroup makes the cgroup of one command with the limits (negative fields are
 // not set).
 func newCommandCgroup(h cgroupHier, l Limits) (*commandCgroup, error) {
-	name := fmt.Sprintf("atesor-%d-%d", os.Getpid(), cgroupSeq.Add(1))
+	name := fmt.Sprintf("atesor-%d-%d-%d", cgroupOwner.PID, cgroupOwner.Start, cgroupSeq.Add(1))
 	c := &commandCgroup{h: h, limits: l}
 	dirs := []string{filepath.Join(h.memory, name)}
 	if !h.v2 {
@@ -320,19 +322,62 @@ func (c *commandCgroup) remove() {
 	}
 }
 
-// removeStaleCgroups removes the empty command cgroups of processes that died.
-func removeStaleCgroups(h cgroupHier) {
+// cgroupOwner is this process, whose PID and start time name its command cgroups, so
+// that a later process can tell them from a live process's (see [removeStaleCgroups]).
+var cgroupOwner = procowner.Current()
+
+// cgroupOwnerOf returns the process that made a command cgroup, from its name
+// (atesor-PID-START-SEQ; older versions named them atesor-PID-SEQ, whose owner is known
+// by PID only, with an unknown start time of 0).
+func cgroupOwnerOf(name string) (procowner.Process, bool) {
+	f := strings.Split(strings.TrimPrefix(name, "atesor-"), "-")
+	if !strings.HasPrefix(name, "atesor-") || len(f) < 2 || len(f) > 3 {
+		return procowner.Process{}, false
+	}
+	nums := make([]uint64, len(f))
+	for i, s := range f {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return procowner.Process{}, false
+		}
+		nums[i] = n
+	}
+	p := procowner.Process{PID: int(nums[0]), PIDNS: cgroupOwner.PIDNS}
+	if len(f) == 3 {
+		p.Start = nums[1]
+	}
+	return p, p.PID > 0
+}
+
+// cgroupGone reports whether the process that made a command cgroup is gone.
+func cgroupGone(p procowner.Process) bool {
+	if p.Start == 0 {
+		// An older name: only a PID that no process has is known to be gone.
+		return syscall.Kill(p.PID, 0) == syscall.ESRCH
+	}
+	return !p.Alive()
+}
+
+// removeStaleCgroups removes the command cgroups of processes that are gone (killed or
+// crashed while a command ran; a cgroup that still holds processes cannot be removed and
+// stays), and says so. It returns how many it removed.
+func removeStaleCgroups(h cgroupHier, logger *slog.Logger) int {
+	n := 0
 	for _, dir := range []string{h.memory, h.pids} {
+		if dir == "" {
+			continue
+		}
 		matches, _ := filepath.Glob(filepath.Join(dir, "atesor-*"))
 		for _, m := range matches {
-			var pid int
-			if _, err := fmt.Sscanf(filepath.Base(m), "atesor-%d-", &pid); err != nil || pid == os.Getpid() {
+			owner, ok := cgroupOwnerOf(filepath.Base(m))
+			if !ok || !cgroupGone(owner) {
 				continue
 			}
-			if syscall.Kill(pid, 0) == nil {
-				continue
+			if err := os.Remove(m); err == nil {
+				n++
+				logger.Warn("sandbox: removed the command cgroup of a run that ended without removing it (killed or crashed)", "cgroup", m, "owner", owner.PID)
 			}
-			_ = os.Remove(m)
 		}
 	}
+	return n
 }

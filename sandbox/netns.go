@@ -33,10 +33,10 @@ const slirpGuestDNS = "10.0.2.3"
 var blockedNets = []string{"169.254.0.0/16", "100.100.100.200/32"}
 
 // slirpArgs returns the slirp4netns command line for the namespace of pid; the ready
-// descriptor is 3.
+// descriptor is 3, and slirp4netns ends when descriptor 4 is closed.
 func slirpArgs(pid int) []string {
 	return []string{"slirp4netns", "--configure", "--mtu=65520", "--disable-host-loopback",
-		"--enable-sandbox", "--enable-seccomp", "--ready-fd=3", strconv.Itoa(pid), "tap0"}
+		"--enable-sandbox", "--enable-seccomp", "--ready-fd=3", "--exit-fd=4", strconv.Itoa(pid), "tap0"}
 }
 
 // blockedRoutes returns the `ip -batch` lines that make the host's own IPv4 addresses
@@ -67,6 +67,9 @@ func blockedRoutes(hostAddrs []net.Addr) []string {
 type slirp struct {
 	cmd *exec.Cmd
 	out bytes.Buffer
+	// exit is the write end of slirp4netns's exit descriptor: the kernel closes it when
+	// this process dies, even by SIGKILL, and slirp4netns then ends too.
+	exit *os.File
 }
 
 // startSlirp attaches slirp4netns to the network namespace of pid, waits until it
@@ -81,14 +84,21 @@ func startSlirp(ctx context.Context, pid int) (*slirp, error) {
 		return nil, fmt.Errorf("sandbox: slirp4netns: %w", err)
 	}
 	defer readyR.Close()
+	exitR, exitW, err := os.Pipe()
+	if err != nil {
+		readyW.Close()
+		return nil, fmt.Errorf("sandbox: slirp4netns: %w", err)
+	}
 	args := slirpArgs(pid)
-	s := &slirp{cmd: exec.Command(bin, args[1:]...)}
+	s := &slirp{cmd: exec.Command(bin, args[1:]...), exit: exitW}
 	s.cmd.Stdout, s.cmd.Stderr = &s.out, &s.out
-	s.cmd.ExtraFiles = []*os.File{readyW}
+	s.cmd.ExtraFiles = []*os.File{readyW, exitR}
 	s.cmd.Env = []string{}
 	err = s.cmd.Start()
 	readyW.Close()
+	exitR.Close()
 	if err != nil {
+		exitW.Close()
 		return nil, fmt.Errorf("sandbox: start slirp4netns: %w", err)
 	}
 	done := make(chan error, 1)
@@ -126,6 +136,7 @@ func (s *slirp) stop() {
 	if s == nil || s.cmd.Process == nil {
 		return
 	}
+	s.exit.Close()
 	_ = s.cmd.Process.Kill()
 	_ = s.cmd.Wait()
 }

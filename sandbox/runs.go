@@ -2,38 +2,34 @@ package sandbox
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/eclipse-atesor/atesor-go/internal/procowner"
 )
 
 // ownerFile, inside a [Rootfs] run directory, names the process that made it, so that
 // the run directories of crashed processes can be found and removed.
 const ownerFile = "owner.json"
 
-// runOwner identifies the process that owns a run directory. The start time guards
-// against a reused PID; the PID namespace against a process this one cannot see.
+// runOwner identifies the process that owns a run directory (see [procowner.Process]:
+// the start time guards against a reused PID, the PID namespace against a process this
+// one cannot see) and the cache its overlay uses.
 type runOwner struct {
-	PID   int    `json:"pid"`
-	Start uint64 `json:"start"` // clock ticks after boot, /proc/<pid>/stat field 22
-	PIDNS string `json:"pidns"` // the /proc/self/ns/pid link, for example pid:[4026531836]
-	Key   string `json:"key"`   // the sandbox key whose cache the run's overlay uses
+	procowner.Process
+	Key string `json:"key"` // the sandbox key whose cache the run's overlay uses
 }
 
 func runsDir(home string) string { return filepath.Join(home, "sandboxes", "runs") }
 
 // currentOwner describes this process as the owner of a run on the cache of key.
 func currentOwner(key string) runOwner {
-	pid := os.Getpid()
-	start, _ := procStart(pid)
-	ns, _ := os.Readlink("/proc/self/ns/pid")
-	return runOwner{PID: pid, Start: start, PIDNS: ns, Key: key}
+	return runOwner{Process: procowner.Current(), Key: key}
 }
 
 func writeOwner(runDir string, o runOwner) error {
@@ -56,47 +52,13 @@ func readOwner(runDir string) (runOwner, error) {
 	return o, nil
 }
 
-// procStart returns the start time of a process (field 22 of /proc/<pid>/stat).
-func procStart(pid int) (uint64, error) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, err
-	}
-	// The command name (field 2) may hold spaces and parentheses: cut at the last ')'.
-	i := strings.LastIndexByte(string(data), ')')
-	if i < 0 {
-		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
-	}
-	fields := strings.Fields(string(data[i+1:]))
-	const startField = 22 - 3 // fields after the name start with field 3
-	if len(fields) <= startField {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(fields)+2)
-	}
-	return strconv.ParseUint(fields[startField], 10, 64)
-}
-
-// alive reports whether the owner may still be running. An owner in another PID
-// namespace cannot be checked and counts as alive.
-func (o runOwner) alive() bool {
-	if ns, _ := os.Readlink("/proc/self/ns/pid"); ns == "" || o.PIDNS != ns {
-		return true
-	}
-	start, err := procStart(o.PID)
-	if err != nil {
-		return !errors.Is(err, fs.ErrNotExist)
-	}
-	return start == o.Start
-}
-
-func (o runOwner) String() string { return fmt.Sprintf("process %d", o.PID) }
-
 // liveRuns lists the owners of the run directories whose live processes use the cache
 // of key.
 func liveRuns(runs, key string) []runOwner {
 	entries, _ := os.ReadDir(runs)
 	var out []runOwner
 	for _, e := range entries {
-		if o, err := readOwner(filepath.Join(runs, e.Name())); err == nil && o.Key == key && o.alive() {
+		if o, err := readOwner(filepath.Join(runs, e.Name())); err == nil && o.Key == key && o.Alive() {
 			out = append(out, o)
 		}
 	}
@@ -117,11 +79,12 @@ func cleanStaleRuns(runs string, logger *slog.Logger) []string {
 	for _, e := range entries {
 		dir := filepath.Join(runs, e.Name())
 		o, err := readOwner(dir)
-		if err != nil || o.alive() {
+		if err != nil || o.Alive() {
 			continue
 		}
 		merged := filepath.Join(dir, "merged")
-		if isMountPoint(merged) {
+		wasMounted := isMountPoint(merged)
+		if wasMounted {
 			_ = syscall.Unmount(merged, syscall.MNT_DETACH)
 			if isMountPoint(merged) {
 				logger.Warn("sandbox: a stale run's overlay is still mounted; leaving it", "dir", dir, "owner", o.PID)
@@ -132,7 +95,10 @@ func cleanStaleRuns(runs string, logger *slog.Logger) []string {
 			logger.Warn("sandbox: could not remove a stale run directory", "dir", dir, "err", err)
 			continue
 		}
-		logger.Info("sandbox: removed the run directory of a process that is gone", "dir", dir, "owner", o.PID)
+		// Said at warning level: a run that ends this way was killed or crashed, and the
+		// user sees where its leftovers went.
+		logger.Warn("sandbox: reclaimed the sandbox of a run that ended without closing it (killed or crashed)",
+			"dir", dir, "owner", o.PID, "overlay_unmounted", wasMounted)
 		removed = append(removed, dir)
 	}
 	return removed

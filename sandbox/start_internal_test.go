@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -101,5 +102,48 @@ func TestRunStartFailures(t *testing.T) {
 	res, err = run(context.Background(), process{argv: []string{"sh", "-c", "exit 3"}, line: "exit 3"})
 	if err != nil || res.ExitCode != 3 {
 		t.Errorf("exit 3: %v %+v", err, res)
+	}
+}
+
+// TestRemoveStaleCgroups: the command cgroups of processes that are gone are removed
+// (named with PID and start time, or by older versions with the PID only); this
+// process's, a reused PID's owner's, and foreign or busy ones stay.
+func TestRemoveStaleCgroups(t *testing.T) {
+	root := t.TempDir()
+	dead := deadPID(t)
+	me := cgroupOwner
+	names := map[string]bool{ // name -> removed
+		fmt.Sprintf("atesor-%d-%d-1", me.PID, me.Start):   false,
+		fmt.Sprintf("atesor-%d-%d-2", dead, me.Start):     true,
+		fmt.Sprintf("atesor-%d-%d-3", me.PID, me.Start+1): true, // this PID, but an earlier process's
+		fmt.Sprintf("atesor-%d-4", me.PID):                false,
+		fmt.Sprintf("atesor-%d-5", dead):                  true,
+		"atesor-x-1":                                      false,
+		"atesor-1-2-3-4":                                  false,
+		"other-1-2":                                       false,
+	}
+	for n := range names {
+		if err := os.Mkdir(filepath.Join(root, n), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	busy := fmt.Sprintf("atesor-%d-%d-6", dead, me.Start) // still holds something: cannot go
+	if err := os.MkdirAll(filepath.Join(root, busy, "child"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	names[busy] = false
+	n := removeStaleCgroups(cgroupHier{v2: true, memory: root, pids: root}, slog.New(slog.DiscardHandler))
+	want := 0
+	for name, removed := range names {
+		_, err := os.Stat(filepath.Join(root, name))
+		if gone := errors.Is(err, os.ErrNotExist); gone != removed {
+			t.Errorf("%s: removed = %v, want %v", name, gone, removed)
+		}
+		if removed {
+			want++
+		}
+	}
+	if n != want {
+		t.Errorf("removeStaleCgroups = %d, want %d", n, want)
 	}
 }
