@@ -105,7 +105,7 @@ func identifySource(ctx context.Context, raw string) (*source, error) {
 		s.cleanup()
 		return nil, err
 	}
-	if err := sandbox.Extract(archive, s.hostDir); err != nil {
+	if err := sandbox.Extract(ctx, archive, s.hostDir); err != nil {
 		s.cleanup()
 		return nil, fmt.Errorf("source %s: %w", raw, err)
 	}

@@ -44,7 +44,7 @@ func TestE2EDetectUpstreamTarballs(t *testing.T) {
 		t.Run(tt.file, func(t *testing.T) {
 			// sandbox.Extract strips the tarball's single top-level directory.
 			root := t.TempDir()
-			if err := sandbox.Extract(debiantest.SourceTarball(t, tt.pkg, tt.file), root); err != nil {
+			if err := sandbox.Extract(t.Context(), debiantest.SourceTarball(t, tt.pkg, tt.file), root); err != nil {
 				t.Fatal(err)
 			}
 			det, err := knowledge.Detect(context.Background(), root)

@@ -343,10 +343,10 @@ func newSyncFixture(t *testing.T) syncFixture {
 	m := testMeta()
 	m.CFiles, m.GoTools = files, tools
 	merged := t.TempDir()
-	if err := copyTree(rootfs, merged, nil); err != nil {
+	if err := copyTree(t.Context(), rootfs, merged, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := copyTree(filepath.Join(dir, accelCLayer), merged, nil); err != nil {
+	if err := copyTree(t.Context(), filepath.Join(dir, accelCLayer), merged, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	a := &accelRun{logger: slog.New(slog.NewTextHandler(io.Discard, nil)), meta: m, dir: dir, cache: rootfs, cMounted: true,

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -50,38 +49,28 @@ func (e *ExtractLimitError) Error() string {
 	return fmt.Sprintf("%s unpacks to more than %d %s; if the archive is genuine, raise the limit with %s", e.Archive, e.Limit, e.What, e.Env)
 }
 
-// byteBudget is shared by the readers of one extraction.
+// byteBudget is the byte bound shared by the files of one extraction or tree copy; a
+// nil budget is no bound.
 type byteBudget struct {
 	left      int64
-	err       error
 	unbounded bool
+	archive   string
+	limit     int64
 }
 
-func (b *byteBudget) reader(r io.Reader) io.Reader {
-	if b.unbounded {
-		return r
-	}
-	return &budgetReader{r: r, b: b}
+func newByteBudget(archive string, l ExtractLimits) *byteBudget {
+	return &byteBudget{left: l.MaxBytes, unbounded: l.MaxBytes <= 0, archive: archive, limit: l.MaxBytes}
 }
 
-type budgetReader struct {
-	r io.Reader
-	b *byteBudget
-}
-
-func (br *budgetReader) Read(p []byte) (int, error) {
-	if br.b.left <= 0 {
-		// One more byte tells a file that ends exactly at the bound from a larger one.
-		var one [1]byte
-		if n, _ := br.r.Read(one[:]); n > 0 {
-			return 0, br.b.err
-		}
-		return br.r.Read(p)
+// take counts n more bytes, or refuses them with an [*ExtractLimitError].
+func (b *byteBudget) take(n int64) error {
+	if b == nil || b.unbounded {
+		return nil
 	}
-	if int64(len(p)) > br.b.left {
-		p = p[:br.b.left]
+	if n > b.left {
+		b.left = 0
+		return &ExtractLimitError{Archive: b.archive, What: "bytes", Limit: b.limit, Env: EnvExtractMaxBytes}
 	}
-	n, err := br.r.Read(p)
-	br.b.left -= int64(n)
-	return n, err
+	b.left -= n
+	return nil
 }

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"archive/tar"
 	"archive/zip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -51,23 +52,27 @@ func ArchiveKind(name string) string {
 // (already resolved inside a sandbox). A source tarball is unpacked into dest, with its
 // single top-level directory stripped; a directory is copied recursively (symbolic links
 // are copied as links) without the secret-looking files [IsSecretFile] names, each
-// skipped one logged to logger; any other file is copied to dest.
-func copyInHost(src, dest string, logger *slog.Logger) error {
+// skipped one logged to logger; any other file is copied to dest. What it writes is
+// bounded by [DefaultExtractLimits] (each hard link of a tree counts the bytes it
+// copies), and it stops when ctx ends.
+func copyInHost(ctx context.Context, src, dest string, logger *slog.Logger) error {
 	fi, err := os.Stat(src)
 	if err != nil {
 		return err
 	}
+	l := DefaultExtractLimits()
+	budget := newByteBudget(src, l)
 	switch {
 	case fi.IsDir():
 		if err := os.MkdirAll(dest, 0o755); err != nil {
 			return err
 		}
-		return copyTree(src, dest, skipSecrets(logger))
+		return copyTree(ctx, src, dest, budget, skipSecrets(logger))
 	case ArchiveKind(src) != "":
 		if err := os.MkdirAll(dest, 0o755); err != nil {
 			return err
 		}
-		return Extract(src, dest)
+		return ExtractWithLimits(ctx, src, dest, l)
 	default:
 		if di, err := os.Stat(dest); err == nil && di.IsDir() {
 			dest = filepath.Join(dest, filepath.Base(src))
@@ -75,40 +80,29 @@ func copyInHost(src, dest string, logger *slog.Logger) error {
 		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
 			return err
 		}
-		return copyFile(src, dest, fi.Mode().Perm())
-	}
-}
-
-func copyFile(src, dest string, perm fs.FileMode) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	// Never write through a link that is already there.
-	if li, err := os.Lstat(dest); err == nil && li.Mode()&fs.ModeSymlink != 0 {
-		if err := os.Remove(dest); err != nil {
+		r, err := os.OpenRoot(filepath.Dir(dest))
+		if err != nil {
 			return err
 		}
+		defer r.Close()
+		in, err := os.Open(src)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		if err := budget.take(fi.Size()); err != nil {
+			return err
+		}
+		return writeInRoot(r, filepath.Base(dest), ctxReader{ctx, in}, fi.Mode().Perm(), fi.Size(), src)
 	}
-	out, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	if err := out.Close(); err != nil {
-		return err
-	}
-	return os.Chmod(dest, perm)
 }
 
 // copyTree copies the contents of the host directory src into dest through an
 // [os.Root], so nothing lands outside dest even when dest already holds links. Entries
 // for which skip (when not nil) reports true are left out, with everything below them.
-func copyTree(src, dest string, skip func(rel string, d fs.DirEntry) bool) error {
+// Every regular file counts its size against budget (nil: no bound), so a tree of
+// hard links to one large file counts each copy it makes.
+func copyTree(ctx context.Context, src, dest string, budget *byteBudget, skip func(rel string, d fs.DirEntry) bool) error {
 	r, err := os.OpenRoot(dest)
 	if err != nil {
 		return err
@@ -118,6 +112,9 @@ func copyTree(src, dest string, skip func(rel string, d fs.DirEntry) bool) error
 	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return context.Cause(ctx)
 		}
 		rel, err := filepath.Rel(src, p)
 		if err != nil {
@@ -151,12 +148,15 @@ func copyTree(src, dest string, skip func(rel string, d fs.DirEntry) bool) error
 			_ = r.Remove(rel)
 			return rootSymlink(r, target, rel)
 		case d.Type().IsRegular():
-			in, err := os.Open(p)
+			if err := budget.take(info.Size()); err != nil {
+				return err
+			}
+			in, _, err := openRegular(p)
 			if err != nil {
 				return err
 			}
 			defer in.Close()
-			return writeRootFileTimed(r, rel, in, info.Mode().Perm(), info.ModTime())
+			return writeRootFileTimed(r, rel, io.LimitReader(ctxReader{ctx, in}, info.Size()), info.Mode().Perm(), info.ModTime())
 		default:
 			return nil // devices, sockets and fifos are not part of a source tree
 		}
@@ -202,20 +202,25 @@ func writeRootFileTimed(r *os.Root, rel string, in io.Reader, perm fs.FileMode, 
 // Extract unpacks the archive file (.tar.gz, .tar.xz, .tar.bz2, .tar or .zip) into the
 // host directory dest within [DefaultExtractLimits]. When every entry lives below one
 // top-level directory, that directory is stripped, as source tarballs expect. Entries that
-// would land outside dest (absolute names, "..", links leading out) are refused.
-func Extract(archive, dest string) error {
-	return ExtractWithLimits(archive, dest, DefaultExtractLimits())
+// would land outside dest (absolute names, "..", links leading out) are refused. It stops
+// with the context's cause when ctx ends.
+func Extract(ctx context.Context, archive, dest string) error {
+	return ExtractWithLimits(ctx, archive, dest, DefaultExtractLimits())
 }
 
 // ExtractWithLimits is [Extract] with explicit bounds on the bytes and entries unpacked;
 // an archive beyond them is an [*ExtractLimitError] (what was unpacked so far stays).
-func ExtractWithLimits(archive, dest string, l ExtractLimits) error {
+// Each file counts its logical size before a byte is written: a sparse entry counts its
+// full size (it is unpacked in full), and a hard link counts the size of its target
+// again, since every later copy of the tree (into a sandbox, into an archive) writes
+// those bytes once per name.
+func ExtractWithLimits(ctx context.Context, archive, dest string, l ExtractLimits) error {
 	kind := ArchiveKind(archive)
 	if kind == "" {
 		return fmt.Errorf("extract %s: not a known archive type", archive)
 	}
 	var names []string
-	if err := walkArchive(archive, kind, func(name string, _ *entry) error {
+	if err := walkArchive(ctx, archive, kind, func(name string, _ *entry) error {
 		names = append(names, name)
 		if l.MaxEntries > 0 && len(names) > l.MaxEntries {
 			return &ExtractLimitError{Archive: archive, What: "entries", Limit: int64(l.MaxEntries), Env: EnvExtractMaxEntries}
@@ -225,14 +230,15 @@ func ExtractWithLimits(archive, dest string, l ExtractLimits) error {
 		return fmt.Errorf("extract %s: %w", archive, err)
 	}
 	strip := commonTop(names)
-	budget := &byteBudget{left: l.MaxBytes, unbounded: l.MaxBytes <= 0, err: &ExtractLimitError{Archive: archive, What: "bytes", Limit: l.MaxBytes, Env: EnvExtractMaxBytes}}
+	budget := newByteBudget(archive, l)
 	r, err := os.OpenRoot(dest)
 	if err != nil {
 		return fmt.Errorf("extract %s: %w", archive, err)
 	}
 	defer r.Close()
 	var dirs dirTimes
-	err = walkArchive(archive, kind, func(name string, e *entry) error {
+	sizes := map[string]int64{} // the size of each file written, for the hard links to it
+	err = walkArchive(ctx, archive, kind, func(name string, e *entry) error {
 		rel := cleanEntry(name, strip)
 		if rel == "" {
 			return nil
@@ -254,21 +260,46 @@ func ExtractWithLimits(archive, dest string, l ExtractLimits) error {
 				}
 			}
 			_ = r.Remove(rel)
+			delete(sizes, rel)
 			return rootSymlink(r, e.link, rel)
 		case entryHardlink:
 			target := cleanEntry(e.link, strip)
 			if target == "" || strings.HasPrefix(target, "../") {
 				return fmt.Errorf("hard link %q leaves the destination", name)
 			}
+			size, ok := sizes[target]
+			if !ok {
+				fi, err := r.Lstat(target)
+				if err != nil {
+					return err
+				}
+				size = fi.Size()
+			}
+			if err := budget.take(size); err != nil {
+				return err
+			}
 			_ = r.Remove(rel)
-			return rootLink(r, target, rel)
+			if err := rootLink(r, target, rel); err != nil {
+				return err
+			}
+			sizes[rel] = size
+			return nil
 		case entryFile:
+			if err := budget.take(e.size); err != nil {
+				return err
+			}
 			if dir := path.Dir(rel); dir != "." {
 				if err := rootMkdirAll(r, dir, 0o755); err != nil {
 					return err
 				}
 			}
-			return writeRootFileTimed(r, rel, budget.reader(e.r), e.mode, e.mtime)
+			// The archive readers yield no more than the entry's size (tar by its
+			// header, zip by its declared size); the limit makes sure of it.
+			if err := writeRootFileTimed(r, rel, io.LimitReader(ctxReader{ctx, e.r}, e.size), e.mode, e.mtime); err != nil {
+				return err
+			}
+			sizes[rel] = e.size
+			return nil
 		}
 		return nil
 	})
@@ -337,10 +368,13 @@ type entry struct {
 	mode  fs.FileMode
 	link  string
 	mtime time.Time // zero when the archive does not say
+	size  int64     // a file's logical size
 	r     io.Reader
 }
 
-func walkArchive(archive, kind string, fn func(name string, e *entry) error) error {
+// walkArchive calls fn for each entry of the archive. Every read of the archive checks
+// ctx, so even skipping the data of a huge entry stops when ctx ends.
+func walkArchive(ctx context.Context, archive, kind string, fn func(name string, e *entry) error) error {
 	if kind == "zip" {
 		zr, err := zip.OpenReader(archive)
 		if err != nil {
@@ -348,6 +382,9 @@ func walkArchive(archive, kind string, fn func(name string, e *entry) error) err
 		}
 		defer zr.Close()
 		for _, f := range zr.File {
+			if err := ctx.Err(); err != nil {
+				return context.Cause(ctx)
+			}
 			mode := f.Mode()
 			e := &entry{mode: mode.Perm(), mtime: f.Modified}
 			switch {
@@ -369,7 +406,7 @@ func walkArchive(archive, kind string, fn func(name string, e *entry) error) err
 				if err != nil {
 					return err
 				}
-				e.kind, e.r = entryFile, rc
+				e.kind, e.r, e.size = entryFile, rc, int64(min(f.UncompressedSize64, 1<<62))
 				err = fn(f.Name, e)
 				rc.Close()
 				if err != nil {
@@ -390,13 +427,16 @@ func walkArchive(archive, kind string, fn func(name string, e *entry) error) err
 		return err
 	}
 	defer f.Close()
-	r, err := decompress.Reader(strings.TrimPrefix(kind, "tar"), f)
+	r, err := decompress.Reader(strings.TrimPrefix(kind, "tar"), ctxReader{ctx, f})
 	if err != nil {
 		return err
 	}
 	defer r.Close()
 	tr := tar.NewReader(r)
 	for {
+		if err := ctx.Err(); err != nil {
+			return context.Cause(ctx)
+		}
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
 			return nil
@@ -412,8 +452,10 @@ func walkArchive(archive, kind string, fn func(name string, e *entry) error) err
 			e.kind = entrySymlink
 		case tar.TypeLink:
 			e.kind = entryHardlink
-		case tar.TypeReg:
-			e.kind, e.r = entryFile, tr
+		case tar.TypeReg, tar.TypeGNUSparse:
+			// The reader gives a sparse entry's holes as zeros: its size is the logical
+			// size, which is what gets written.
+			e.kind, e.r, e.size = entryFile, tr, h.Size
 		case tar.TypeXGlobalHeader:
 			continue
 		default:
@@ -425,32 +467,29 @@ func walkArchive(archive, kind string, fn func(name string, e *entry) error) err
 	}
 }
 
-// copyOutHost copies the host file or directory src (inside a sandbox) to dest on the
-// host. Directories are copied recursively; links are copied as links, never followed.
-func copyOutHost(src, dest string) error {
-	fi, err := os.Lstat(src)
+// copyFile copies the host file src to dest (a host program or library put into a
+// sandbox layer: trusted input), replacing a link at dest instead of writing through it.
+func copyFile(src, dest string, perm fs.FileMode) error {
+	in, err := os.Open(src)
 	if err != nil {
 		return err
 	}
-	if fi.IsDir() {
-		if err := os.MkdirAll(dest, 0o755); err != nil {
+	defer in.Close()
+	if li, err := os.Lstat(dest); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+		if err := os.Remove(dest); err != nil {
 			return err
 		}
-		return copyTree(src, dest, nil)
 	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		target, err := os.Readlink(src)
-		if err != nil {
-			return err
-		}
-		_ = os.Remove(dest)
-		return os.Symlink(target, dest)
-	}
-	if di, err := os.Stat(dest); err == nil && di.IsDir() {
-		dest = filepath.Join(dest, filepath.Base(src))
-	}
-	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+	out, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
 		return err
 	}
-	return copyFile(src, dest, fi.Mode().Perm())
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	return os.Chmod(dest, perm)
 }

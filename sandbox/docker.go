@@ -232,7 +232,7 @@ func (d *Docker) CopyIn(ctx context.Context, src, sandboxPath string) error {
 	if err != nil {
 		return fmt.Errorf("sandbox: copy in to %s: %w", sandboxPath, err)
 	}
-	if err := copyInHost(src, hdest, d.o.logger); err != nil {
+	if err := copyInHost(ctx, src, hdest, d.o.logger); err != nil {
 		return fmt.Errorf("sandbox: copy %s in to %s: %w", src, sandboxPath, err)
 	}
 	d.noteRepo(path.Clean(sandboxPath))
@@ -240,10 +240,11 @@ func (d *Docker) CopyIn(ctx context.Context, src, sandboxPath string) error {
 }
 
 // CopyOut copies a sandbox file or directory to the host: from the bind-mounted
-// workspace directly, anything else with docker cp.
+// workspace directly (within [DefaultCopyLimits], as [Rootfs.CopyOut] does), anything
+// else with docker cp.
 func (d *Docker) CopyOut(ctx context.Context, sandboxPath, dest string) error {
 	if src, err := d.HostPath(sandboxPath); err == nil {
-		if err := copyOutHost(src, dest); err != nil {
+		if err := copyOutHost(ctx, src, dest, DefaultCopyLimits(), d.o.logger); err != nil {
 			return fmt.Errorf("sandbox: copy out %s: %w", sandboxPath, err)
 		}
 		return nil

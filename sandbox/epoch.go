@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,7 +17,7 @@ func ArchiveEpoch(archive string) (int64, error) {
 		return 0, fmt.Errorf("source date of %s: not a known archive type", archive)
 	}
 	var newest int64
-	err := walkArchive(archive, kind, func(_ string, e *entry) error {
+	err := walkArchive(context.Background(), archive, kind, func(_ string, e *entry) error {
 		if t := e.mtime.Unix(); !e.mtime.IsZero() && t > newest {
 			newest = t
 		}

@@ -86,14 +86,14 @@ func TestCopyInKeepsModTimes(t *testing.T) {
 	for name := range archives {
 		t.Run(name, func(t *testing.T) {
 			dest := t.TempDir()
-			if err := copyInHost(filepath.Join(dir, name), dest, slog.Default()); err != nil {
+			if err := copyInHost(t.Context(), filepath.Join(dir, name), dest, slog.Default()); err != nil {
 				t.Fatal(err)
 			}
 			check(t, dest)
 			// A directory copy keeps the times too.
 			t.Run("directory", func(t *testing.T) {
 				again := t.TempDir()
-				if err := copyInHost(dest, again, slog.Default()); err != nil {
+				if err := copyInHost(t.Context(), dest, again, slog.Default()); err != nil {
 					t.Fatal(err)
 				}
 				check(t, again)

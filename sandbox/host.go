@@ -128,20 +128,21 @@ func (h *Host) CopyIn(ctx context.Context, src, sandboxPath string) error {
 		h.noteRepo(dest)
 		return nil
 	}
-	if err := copyInHost(src, hostPath(h.root, dest), h.o.logger); err != nil {
+	if err := copyInHost(ctx, src, hostPath(h.root, dest), h.o.logger); err != nil {
 		return fmt.Errorf("sandbox: copy %s in to %s: %w", src, sandboxPath, err)
 	}
 	h.noteRepo(dest)
 	return nil
 }
 
-// CopyOut copies a sandbox file or directory to the host.
+// CopyOut copies a sandbox file or directory to the host within [DefaultCopyLimits], as
+// [Rootfs.CopyOut] does.
 func (h *Host) CopyOut(ctx context.Context, sandboxPath, dest string) error {
 	src, err := h.HostPath(sandboxPath)
 	if err != nil {
 		return fmt.Errorf("sandbox: copy out %s: %w", sandboxPath, err)
 	}
-	if err := copyOutHost(src, dest); err != nil {
+	if err := copyOutHost(ctx, src, dest, DefaultCopyLimits(), h.o.logger); err != nil {
 		return fmt.Errorf("sandbox: copy out %s: %w", sandboxPath, err)
 	}
 	return nil

@@ -365,7 +365,7 @@ func fetchAlpineMinirootfs(ctx context.Context, mirror, version, dir string) err
 		return err
 	}
 	// The minirootfs has no single top directory, so nothing is stripped.
-	if err := Extract(tmp.Name(), dir); err != nil {
+	if err := Extract(ctx, tmp.Name(), dir); err != nil {
 		return fmt.Errorf("sandbox: unpack Alpine minirootfs: %w", err)
 	}
 	return nil

@@ -227,7 +227,7 @@ func (r *Rootfs) CopyIn(ctx context.Context, hostSrc, sandboxPath string) error 
 		r.noteRepo(dest)
 		return nil
 	}
-	if err := copyInHost(hostSrc, hostPath(r.merged, dest), r.o.logger); err != nil {
+	if err := copyInHost(ctx, hostSrc, hostPath(r.merged, dest), r.o.logger); err != nil {
 		return fmt.Errorf("sandbox: copy %s in to %s: %w", hostSrc, sandboxPath, err)
 	}
 	r.noteRepo(dest)
@@ -243,7 +243,9 @@ func gitCloneLine(url, dest string) string {
 	return c + " clone --depth 1 --recurse-submodules --shallow-submodules " + shellQuote(url) + " " + shellQuote(dest)
 }
 
-// CopyOut copies a sandbox file or directory to the host (links are copied as links).
+// CopyOut copies a sandbox file or directory to the host within [DefaultCopyLimits]:
+// regular files, directories and the links that stay inside the copied tree; a single
+// path that is a link, device or FIFO is refused (see [copyOutHost]).
 func (r *Rootfs) CopyOut(ctx context.Context, sandboxPath, hostDest string) error {
 	if r.isClosed() {
 		return ErrClosed
@@ -252,7 +254,7 @@ func (r *Rootfs) CopyOut(ctx context.Context, sandboxPath, hostDest string) erro
 	if err != nil {
 		return fmt.Errorf("sandbox: copy out %s: %w", sandboxPath, err)
 	}
-	if err := copyOutHost(src, hostDest); err != nil {
+	if err := copyOutHost(ctx, src, hostDest, DefaultCopyLimits(), r.o.logger); err != nil {
 		return fmt.Errorf("sandbox: copy out %s: %w", sandboxPath, err)
 	}
 	return nil

@@ -8,6 +8,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // Helpers over os.Root that only use the Go 1.24 API of os.Root.
@@ -96,4 +98,105 @@ func rootLink(r *os.Root, oldRel, newRel string) error {
 		return err
 	}
 	return os.Link(filepath.Join(r.Name(), filepath.FromSlash(oldRel)), filepath.Join(r.Name(), filepath.FromSlash(newRel)))
+}
+
+// rootDirAt opens the directory that holds rel inside r and returns it with rel's last
+// name, so that the *at system calls below act on that name without following it and
+// without resolving any parent again.
+func rootDirAt(r *os.Root, rel string) (*os.File, string, error) {
+	rel = path.Clean(filepath.ToSlash(rel))
+	dir, base := path.Split(rel)
+	if dir == "" {
+		dir = "."
+	}
+	if base == "" || base == "." || base == ".." {
+		return nil, "", fmt.Errorf("%s: not a file name", rel)
+	}
+	d, err := r.Open(path.Clean(dir))
+	if err != nil {
+		return nil, "", err
+	}
+	return d, base, nil
+}
+
+// rootRename renames oldRel to newRel, both inside r and in one directory of r; a link
+// or file at newRel is replaced, never followed.
+func rootRename(r *os.Root, oldRel, newRel string) error {
+	if path.Dir(path.Clean(oldRel)) != path.Dir(path.Clean(newRel)) {
+		return fmt.Errorf("rename %s to %s: not in one directory", oldRel, newRel)
+	}
+	d, newBase, err := rootDirAt(r, newRel)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	fd := int(d.Fd())
+	if err := unix.Renameat(fd, path.Base(path.Clean(oldRel)), fd, newBase); err != nil {
+		return &os.LinkError{Op: "rename", Old: oldRel, New: newRel, Err: err}
+	}
+	return nil
+}
+
+// rootReadlink returns the target of the link rel inside r.
+func rootReadlink(r *os.Root, rel string) (string, error) {
+	d, base, err := rootDirAt(r, rel)
+	if err != nil {
+		return "", err
+	}
+	defer d.Close()
+	buf := make([]byte, 4096)
+	n, err := unix.Readlinkat(int(d.Fd()), base, buf)
+	if err != nil {
+		return "", &os.PathError{Op: "readlink", Path: rel, Err: err}
+	}
+	if n == len(buf) {
+		return "", &os.PathError{Op: "readlink", Path: rel, Err: errors.New("link target too long")}
+	}
+	return string(buf[:n]), nil
+}
+
+// rootSymlinkAt creates the link rel -> target inside r, in the directory r resolves
+// (no parent is looked up again by path).
+func rootSymlinkAt(r *os.Root, target, rel string) error {
+	d, base, err := rootDirAt(r, rel)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := unix.Symlinkat(target, int(d.Fd()), base); err != nil {
+		return &os.LinkError{Op: "symlink", Old: target, New: rel, Err: err}
+	}
+	return nil
+}
+
+// rootRemoveAll removes rel and everything below it inside r. Links are removed, never
+// followed, and a directory is entered only when it is one (not a link to one).
+func rootRemoveAll(r *os.Root, rel string) error {
+	fi, err := r.Lstat(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() {
+		d, err := r.Open(rel)
+		if err != nil {
+			return err
+		}
+		names, err := d.Readdirnames(-1)
+		d.Close()
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			if err := rootRemoveAll(r, path.Join(rel, n)); err != nil {
+				return err
+			}
+		}
+	}
+	if err := r.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }

@@ -44,7 +44,7 @@ func TestCopyInKeepsSecretFilesOut(t *testing.T) {
 	}
 	var logged bytes.Buffer
 	dest := t.TempDir()
-	if err := copyInHost(src, dest, slog.New(slog.NewTextHandler(&logged, nil))); err != nil {
+	if err := copyInHost(t.Context(), src, dest, slog.New(slog.NewTextHandler(&logged, nil))); err != nil {
 		t.Fatal(err)
 	}
 	for p, want := range files {

@@ -214,7 +214,7 @@ func (s *Sandbox) CopyIn(ctx context.Context, src, sandboxPath string) error {
 		if err != nil {
 			return err
 		}
-		if err := copyIn(src, dest); err != nil {
+		if err := copyIn(ctx, src, dest); err != nil {
 			return err
 		}
 	}
@@ -226,7 +226,7 @@ func (s *Sandbox) CopyIn(ctx context.Context, src, sandboxPath string) error {
 	return nil
 }
 
-func copyIn(src, dest string) error {
+func copyIn(ctx context.Context, src, dest string) error {
 	fi, err := os.Stat(src)
 	if err != nil {
 		return err
@@ -235,7 +235,7 @@ func copyIn(src, dest string) error {
 		if err := os.MkdirAll(dest, 0o755); err != nil {
 			return err
 		}
-		return sandbox.Extract(src, dest)
+		return sandbox.Extract(ctx, src, dest)
 	}
 	return os.CopyFS(dest, os.DirFS(src))
 }
