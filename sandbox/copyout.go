@@ -421,6 +421,15 @@ func copyOutHost(ctx context.Context, src, dest string, l CopyLimits, logger *sl
 	return err
 }
 
+// CopyOutHostPath copies the host file or directory src, which belongs to a sandbox
+// whose files are on the host, to dest on the host, as the backends' CopyOut does:
+// within l, regular files, directories and the links that stay inside a copied tree.
+// Sandboxes of other packages (test fakes, embedders' backends) use it to keep the same
+// rules.
+func CopyOutHostPath(ctx context.Context, src, dest string, l CopyLimits, logger *slog.Logger) error {
+	return copyOutHost(ctx, src, dest, l, logger)
+}
+
 // CopyOutFile copies the regular file sandboxPath of sb to rel inside the host
 // directory dest within b, and returns the SHA-256 of the bytes written (the caller
 // compares it with what it verified). A sandbox whose files are visible on the host

@@ -240,27 +240,14 @@ func copyIn(ctx context.Context, src, dest string) error {
 	return os.CopyFS(dest, os.DirFS(src))
 }
 
-// CopyOut copies a file or directory of the file tree to the host.
+// CopyOut copies a file or directory of the file tree to the host with the real
+// sandboxes' rules (regular files only, bounded, links that stay inside a tree).
 func (s *Sandbox) CopyOut(ctx context.Context, sandboxPath, dest string) error {
 	src, err := s.HostPath(sandboxPath)
 	if err != nil {
 		return err
 	}
-	fi, err := os.Stat(src)
-	if err != nil {
-		return err
-	}
-	if fi.IsDir() {
-		return os.CopyFS(dest, os.DirFS(src))
-	}
-	data, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(dest, data, fi.Mode().Perm())
+	return sandbox.CopyOutHostPath(ctx, src, dest, sandbox.DefaultCopyLimits(), nil)
 }
 
 // ReadFile reads a file of the repository with the real sandboxes' path rules.
