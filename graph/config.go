@@ -38,6 +38,30 @@ type Config struct {
 	// are described under "Logging" in the package documentation; filter with the
 	// handler's level.
 	Logger *slog.Logger
+	// ArtifactMaxBytes bounds each file a run copies out of the sandbox (an artifact, a
+	// file of the install tree), by its logical size: a sparse file counts in full.
+	// Zero means 1 GiB, a negative value no bound. The CLI sets it from
+	// ATESOR_COPY_MAX_FILE_BYTES.
+	ArtifactMaxBytes int64
+	// CopyOutMaxBytes bounds all the bytes one run copies out of the sandbox (artifacts
+	// and install tree together). Zero means 4 GiB, a negative value no bound. The CLI
+	// sets it from ATESOR_COPY_MAX_BYTES.
+	CopyOutMaxBytes int64
+}
+
+// copyLimits are the copy-out bounds of a run, from the Config; errors name the
+// variables that raise them.
+func (c Config) copyLimits() sandbox.CopyLimits {
+	l := sandbox.DefaultCopyLimits()
+	l.FileSetting = sandbox.EnvCopyMaxFileBytes + " (graph.Config.ArtifactMaxBytes)"
+	l.TotalSetting = sandbox.EnvCopyMaxBytes + " (graph.Config.CopyOutMaxBytes)"
+	if c.ArtifactMaxBytes != 0 {
+		l.MaxFileBytes = c.ArtifactMaxBytes
+	}
+	if c.CopyOutMaxBytes != 0 {
+		l.MaxTotalBytes = c.CopyOutMaxBytes
+	}
+	return l
 }
 
 // Option changes how a pipeline runs.

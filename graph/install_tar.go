@@ -8,12 +8,15 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 // writeInstallTarball copies the staged install tree out of the sandbox and writes it
@@ -28,16 +31,23 @@ func (r *run) writeInstallTarball(ctx context.Context, s *atesor.State) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	tree := filepath.Join(tmp, "stage")
-	if err := r.sb.CopyOut(ctx, s.Install.StageDir, tree); err != nil {
+	root, err := os.OpenRoot(tmp)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	// The stage counts against the run's copy-out bounds, as the artifacts do.
+	if err := sandbox.CopyOutTree(ctx, r.sb, s.Install.StageDir, root, "stage", r.copyBudget, r.log); err != nil {
 		return fmt.Errorf("copy the staged install tree out: %w", err)
 	}
-	return WriteTarGz(r.outPath("_install.tar.gz"), tree, time.Unix(s.SourceDateEpoch, 0))
+	return WriteTarGz(r.outPath("_install.tar.gz"), filepath.Join(tmp, "stage"), time.Unix(s.SourceDateEpoch, 0))
 }
 
 // WriteTarGz writes the host tree dir as a gzip-compressed tarball at dest (through a
-// temporary file): regular files, directories and symbolic links, sorted by name,
-// owned by root, every entry dated mtime.
+// temporary file): regular files, directories and the symbolic links whose relative
+// targets stay inside the tree, sorted by name, owned by root, every entry dated mtime.
+// Other links (absolute, or climbing out: whoever unpacks the tarball would write
+// through them), devices, FIFOs and sockets are left out.
 func WriteTarGz(dest, dir string, mtime time.Time) error {
 	var paths []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -85,19 +95,22 @@ func addTarEntry(tw *tar.Writer, root, p string, mtime time.Time) error {
 	if err != nil {
 		return err
 	}
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return err
+	}
 	link := ""
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		if link, err = os.Readlink(p); err != nil {
 			return err
 		}
+		if !inTreeLink(filepath.ToSlash(rel), link) {
+			return nil
+		}
 	} else if !fi.Mode().IsRegular() && !fi.IsDir() {
 		return nil // devices, sockets and pipes are no part of an install tree
 	}
 	h, err := tar.FileInfoHeader(fi, link)
-	if err != nil {
-		return err
-	}
-	rel, err := filepath.Rel(root, p)
 	if err != nil {
 		return err
 	}
@@ -114,13 +127,29 @@ func addTarEntry(tw *tar.Writer, root, p string, mtime time.Time) error {
 	if !fi.Mode().IsRegular() {
 		return nil
 	}
-	in, err := os.Open(p)
+	in, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	_, err = io.Copy(tw, in)
+	if ri, err := in.Stat(); err != nil || !os.SameFile(fi, ri) {
+		return fmt.Errorf("%s changed while the tarball was written", p)
+	}
+	// The header says fi.Size() bytes: a file that grew since is cut there, one that
+	// shrank is an error of the tar writer.
+	_, err = io.Copy(tw, io.LimitReader(in, fi.Size()))
 	return err
+}
+
+// inTreeLink reports whether a link at rel (slash-separated, relative to a tree's top)
+// to target stays inside the tree: a relative target that, resolved from the link's
+// directory, does not climb above the top.
+func inTreeLink(rel, target string) bool {
+	if target == "" || path.IsAbs(target) || strings.ContainsRune(target, 0) {
+		return false
+	}
+	j := path.Join(path.Dir(rel), target)
+	return j != ".." && !strings.HasPrefix(j, "../")
 }
 
 // installEvidence is the recipe's account of how the primary artifacts were chosen and

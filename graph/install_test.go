@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -194,5 +195,36 @@ func TestIsDevFile(t *testing.T) {
 		if got := isDevFile(p); got != want {
 			t.Errorf("isDevFile(%q) = %t, want %t", p, got, want)
 		}
+	}
+}
+
+// TestWriteTarGzLinks: an install tree holding links to host paths (absolute, or
+// climbing out of the tree) and a FIFO gives a tarball with only the regular files and
+// the link that stays inside, so unpacking it writes nowhere but its own tree.
+func TestWriteTarGzLinks(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "usr/lib"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "usr/lib/libx.so.1"), []byte("elf"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{
+		"usr/lib/libx.so": "libx.so.1", "usr/lib/ssh": "/root/.ssh", "usr/lib/up": "../../../etc", "usr/lib/top": "../../..",
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "usr/lib/fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "x.tar.gz")
+	if err := WriteTarGz(out, dir, time.Unix(1700000000, 0)); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"usr/", "usr/lib/", "usr/lib/libx.so", "usr/lib/libx.so.1"}
+	if diff := cmp.Diff(want, tarNames(t, out)); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
 	}
 }

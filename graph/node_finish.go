@@ -2,13 +2,15 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 // finishNode ends a verified port: the package tests, the artifact curator, the recipe,
@@ -22,10 +24,23 @@ func (r *run) finishNode(ctx context.Context, s *atesor.State) error {
 		r.judgeRemovals(s)
 	}
 	r.curate(ctx, s)
-	s.Recipe = appendCommands(withTestEvidence(r.writeRecipe(ctx, s), s), s)
+	refused := false
 	if err := r.copyArtifacts(ctx, s); err != nil {
 		r.log.Error("copy artifacts", "err", err)
 		r.emit(Event{Kind: EventInfo, Node: NodeFinish, Line: "copying artifacts out failed", Err: err.Error()})
+		if hostileCopy(err) && s.Verified {
+			// What comes out is not what was verified (or cannot come out safely): the
+			// port is not verified, learns nothing and enters no cache.
+			refused = true
+			s.Verified, s.Status, s.FailureClass = false, atesor.StatusNotVerified, atesor.FailureVerify
+			s.EscalationReason = "copy out: " + firstLine(err.Error())
+			s.VerifyProblems = append(s.VerifyProblems, "copy out: "+err.Error())
+		}
+	}
+	if refused {
+		s.Recipe = appendCommands(fallbackRecipe(s), s)
+	} else {
+		s.Recipe = appendCommands(withTestEvidence(r.writeRecipe(ctx, s), s), s)
 	}
 	if s.Verified {
 		if err := r.writeInstallTarball(ctx, s); err != nil {
@@ -59,20 +74,100 @@ func (r *run) escalateNode(ctx context.Context, s *atesor.State) error {
 	return nil
 }
 
-// copyArtifacts copies the primary artifacts out to <repo>_artifacts/.
+// copyArtifacts copies the primary artifacts out to <repo>_artifacts/ within the run's
+// copy-out bounds (see [sandbox.CopyOutFile]) and checks each copy's SHA-256 against
+// the hash the artifact was verified with: a file the package's tests replaced or
+// changed after verification does not come out.
 func (r *run) copyArtifacts(ctx context.Context, s *atesor.State) error {
-	dir := r.files()["artifacts"]
+	out, err := os.OpenRoot(r.state.Request.OutputDir)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	dir := s.RepoName + "_artifacts"
+	var errs []error
 	for _, a := range s.Artifacts {
 		if a.Role != atesor.ArtifactPrimary {
 			continue
 		}
-		dest := filepath.Join(dir, filepath.FromSlash(rel(s.RepoDir, a.Path)))
-		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		dest := path.Join(dir, rel(s.RepoDir, a.Path))
+		sum, err := sandbox.CopyOutFile(ctx, r.sb, a.Path, out, dest, r.copyBudget)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if a.SHA256 != "" && sum != a.SHA256 {
+			_ = out.Remove(dest)
+			errs = append(errs, &changedArtifactError{Path: a.Path, Want: a.SHA256, Got: sum})
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// changedArtifactError says that an artifact copied out is not the file that was
+// verified: something (the package's tests, a process left running) changed it.
+type changedArtifactError struct {
+	Path, Want, Got string
+}
+
+func (e *changedArtifactError) Error() string {
+	return fmt.Sprintf("%s changed after it was verified (SHA-256 %s, verified %s): it was not copied out", e.Path, e.Got, e.Want)
+}
+
+// hostileCopy reports whether a copy-out error comes from what the sandbox holds (a
+// bound, a file that is not regular, an artifact changed after verification) rather
+// than from the host.
+func hostileCopy(err error) bool {
+	var ce *changedArtifactError
+	return sandbox.IsCopyLimit(err) || errors.As(err, &ce)
+}
+
+// clearRunOutputs empties the per-run outputs of name in the output directory
+// (<name>_artifacts/, <name>_patches/, <name>_install.tar.gz) through an [os.Root] of
+// it, so nothing an earlier run left there (a link to a host directory among them) is
+// written through or mixed with this run's outputs. Links are removed, never followed.
+func clearRunOutputs(outDir, name string) error {
+	r, err := os.OpenRoot(outDir)
+	if err != nil {
+		return fmt.Errorf("output directory: %w", err)
+	}
+	defer r.Close()
+	for _, n := range []string{name + "_artifacts", name + "_patches", name + "_install.tar.gz"} {
+		if err := removeAllIn(r, n); err != nil {
+			return fmt.Errorf("empty the earlier run's %s in %s: %w", n, outDir, err)
+		}
+	}
+	return nil
+}
+
+// removeAllIn removes rel and everything below it inside r, entering only real
+// directories (a link is removed itself).
+func removeAllIn(r *os.Root, rel string) error {
+	fi, err := r.Lstat(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() {
+		d, err := r.Open(rel)
+		if err != nil {
 			return err
 		}
-		if err := r.sb.CopyOut(ctx, a.Path, dest); err != nil {
-			return fmt.Errorf("%s: %w", a.Path, err)
+		names, err := d.Readdirnames(-1)
+		d.Close()
+		if err != nil {
+			return err
 		}
+		for _, n := range names {
+			if err := removeAllIn(r, path.Join(rel, n)); err != nil {
+				return err
+			}
+		}
+	}
+	if err := r.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
 	"github.com/eclipse-atesor/atesor-go/internal/logfile"
 	"github.com/eclipse-atesor/atesor-go/llm"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 // run is one execution of the pipeline for one package: the state and everything the
@@ -49,11 +50,16 @@ type run struct {
 	// goToolchainIn is true once the Go toolchain of the run is decided and, when it
 	// was fetched, in this sandbox (see ensureGoToolchain).
 	goToolchainIn bool
+	// copyBudget bounds what the run copies out of the sandbox, all copies together.
+	copyBudget *sandbox.CopyBudget
 }
 
 func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, platform atesor.Platform, src *source) (*run, error) {
 	r := &run{p: p, src: src, provider: p.cfg.Provider, memory: p.cfg.Memory, start: p.opts.now(),
-		sv: supervisor{offline: p.cfg.Provider == nil}}
+		sv: supervisor{offline: p.cfg.Provider == nil}, copyBudget: sandbox.NewCopyBudget(p.cfg.copyLimits())}
+	if err := clearRunOutputs(req.OutputDir, name); err != nil {
+		return nil, fmt.Errorf("graph: %w", err)
+	}
 	id := name + "-" + platform.SandboxKey()
 	r.runDir = filepath.Join(p.runsDir(), id)
 	if req.Resume {

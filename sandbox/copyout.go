@@ -234,7 +234,13 @@ func copyRegularOutIn(ctx context.Context, name string, sr *os.Root, src string,
 		return "", err
 	}
 	defer in.Close()
-	size := fi.Size()
+	return copyOpenedOut(ctx, name, in, fi.Size(), fi.Mode().Perm(), dest, rel, b)
+}
+
+// copyOpenedOut copies the open regular file in, of size bytes when it was opened, to
+// rel inside dest within b (see [copyRegularOut]).
+func copyOpenedOut(ctx context.Context, name string, in *os.File, size int64, perm fs.FileMode, dest *os.Root, rel string, b *CopyBudget) (string, error) {
+	src := in.Name()
 	if err := b.take(name, size); err != nil {
 		return "", err
 	}
@@ -245,7 +251,7 @@ func copyRegularOutIn(ctx context.Context, name string, sr *os.Root, src string,
 	// A file that grows while it is copied is cut at the size that was counted and
 	// refused: one byte more tells it from a file that ends there.
 	r := io.LimitReader(ctxReader{ctx, in}, size+1)
-	if err := writeInRoot(dest, rel, io.TeeReader(r, h), fi.Mode().Perm(), size, name); err != nil {
+	if err := writeInRoot(dest, rel, io.TeeReader(r, h), perm, size, name); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
@@ -432,12 +438,36 @@ func CopyOutHostPath(ctx context.Context, src, dest string, l CopyLimits, logger
 
 // CopyOutFile copies the regular file sandboxPath of sb to rel inside the host
 // directory dest within b, and returns the SHA-256 of the bytes written (the caller
-// compares it with what it verified). A sandbox whose files are visible on the host
-// ([HostPather]) is read directly; any other is asked to copy the file into a private
-// temporary directory first, which is then copied the same way.
+// compares it with what it verified). A sandbox with a host tree ([HostTree]) is read
+// through the [Gate], the path never followed at its end; one whose files are visible
+// on the host ([HostPather]) is read directly with the same checks; any other is asked
+// to copy the file into a private temporary directory first, which is then copied the
+// same way.
 func CopyOutFile(ctx context.Context, sb atesor.Sandbox, sandboxPath string, dest *os.Root, rel string, b *CopyBudget) (string, error) {
 	ctx, cancel := withCopyDeadline(ctx, b.l, sandboxPath)
 	defer cancel()
+	g, err := GateOf(sb)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: copy out %s: %w", sandboxPath, err)
+	}
+	if g != nil {
+		defer g.Close()
+		// No bound at the open: the copy's own bounds decide, and name their settings.
+		f, err := g.Open(ctx, sandboxPath, NoFollow, Bound{Kind: "artifact", Max: -1})
+		if err != nil {
+			return "", fmt.Errorf("sandbox: copy out %s: %w", sandboxPath, err)
+		}
+		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil {
+			return "", fmt.Errorf("sandbox: copy out %s: %w", sandboxPath, err)
+		}
+		sum, err := copyOpenedOut(ctx, sandboxPath, f.File, f.Size, fi.Mode().Perm(), dest, rel, b)
+		if err != nil {
+			return "", fmt.Errorf("sandbox: copy out %s: %w", sandboxPath, err)
+		}
+		return sum, nil
+	}
 	if hp, ok := hostPather(sb); ok {
 		src, err := hp.HostPath(sandboxPath)
 		if err != nil {
@@ -538,5 +568,5 @@ func hostPather(sb atesor.Sandbox) (HostPather, bool) {
 func IsCopyLimit(err error) bool {
 	var le *CopyLimitError
 	var te *FileTypeError
-	return errors.As(err, &le) || errors.As(err, &te)
+	return errors.As(err, &le) || errors.As(err, &te) || errors.Is(err, ErrNotRegular)
 }

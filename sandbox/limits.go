@@ -381,3 +381,7 @@ func removeStaleCgroups(h cgroupHier, logger *slog.Logger) int {
 	}
 	return n
 }
+
+// ParseSize parses a byte count as the ATESOR_* size variables take it: "123", "512K",
+// "256M", "8G" (powers of 1024), or a negative count for no bound.
+func ParseSize(s string) (int64, error) { return parseSize(s) }

@@ -137,8 +137,11 @@ func runBatch(ctx context.Context, a *app, args []string) int {
 		open := func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error) {
 			return openSandbox(ctx, a, f, req.Name, p, prog, logger)
 		}
-		g, err := graph.New(graph.Config{Provider: prov, OpenSandbox: open, Memory: store, OutputDir: req.OutputDir, Logger: logger},
-			graph.WithEvents(prog.Event))
+		cfg, err := withCopyLimits(graph.Config{Provider: prov, OpenSandbox: open, Memory: store, OutputDir: req.OutputDir, Logger: logger})
+		if err != nil {
+			return nil, err
+		}
+		g, err := graph.New(cfg, graph.WithEvents(prog.Event))
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"syscall"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
@@ -45,7 +46,9 @@ func writePackageZip(zipPath string, res *atesor.Result) error {
 }
 
 // addToZip adds a file, or a directory tree, as <top>/<base name>/...; missing paths are
-// skipped (a run that failed early has no artifacts), symbolic links are not followed.
+// skipped (a run that failed early has no artifacts). Only regular files go in:
+// symbolic links are neither followed nor stored, so the zip can carry no host file and
+// no link that an unzip would write through.
 func addToZip(zw *zip.Writer, p, top string, added map[string]bool) error {
 	fi, err := os.Lstat(p)
 	if os.IsNotExist(err) {
@@ -91,11 +94,16 @@ func addFile(zw *zip.Writer, path, name string, fi fs.FileInfo, added map[string
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(path)
+	// The file must still be the regular file that was listed: never a link, FIFO or
+	// device put in its place (a FIFO would block the open without O_NONBLOCK).
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	_, err = io.Copy(w, f)
+	if ri, err := f.Stat(); err != nil || !os.SameFile(fi, ri) {
+		return fmt.Errorf("%s changed while the zip was written", path)
+	}
+	_, err = io.Copy(w, io.LimitReader(f, fi.Size()))
 	return err
 }

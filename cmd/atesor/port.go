@@ -213,13 +213,17 @@ func runPort(ctx context.Context, a *app, args []string) int {
 			fmt.Fprintf(a.stderr, "The run's sandbox changes are kept in %s\nOpen a shell on them with: atesor sandbox shell --from %s\n", kept, kept)
 		}
 	}()
-	g, err := graph.New(graph.Config{
+	cfg, err := withCopyLimits(graph.Config{
 		Provider:    prov,
 		OpenSandbox: open,
 		Memory:      store,
 		OutputDir:   f.out,
 		Logger:      logger,
-	}, graph.WithEvents(prog.Event))
+	})
+	if err != nil {
+		return setupError(a, "%v", err)
+	}
+	g, err := graph.New(cfg, graph.WithEvents(prog.Event))
 	if err != nil {
 		return setupError(a, "%v", err)
 	}
