@@ -545,22 +545,11 @@ func withCopyDeadline(ctx context.Context, l CopyLimits, what string) (context.C
 	return context.WithTimeoutCause(ctx, timeout, fmt.Errorf("copy out of %s did not finish within %s", what, timeout))
 }
 
-// unwrapper is implemented by sandbox wrappers that expose what they wrap.
-type unwrapper interface{ Unwrap() atesor.Sandbox }
-
-// hostPather finds the [HostPather] of sb, through wrappers that expose what they wrap.
+// hostPather finds the [HostPather] of sb, through wrappers (see [As]).
 func hostPather(sb atesor.Sandbox) (HostPather, bool) {
-	for i := 0; sb != nil && i < 16; i++ {
-		if hp, ok := sb.(HostPather); ok {
-			return hp, true
-		}
-		u, ok := sb.(unwrapper)
-		if !ok {
-			break
-		}
-		sb = u.Unwrap()
-	}
-	return nil, false
+	var hp HostPather
+	ok := As(sb, &hp)
+	return hp, ok
 }
 
 // IsCopyLimit reports whether err is a copy-out bound or a refused file type, which a
