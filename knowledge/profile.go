@@ -51,6 +51,11 @@ func debianProfile(name string) atesor.Platform {
 	}
 }
 
+// alpineProfile is the Alpine platform. Its downloads on the host are unverified: the
+// minirootfs tarball is checked only against the .sha256 beside it on the same mirror
+// (a broken download is caught, a mirror that serves both is not), unlike the Debian
+// archive's files, which internal/debarchive verifies against the signed InRelease;
+// inside the sandbox apk checks its own indexes with the keys the minirootfs carries.
 func alpineProfile() atesor.Platform {
 	return atesor.Platform{
 		Name:           "alpine",

@@ -13,12 +13,12 @@ import (
 	"net/http"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/eclipse-atesor/atesor-go/internal/freshfile"
+	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
+	"github.com/eclipse-atesor/atesor-go/internal/debarchive"
 )
 
 // FileKind is the kind of file a build found missing.
@@ -248,42 +248,58 @@ type ContentsOptions struct {
 	MaxAge time.Duration
 	// Client is the HTTP client; nil means http.DefaultClient.
 	Client *http.Client
+	// Keyrings are the OpenPGP keyrings the suite's InRelease is verified with
+	// (default the Debian archive keyring).
+	Keyrings []string
 }
 
 // OpenContents returns the Contents index of opts: the architecture's file and the one
 // of architecture-independent packages (Contents-all: autoconf, automake, header-only
-// libraries), each the cached copy when it is fresh, else the mirror's (downloaded
-// once with a conditional request, so an unchanged index is not fetched again); a stale
-// cached copy is used when the mirror cannot be reached.
+// libraries), each checked against the SHA-256 and size that the suite's signed
+// InRelease lists (internal/debarchive: the cached copy while it matches, else the
+// mirror's; the InRelease is renewed after MaxAge with a conditional request).
 //
-// The cut-down index is kept next to the downloads (a gob file), so later runs load it
-// in well under a second instead of reading the archive's files again.
+// The cut-down index is kept next to the downloads (a gob file, keyed by the hashes of
+// the files it was made from), so later runs load it in well under a second instead of
+// reading the archive's files again.
 func OpenContents(ctx context.Context, opts ContentsOptions) (*Contents, error) {
-	c := &Contents{byKey: map[string][]string{}, headers: map[string][]string{}}
-	var gzFiles []string
-	fresh := true
+	if opts.Mirror == "" {
+		return nil, errors.New("repair: no Debian mirror for the Contents index: set ATESOR_DEBIAN_MIRROR or configure apt")
+	}
+	opts.Component = cmp.Or(opts.Component, "main")
+	if opts.Suite == "" || opts.Arch == "" || opts.CacheDir == "" {
+		return nil, errors.New("repair: the Contents index needs a suite, an architecture and a cache directory")
+	}
+	var v debarchive.Verifier
+	if len(opts.Keyrings) > 0 {
+		v = debarchive.GPGV{Keyrings: opts.Keyrings}
+	}
+	client := &debarchive.Client{Mirror: opts.Mirror, Suite: opts.Suite, CacheDir: opts.CacheDir, MaxAge: opts.MaxAge, Verifier: v, HTTP: opts.Client}
+	rel, err := client.Release(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("repair: the Contents index: %w", err)
+	}
+	var gzFiles, hashes []string
 	for _, arch := range []string{opts.Arch, "all"} {
-		o := opts
-		o.Arch = arch
-		file, changed, err := fetchContents(ctx, o)
+		name := opts.Component + "/Contents-" + arch + ".gz"
+		file, err := client.Index(ctx, name)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("repair: the Contents index: %w", err)
 		}
-		fresh = fresh && !changed
 		gzFiles = append(gzFiles, file)
+		hashes = append(hashes, rel.Files[name].SHA256)
 	}
 	idx := strings.TrimSuffix(gzFiles[0], ".gz") + ".index"
-	if fresh {
-		if loaded, err := loadIndex(idx, gzFiles); err == nil {
-			return loaded, nil
-		}
+	if loaded, err := loadIndex(idx, hashes); err == nil {
+		return loaded, nil
 	}
+	c := &Contents{byKey: map[string][]string{}, headers: map[string][]string{}}
 	for _, file := range gzFiles {
 		if err := parseFile(file, opts.Triplet, c); err != nil {
 			return nil, err
 		}
 	}
-	if err := saveIndex(idx, c); err != nil {
+	if err := saveIndex(idx, hashes, c); err != nil {
 		return c, nil //nolint:nilerr // the index works without its cache file
 	}
 	return c, nil
@@ -291,21 +307,14 @@ func OpenContents(ctx context.Context, opts ContentsOptions) (*Contents, error) 
 
 // indexFile is the gob form of a cut-down index.
 type indexFile struct {
+	// Sources are the SHA-256 of the Contents files it was made from.
+	Sources []string
 	ByKey   map[string][]string
 	Headers map[string][]string
 }
 
-// loadIndex reads the saved index when it is newer than every download.
-func loadIndex(idx string, sources []string) (*Contents, error) {
-	fi, err := os.Stat(idx)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range sources {
-		if si, err := os.Stat(s); err != nil || si.ModTime().After(fi.ModTime()) {
-			return nil, errors.New("stale index")
-		}
-	}
+// loadIndex reads the saved index when it was made from the files with these hashes.
+func loadIndex(idx string, hashes []string) (*Contents, error) {
 	f, err := os.Open(idx)
 	if err != nil {
 		return nil, err
@@ -315,54 +324,18 @@ func loadIndex(idx string, sources []string) (*Contents, error) {
 	if err := gob.NewDecoder(bufio.NewReader(f)).Decode(&x); err != nil || len(x.ByKey) == 0 {
 		return nil, fmt.Errorf("index %s: %v", idx, err)
 	}
+	if !slices.Equal(x.Sources, hashes) {
+		return nil, errors.New("stale index")
+	}
 	return &Contents{byKey: x.ByKey, headers: x.Headers}, nil
 }
 
-func saveIndex(idx string, c *Contents) error {
-	tmp, err := os.CreateTemp(filepath.Dir(idx), filepath.Base(idx)+".tmp-")
-	if err != nil {
+func saveIndex(idx string, hashes []string, c *Contents) error {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(indexFile{Sources: hashes, ByKey: c.byKey, Headers: c.headers}); err != nil {
 		return err
 	}
-	w := bufio.NewWriter(tmp)
-	if err := gob.NewEncoder(w).Encode(indexFile{ByKey: c.byKey, Headers: c.headers}); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), idx)
-}
-
-// fetchContents makes sure the cached download of opts is there and fresh; changed
-// reports a new download.
-func fetchContents(ctx context.Context, opts ContentsOptions) (file string, changed bool, err error) {
-	if opts.Mirror == "" {
-		return "", false, errors.New("repair: no Debian mirror for the Contents index: set ATESOR_DEBIAN_MIRROR or configure apt")
-	}
-	opts.Component = cmp.Or(opts.Component, "main")
-	if opts.Suite == "" || opts.Arch == "" || opts.CacheDir == "" {
-		return "", false, errors.New("repair: the Contents index needs a suite, an architecture and a cache directory")
-	}
-	if err := os.MkdirAll(opts.CacheDir, 0o755); err != nil {
-		return "", false, fmt.Errorf("repair: Contents cache: %w", err)
-	}
-	file = filepath.Join(opts.CacheDir, fmt.Sprintf("%s-%s-Contents-%s.gz", opts.Suite, opts.Component, opts.Arch))
-	url := fmt.Sprintf("%s/dists/%s/%s/Contents-%s.gz", strings.TrimRight(opts.Mirror, "/"), opts.Suite, opts.Component, opts.Arch)
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
-	defer cancel()
-	changed, err = freshfile.Refresh(ctx, opts.Client, url, file, opts.MaxAge, 0)
-	if err != nil {
-		return "", false, fmt.Errorf("repair: download the Contents index %s: %w", url, err)
-	}
-	return file, changed, nil
+	return atomicfile.WriteFile(idx, buf.Bytes(), 0o644)
 }
 
 // parseFile adds a downloaded (gzip) Contents file to c.

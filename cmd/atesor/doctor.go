@@ -153,8 +153,12 @@ func doctorHostTools(r *report, p atesor.Platform) {
 	for _, t := range missing {
 		r.problem("", "%s is missing (%s); apt package %s", t.Name, t.Purpose, t.Package)
 	}
-	if len(missing) > 0 {
-		r.fixes = append(r.fixes, installCommand(sandbox.AptPackages(missing)))
+	extra := missingArchiveTools()
+	if len(extra) > 0 {
+		r.problem("", "gpgv is missing (verifies the signatures of the Debian archive's indexes); apt package gpgv")
+	}
+	if len(missing) > 0 || len(extra) > 0 {
+		r.fixes = append(r.fixes, installCommand(append(sandbox.AptPackages(missing), extra...)))
 	}
 	if _, err := exec.LookPath("docker"); err == nil {
 		r.info("docker is installed (for --sandbox docker)")

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -25,11 +26,15 @@ func installCommand(pkgs []string) string {
 // command to run as root.
 func ensureHostTools(ctx context.Context, a *app, p atesor.Platform, report func(sandbox.Progress)) error {
 	missing := sandbox.MissingHostTools(p)
-	if len(missing) == 0 {
+	extra := missingArchiveTools()
+	if len(missing) == 0 && len(extra) == 0 {
 		return nil
 	}
-	pkgs := sandbox.AptPackages(missing)
+	pkgs := append(sandbox.AptPackages(missing), extra...)
 	err := sandbox.CheckHost(p)
+	if len(extra) > 0 {
+		err = errors.Join(err, fmt.Errorf("gpgv is missing (verifies the Debian archive's signed indexes); apt package gpgv"))
+	}
 	if !a.root {
 		return fmt.Errorf("missing host tools (%v); run as root: %s (or run atesor as root, which installs them)", err, installCommand(pkgs))
 	}
@@ -52,7 +57,20 @@ func ensureHostTools(ctx context.Context, a *app, p atesor.Platform, report func
 	if err := sandbox.CheckHost(p); err != nil {
 		return fmt.Errorf("host tools still missing after apt-get install: %w", err)
 	}
+	if len(missingArchiveTools()) > 0 {
+		return errors.New("host tools still missing after apt-get install: gpgv")
+	}
 	step("host tools installed")
+	return nil
+}
+
+// missingArchiveTools lists the apt packages of host tools that the verified Debian
+// archive client needs and the host lacks: gpgv checks the InRelease signatures (the
+// keyring, debian-archive-keyring, is among the sandbox's host tools).
+func missingArchiveTools() []string {
+	if _, err := exec.LookPath("gpgv"); err != nil {
+		return []string{"gpgv"}
+	}
 	return nil
 }
 

@@ -3,18 +3,17 @@ package debiantest
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"io"
-	"net/http"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/eclipse-atesor/atesor-go/internal/debarchive"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 )
 
 // indexMaxAge is how long a downloaded index is reused; pool files never change.
@@ -44,34 +43,76 @@ func Mirror(t testing.TB) string {
 	return m
 }
 
-// SourceTarball downloads the pool file of a source package of trixie and checks it
-// against the SHA-256 in dists/trixie/main/source/Sources.xz. It returns the path of the
-// cached, checked file.
+// archive is the verified client of the trixie suite on the configured mirror.
+func archive(t testing.TB) *debarchive.Client {
+	t.Helper()
+	clientMu.Lock()
+	defer clientMu.Unlock()
+	if client == nil {
+		client = &debarchive.Client{Mirror: Mirror(t), Suite: "trixie", CacheDir: filepath.Join(CacheDir(), "archive"), MaxAge: indexMaxAge}
+	}
+	return client
+}
+
+var (
+	clientMu sync.Mutex
+	client   *debarchive.Client
+)
+
+// SourceTarball downloads the pool file of a source package of trixie, through the
+// verified chain: the suite's InRelease checked with the Debian archive keyring, the
+// Sources index against it, the file against the index's SHA-256 and size. It returns
+// the path of the cached, checked file.
 func SourceTarball(t testing.TB, pkg, file string) string {
 	t.Helper()
 	fetchMu.Lock()
 	defer fetchMu.Unlock()
-	mirror := Mirror(t)
-	sources := cached(t, mirror+"/dists/trixie/main/source/Sources.xz", "trixie-Sources.xz", indexMaxAge)
-	want, dir, err := SourceEntry(bytes.NewReader(unxz(t, sources)), pkg, file)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	c := archive(t)
+	idx, err := c.Index(ctx, "main/source/Sources.xz")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := cached(t, mirror+"/"+dir+"/"+file, file, 0)
-	if got := fileSHA256(t, p); got != want {
-		os.Remove(p)
-		t.Fatalf("%s: SHA-256 %s, Sources.xz says %s", file, got, want)
+	var want *debsrc.File
+	var dir string
+	err = debsrc.ParseSources(bytes.NewReader(unxz(t, idx)), func(s debsrc.Source) bool {
+		if s.Package != pkg {
+			return true
+		}
+		for _, f := range s.Files {
+			if f.Name == file {
+				want, dir = &f, path.Dir(s.PoolPath(f))
+				return false
+			}
+		}
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want == nil {
+		t.Fatalf("%s of source package %s is not in the trixie Sources index", file, pkg)
+	}
+	p, err := c.Pool(ctx, dir+"/"+file, debarchive.FileHash{SHA256: want.SHA256, Size: want.Size})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return p
 }
 
-// PackageIndex returns the decompressed trixie Packages index of arch.
+// PackageIndex returns the decompressed trixie Packages index of arch, verified
+// against the suite's signed InRelease.
 func PackageIndex(t testing.TB, arch string) []byte {
 	t.Helper()
 	fetchMu.Lock()
 	defer fetchMu.Unlock()
-	mirror := Mirror(t)
-	p := cached(t, mirror+"/dists/trixie/main/binary-"+arch+"/Packages.xz", "trixie-Packages-"+arch+".xz", indexMaxAge)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	p, err := archive(t).Index(ctx, "main/binary-"+arch+"/Packages.xz")
+	if err != nil {
+		t.Fatal(err)
+	}
 	return unxz(t, p)
 }
 
@@ -90,49 +131,6 @@ func Packages(t testing.TB, arch string) (names, provided map[string]bool) {
 	return names, provided
 }
 
-func cached(t testing.TB, url, name string, maxAge time.Duration) string {
-	t.Helper()
-	dir := CacheDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(dir, name)
-	if fi, err := os.Stat(p); err == nil && (maxAge == 0 || time.Since(fi.ModTime()) < maxAge) {
-		return p
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("download %s: %v", url, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("download %s: %s", url, resp.Status)
-	}
-	tmp, err := os.CreateTemp(dir, name+".tmp-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(tmp, resp.Body); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		t.Fatalf("download %s: %v", url, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		t.Fatal(err)
-	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func unxz(t testing.TB, p string) []byte {
 	t.Helper()
 	out, err := exec.Command("xz", "-dc", p).Output()
@@ -140,18 +138,4 @@ func unxz(t testing.TB, p string) []byte {
 		t.Fatalf("xz -dc %s: %v (install xz-utils)", p, err)
 	}
 	return out
-}
-
-func fileSHA256(t testing.TB, p string) string {
-	t.Helper()
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		t.Fatal(err)
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }

@@ -59,10 +59,26 @@ func Download(ctx context.Context, client *http.Client, url, file string, since 
 // DownloadChecked fetches url into file like [Download] (unconditionally), and puts the
 // new file in place only when check accepts it (check reads the complete temporary
 // file at the path it is given): a download that fails its check never replaces file.
+// The check's error is returned as a [*CheckError].
 func DownloadChecked(ctx context.Context, client *http.Client, url, file string, limit int64, check func(tmp string) error) error {
 	_, err := download(ctx, client, url, file, time.Time{}, limit, check)
 	return err
 }
+
+// RefreshChecked is [DownloadChecked] with a conditional request: with since set it
+// asks If-Modified-Since, and a 304 only renews file's time (changed false, no check:
+// the file was checked when it was put in place).
+func RefreshChecked(ctx context.Context, client *http.Client, url, file string, since time.Time, limit int64, check func(tmp string) error) (changed bool, err error) {
+	return download(ctx, client, url, file, since, limit, check)
+}
+
+// CheckError is the error of a download that arrived complete but that the check of
+// [DownloadChecked] refused: the server answered, with content that must not be used
+// (as opposed to a server that could not be reached).
+type CheckError struct{ Err error }
+
+func (e *CheckError) Error() string { return e.Err.Error() }
+func (e *CheckError) Unwrap() error { return e.Err }
 
 func download(ctx context.Context, client *http.Client, url, file string, since time.Time, limit int64, check func(string) error) (changed bool, err error) {
 	client = cmp.Or(client, http.DefaultClient)
@@ -107,7 +123,7 @@ func download(ctx context.Context, client *http.Client, url, file string, since 
 			return false, err
 		}
 		if err := check(tmp.Name()); err != nil {
-			return false, err
+			return false, &CheckError{Err: err}
 		}
 	}
 	return true, tmp.Commit()

@@ -2,6 +2,7 @@ package freshfile
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -124,5 +125,50 @@ func TestDownloadChecked(t *testing.T) {
 				t.Errorf("files left in the directory: %v", entries)
 			}
 		})
+	}
+}
+
+// TestRefreshChecked: a download the check refuses leaves the old copy as it was, is a
+// *CheckError (the server answered: not to be mistaken for one that is down) and leaves
+// no temporary file; a 304 renews the copy without a check; an accepted one replaces it.
+func TestRefreshChecked(t *testing.T) {
+	status := 200
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if status != 200 {
+			w.WriteHeader(status)
+			return
+		}
+		w.Write([]byte("new"))
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "InRelease")
+	if err := os.WriteFile(file, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	since := time.Now().Add(-time.Hour)
+	refuse := func(string) error { return errors.New("bad signature") }
+	changed, err := RefreshChecked(context.Background(), nil, srv.URL, file, since, 0, refuse)
+	var ce *CheckError
+	if !errors.As(err, &ce) || changed || ce.Error() != "bad signature" {
+		t.Fatalf("refused download: changed %t, err %v", changed, err)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "old" {
+		t.Errorf("a refused download replaced the file: %q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files left: %v", entries)
+	}
+	status = 304
+	checked := false
+	if changed, err := RefreshChecked(context.Background(), nil, srv.URL, file, since, 0, func(string) error { checked = true; return nil }); err != nil || changed || checked {
+		t.Errorf("304: changed %t, err %v, checked %t", changed, err, checked)
+	}
+	status = 200
+	if changed, err := RefreshChecked(context.Background(), nil, srv.URL, file, since, 0, func(string) error { return nil }); err != nil || !changed {
+		t.Errorf("accepted download: changed %t, err %v", changed, err)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "new" {
+		t.Errorf("an accepted download did not replace the file: %q", b)
 	}
 }

@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
-	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/debarchive"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 )
 
@@ -36,8 +34,16 @@ type Binaries struct {
 	MaxAge time.Duration
 	// MaxPackage bounds one package's size (default 512 MiB).
 	MaxPackage int64
+	// Keyrings are the OpenPGP keyrings the suite's InRelease is verified with
+	// (default the Debian archive keyring).
+	Keyrings []string
 
-	mu sync.Mutex
+	mu      sync.Mutex
+	archive archive
+}
+
+func (b *Binaries) open() (*debarchive.Client, error) {
+	return b.archive.open(archiveConfig{mirror: b.Mirror, suite: b.Suite, cacheDir: b.CacheDir, keyrings: b.Keyrings, maxAge: b.MaxAge})
 }
 
 // OfSource returns the binary packages of the index built from the source package src,
@@ -63,15 +69,15 @@ func (b *Binaries) index(ctx context.Context) (string, error) {
 	if b.Suite == "" || b.Arch == "" || b.CacheDir == "" {
 		return "", errors.New("debsrc: the binary archive needs a suite, an architecture and a cache directory")
 	}
+	c, err := b.open()
+	if err != nil {
+		return "", err
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if err := os.MkdirAll(b.CacheDir, 0o755); err != nil {
-		return "", fmt.Errorf("debsrc: cache: %w", err)
-	}
 	comp := cmp.Or(b.Component, "main")
-	file := filepath.Join(b.CacheDir, b.Suite+"-"+comp+"-binary-"+b.Arch+"-Packages.xz")
-	rel := fmt.Sprintf("dists/%s/%s/binary-%s/Packages.xz", b.Suite, comp, b.Arch)
-	if err := (archive{mirror: b.Mirror}).refreshIndex(ctx, file, rel, b.MaxAge); err != nil {
+	file, err := c.Index(ctx, comp+"/binary-"+b.Arch+"/Packages.xz")
+	if err != nil {
 		return "", fmt.Errorf("debsrc: the %s %s Packages index: %w", b.Suite, b.Arch, err)
 	}
 	return file, nil
@@ -87,7 +93,11 @@ func (b *Binaries) Fetch(ctx context.Context, p knowledge.BinaryPackage) (string
 	if limit := cmp.Or(b.MaxPackage, 512<<20); p.Size > limit {
 		return "", fmt.Errorf("debsrc: %s is %d bytes, more than the %d allowed", p.Package, p.Size, limit)
 	}
+	c, err := b.open()
+	if err != nil {
+		return "", err
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return archive{mirror: b.Mirror}.fetchChecked(ctx, filepath.Join(b.CacheDir, "pool"), clean[1:], atesor.DistroSource{SHA256: p.SHA256, Size: p.Size}, p.Size)
+	return c.Pool(ctx, clean[1:], debarchive.FileHash{SHA256: p.SHA256, Size: p.Size})
 }

@@ -4,20 +4,17 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"strings"
-	"sync/atomic"
 	"testing"
+	"time"
 
-	"github.com/ulikunitz/xz"
-
+	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 )
 
-func binaryArchive(t *testing.T, deb []byte, served []byte) (*httptest.Server, *atomic.Int32) {
+func binaryArchive(t *testing.T, deb []byte, served []byte) (*debiantest.Archive, string) {
 	t.Helper()
 	index := fmt.Sprintf(`Package: libmad0
 Source: libmad (0.15.1b-11)
@@ -34,36 +31,19 @@ Filename: pool/main/m/madplay/madplay_0.15.2b-1_amd64.deb
 Size: 10
 SHA256: 00
 `, len(deb), sum(deb))
-	var buf bytes.Buffer
-	w, err := xz.NewWriter(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Write([]byte(index))
-	w.Close()
-	files := map[string][]byte{
-		"/dists/trixie/main/binary-amd64/Packages.xz":            buf.Bytes(),
-		"/pool/main/libm/libmad/libmad0_0.15.1b-11+b1_amd64.deb": served,
-	}
-	var n atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
-		b, ok := files[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Write(b)
-	}))
-	t.Cleanup(srv.Close)
-	return srv, &n
+	signer := debiantest.NewSigner(t, "Test Archive")
+	a := debiantest.NewArchive(t, signer, "trixie", time.Now().Add(-time.Hour), map[string][]byte{
+		"dists/trixie/main/binary-amd64/Packages.xz":            debiantest.XZ(t, []byte(index)),
+		"pool/main/libm/libmad/libmad0_0.15.1b-11+b1_amd64.deb": served,
+	})
+	return a, signer.Keyring
 }
 
 func TestBinariesOfSourceAndFetch(t *testing.T) {
 	deb := []byte("!<arch>\npretend this is a .deb")
-	srv, requests := binaryArchive(t, deb, deb)
+	a, keyring := binaryArchive(t, deb, deb)
 	cache := t.TempDir()
-	b := &debsrc.Binaries{Mirror: srv.URL, Suite: "trixie", Arch: "amd64", CacheDir: cache}
+	b := &debsrc.Binaries{Mirror: a.URL, Suite: "trixie", Arch: "amd64", CacheDir: cache, Keyrings: []string{keyring}}
 	ctx := context.Background()
 	bins, err := b.OfSource(ctx, "libmad")
 	if err != nil {
@@ -79,23 +59,23 @@ func TestBinariesOfSourceAndFetch(t *testing.T) {
 	if got, _ := os.ReadFile(file); !bytes.Equal(got, deb) {
 		t.Errorf("fetched %q", got)
 	}
-	n := requests.Load()
-	again := &debsrc.Binaries{Mirror: srv.URL, Suite: "trixie", Arch: "amd64", CacheDir: cache}
+	n := a.Total()
+	again := &debsrc.Binaries{Mirror: a.URL, Suite: "trixie", Arch: "amd64", CacheDir: cache, Keyrings: []string{keyring}}
 	if bins, err := again.OfSource(ctx, "libmad"); err != nil || len(bins) != 1 {
 		t.Fatalf("cached index: %v, %v", bins, err)
 	}
 	if f, err := again.Fetch(ctx, bins[0]); err != nil || f != file {
 		t.Fatalf("cached package: %s, %v", f, err)
 	}
-	if requests.Load() != n {
-		t.Errorf("the cached index and package made %d more requests", requests.Load()-n)
+	if a.Total() != n {
+		t.Errorf("the cached index and package made %d more requests", a.Total()-n)
 	}
 }
 
 func TestBinariesFetchRefuses(t *testing.T) {
 	deb := []byte("!<arch>\npretend this is a .deb")
-	srv, _ := binaryArchive(t, deb, append(bytes.Clone(deb[:len(deb)-1]), 'X'))
-	b := &debsrc.Binaries{Mirror: srv.URL, Suite: "trixie", Arch: "amd64", CacheDir: t.TempDir()}
+	a, keyring := binaryArchive(t, deb, append(bytes.Clone(deb[:len(deb)-1]), 'X'))
+	b := &debsrc.Binaries{Mirror: a.URL, Suite: "trixie", Arch: "amd64", CacheDir: t.TempDir(), Keyrings: []string{keyring}}
 	ctx := context.Background()
 	bins, err := b.OfSource(ctx, "libmad")
 	if err != nil || len(bins) != 1 {
@@ -114,7 +94,32 @@ func TestBinariesFetchRefuses(t *testing.T) {
 			t.Errorf("%s: fetched", p.Package)
 		}
 	}
-	if _, err := (&debsrc.Binaries{Mirror: srv.URL, Suite: "trixie", Arch: "arm64", CacheDir: t.TempDir()}).OfSource(ctx, "libmad"); err == nil {
+	if _, err := (&debsrc.Binaries{Mirror: a.URL, Suite: "trixie", Arch: "arm64", CacheDir: t.TempDir(), Keyrings: []string{keyring}}).OfSource(ctx, "libmad"); err == nil {
 		t.Error("a missing index gave no error")
+	}
+}
+
+// TestBinariesRefuseTamperedIndex: a genuine signed InRelease, but a Packages index
+// that names another .deb (with its own matching hash): the index is refused, no .deb is
+// fetched, and nothing of it is cached.
+func TestBinariesRefuseTamperedIndex(t *testing.T) {
+	deb := []byte("!<arch>\npretend this is a .deb")
+	a, keyring := binaryArchive(t, deb, deb)
+	evil := []byte("!<arch>\nthe attacker's .deb")
+	a.Serve("dists/trixie/main/binary-amd64/Packages.xz", debiantest.XZ(t, []byte(fmt.Sprintf(
+		"Package: libmad0\nSource: libmad (0.15.1b-11)\nVersion: 0.15.1b-11+b1\nArchitecture: amd64\nFilename: pool/main/libm/libmad/libmad0_0.15.1b-11+b1_amd64.deb\nSize: %d\nSHA256: %s\n",
+		len(evil), sum(evil)))))
+	a.Serve("pool/main/libm/libmad/libmad0_0.15.1b-11+b1_amd64.deb", evil)
+	cache := t.TempDir()
+	b := &debsrc.Binaries{Mirror: a.URL, Suite: "trixie", Arch: "amd64", CacheDir: cache, Keyrings: []string{keyring}}
+	bins, err := b.OfSource(context.Background(), "libmad")
+	if err == nil || !strings.Contains(err.Error(), "Packages.xz") || !strings.Contains(err.Error(), "signed") {
+		t.Fatalf("a tampered Packages index: %+v, %v", bins, err)
+	}
+	if n := a.Requested("pool/main/libm/libmad/libmad0_0.15.1b-11+b1_amd64.deb"); n != 0 {
+		t.Errorf("the .deb of a tampered index was fetched %d times", n)
+	}
+	if _, err := os.Stat(cache + "/dists/trixie/main/binary-amd64/Packages.xz"); err == nil {
+		t.Error("the tampered index was cached")
 	}
 }

@@ -7,35 +7,24 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/ulikunitz/xz"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
 	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 )
 
 func sum(b []byte) string { h := sha256.Sum256(b); return hex.EncodeToString(h[:]) }
 
-// archive is a fake Debian archive: a Sources index and the pool files it lists.
-type archive struct {
-	files    map[string][]byte
-	requests atomic.Int32
-}
-
-func newArchive(t *testing.T, tarball []byte, corrupt bool) (*archive, *httptest.Server) {
-	t.Helper()
-	served := tarball
-	if corrupt {
-		served = append(bytes.Clone(tarball[:len(tarball)-1]), 'X')
-	}
-	sources := fmt.Sprintf(`Package: zlib
+// sourcesIndex is the Sources index of the test archive, listing tarball.
+func sourcesIndex(tarball []byte) string {
+	return fmt.Sprintf(`Package: zlib
 Binary: zlib1g, zlib1g-dev
 Version: 1:1.3.dfsg+really1.3.1-1
 Format: 3.0 (quilt)
@@ -62,36 +51,33 @@ Package: zlibc
 Version: 0.9k-4
 Directory: pool/main/z/zlibc
 `, sum(tarball), len(tarball), sum([]byte("debia")), sum(tarball), len(tarball), sum([]byte("nativ")))
-	var buf bytes.Buffer
-	w, err := xz.NewWriter(&buf)
-	if err != nil {
-		t.Fatal(err)
+}
+
+const sourcesXZ = "dists/trixie/main/source/Sources.xz"
+
+// newArchive serves a signed Debian archive: an InRelease signed by a throwaway key
+// (its keyring returned), the Sources index and the pool files it lists; corrupt serves
+// the tarballs with their last byte changed.
+func newArchive(t *testing.T, tarball []byte, corrupt bool) (*debiantest.Archive, string) {
+	t.Helper()
+	served := tarball
+	if corrupt {
+		served = append(bytes.Clone(tarball[:len(tarball)-1]), 'X')
 	}
-	w.Write([]byte(sources))
-	w.Close()
-	a := &archive{files: map[string][]byte{
-		"/dists/trixie/main/source/Sources.xz":                    buf.Bytes(),
-		"/pool/main/z/zlib/zlib_1.3.dfsg+really1.3.1.orig.tar.gz": served,
-		"/pool/main/l/lz4/lz4_1.10.0.orig.tar.gz":                 served,
-	}}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.requests.Add(1)
-		b, ok := a.files[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Write(b)
-	}))
-	t.Cleanup(srv.Close)
-	return a, srv
+	signer := debiantest.NewSigner(t, "Test Archive")
+	a := debiantest.NewArchive(t, signer, "trixie", time.Now().Add(-time.Hour), map[string][]byte{
+		sourcesXZ: debiantest.XZ(t, []byte(sourcesIndex(tarball))),
+		"pool/main/z/zlib/zlib_1.3.dfsg+really1.3.1.orig.tar.gz": served,
+		"pool/main/l/lz4/lz4_1.10.0.orig.tar.gz":                 served,
+	})
+	return a, signer.Keyring
 }
 
 func TestResolve(t *testing.T) {
 	tarball := []byte("pretend this is a gzip tarball")
-	a, srv := newArchive(t, tarball, false)
+	a, keyring := newArchive(t, tarball, false)
 	cache := t.TempDir()
-	r := &debsrc.Resolver{Mirror: srv.URL, Suite: "trixie", CacheDir: cache}
+	r := &debsrc.Resolver{Mirror: a.URL, Suite: "trixie", CacheDir: cache, Keyrings: []string{keyring}}
 	got, err := r.Resolve(context.Background(), "debian:zlib")
 	if err != nil {
 		t.Fatal(err)
@@ -104,26 +90,26 @@ func TestResolve(t *testing.T) {
 	if b, err := os.ReadFile(got.Tarball); err != nil || !bytes.Equal(b, tarball) {
 		t.Errorf("tarball %s: %q, %v", got.Tarball, b, err)
 	}
-	if strings.Contains(fmt.Sprint(got.Origin), srv.URL) {
+	if strings.Contains(fmt.Sprint(got.Origin), a.URL) {
 		t.Errorf("the origin records the mirror: %+v", got.Origin)
 	}
-	n := a.requests.Load()
+	n := a.Total()
 	// A second resolver (a second process) uses the cached index and tarball.
-	r2 := &debsrc.Resolver{Mirror: srv.URL, Suite: "trixie", CacheDir: cache}
+	r2 := &debsrc.Resolver{Mirror: a.URL, Suite: "trixie", CacheDir: cache, Keyrings: []string{keyring}}
 	for _, spec := range []string{"debian:zlib", "debian:zlib=1.3.dfsg+really1.3.1", "debian:zlib=1:1.3.dfsg+really1.3.1-1"} {
 		again, err := r2.Resolve(context.Background(), spec)
 		if err != nil || again.Tarball != got.Tarball {
 			t.Fatalf("%s: %v, %v", spec, again, err)
 		}
 	}
-	if a.requests.Load() != n {
-		t.Errorf("cached resolution made %d requests", a.requests.Load()-n)
+	if a.Total() != n {
+		t.Errorf("cached resolution made %d requests", a.Total()-n)
 	}
 }
 
 func TestResolveErrors(t *testing.T) {
-	_, srv := newArchive(t, []byte("tarball"), false)
-	r := &debsrc.Resolver{Mirror: srv.URL, Suite: "trixie", CacheDir: t.TempDir()}
+	a, keyring := newArchive(t, []byte("tarball"), false)
+	r := &debsrc.Resolver{Mirror: a.URL, Suite: "trixie", CacheDir: t.TempDir(), Keyrings: []string{keyring}}
 	ctx := context.Background()
 
 	_, err := r.Resolve(ctx, "debian:zlb")
@@ -151,17 +137,47 @@ func TestResolveErrors(t *testing.T) {
 	}
 }
 
-func TestResolveChecksSHA256(t *testing.T) {
-	_, srv := newArchive(t, []byte("the real tarball"), true)
+// TestResolveRefusesTamperedTarball: the mirror serves a genuine signed InRelease and
+// Sources index, but a tarball other than the one the index lists.
+func TestResolveRefusesTamperedTarball(t *testing.T) {
+	a, keyring := newArchive(t, []byte("the real tarball"), true)
 	cache := t.TempDir()
-	r := &debsrc.Resolver{Mirror: srv.URL, Suite: "trixie", CacheDir: cache}
+	r := &debsrc.Resolver{Mirror: a.URL, Suite: "trixie", CacheDir: cache, Keyrings: []string{keyring}}
 	_, err := r.Resolve(context.Background(), "debian:lz4")
-	if err == nil || !strings.Contains(err.Error(), "SHA-256") {
-		t.Fatalf("a corrupt download resolved: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "SHA-256") || !strings.Contains(err.Error(), "lz4_1.10.0.orig.tar.gz") {
+		t.Fatalf("a tampered tarball resolved: %v", err)
 	}
-	entries, _ := os.ReadDir(cache + "/pool")
-	if len(entries) != 0 {
-		t.Errorf("a corrupt download was kept: %v", entries)
+	if entries, _ := os.ReadDir(filepath.Join(cache, "pool", "main", "l", "lz4")); len(entries) != 0 {
+		t.Errorf("a tampered download was kept: %v", entries)
+	}
+}
+
+// TestResolveRefusesTamperedIndex: a genuine signed InRelease, but a Sources.xz that
+// points zlib at another tarball (the attacker's, with its own matching hash). Nothing
+// is resolved, nothing of the index is cached, and the error names the index.
+func TestResolveRefusesTamperedIndex(t *testing.T) {
+	genuine := []byte("the real tarball")
+	a, keyring := newArchive(t, genuine, false)
+	evil := []byte("the attacker's tarball")
+	a.Serve(sourcesXZ, debiantest.XZ(t, []byte(sourcesIndex(evil))))
+	a.Serve("pool/main/z/zlib/zlib_1.3.dfsg+really1.3.1.orig.tar.gz", evil)
+	cache := t.TempDir()
+	r := &debsrc.Resolver{Mirror: a.URL, Suite: "trixie", CacheDir: cache, Keyrings: []string{keyring}}
+	got, err := r.Resolve(context.Background(), "debian:zlib")
+	if err == nil || !strings.Contains(err.Error(), "Sources.xz") || !strings.Contains(err.Error(), "signed") {
+		t.Fatalf("a tampered index resolved: %+v, %v", got, err)
+	}
+	if _, err := os.Stat(filepath.Join(cache, filepath.FromSlash(sourcesXZ))); err == nil {
+		t.Error("the tampered index was cached")
+	}
+	if n := a.Requested("pool/main/z/zlib/zlib_1.3.dfsg+really1.3.1.orig.tar.gz"); n != 0 {
+		t.Errorf("the tarball of a tampered index was fetched %d times", n)
+	}
+	// Without a signature by a key of the keyring there is no index at all.
+	other := debiantest.NewSigner(t, "Someone Else")
+	r = &debsrc.Resolver{Mirror: a.URL, Suite: "trixie", CacheDir: t.TempDir(), Keyrings: []string{other.Keyring}}
+	if _, err := r.Resolve(context.Background(), "debian:zlib"); err == nil || !strings.Contains(err.Error(), "InRelease") {
+		t.Errorf("an InRelease signed by a key outside the keyring: %v", err)
 	}
 }
 

@@ -8,13 +8,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/debarchive"
 )
 
 // ErrNoOrig is wrapped by the error for a source package without an upstream tarball.
@@ -60,11 +59,15 @@ type Resolver struct {
 	MaxTarball int64
 	// Client is the HTTP client (default http.DefaultClient).
 	Client *http.Client
+	// Keyrings are the OpenPGP keyrings the suite's InRelease is verified with
+	// (default the Debian archive keyring, /usr/share/keyrings/debian-archive-keyring.gpg).
+	Keyrings []string
 
-	once  sync.Once
-	index []byte
-	err   error
-	dl    sync.Mutex
+	once    sync.Once
+	index   []byte
+	err     error
+	dl      sync.Mutex
+	archive archive
 }
 
 // Resolved is a resolved package: what to record and the checked tarball on disk.
@@ -145,11 +148,14 @@ func upstream(v string) string {
 
 func (r *Resolver) component() string { return cmp.Or(r.Component, "main") }
 
-func (r *Resolver) archive() archive { return archive{mirror: r.Mirror, client: r.Client} }
+func (r *Resolver) open() (*debarchive.Client, error) {
+	return r.archive.open(archiveConfig{mirror: r.Mirror, suite: r.Suite, cacheDir: r.CacheDir, keyrings: r.Keyrings, maxAge: r.MaxAge, http: r.Client})
+}
 
-// Index returns the decompressed Sources index, downloading it when the cached copy is
-// missing or older than MaxAge (a conditional request, so an unchanged index is not
-// fetched again; a stale copy is used when the mirror cannot be reached).
+// Index returns the decompressed Sources index, verified against the suite's signed
+// InRelease: the cached copy while it matches the InRelease (renewed after MaxAge with a
+// conditional request; a verified copy serves when the mirror cannot be reached), else
+// the mirror's.
 func (r *Resolver) Index(ctx context.Context) ([]byte, error) {
 	r.once.Do(func() { r.index, r.err = r.loadIndex(ctx) })
 	return r.index, r.err
@@ -159,25 +165,33 @@ func (r *Resolver) loadIndex(ctx context.Context) ([]byte, error) {
 	if r.Suite == "" || r.CacheDir == "" {
 		return nil, errors.New("debsrc: the resolver needs a suite and a cache directory")
 	}
-	if err := os.MkdirAll(r.CacheDir, 0o755); err != nil {
-		return nil, fmt.Errorf("debsrc: cache: %w", err)
+	c, err := r.open()
+	if err != nil {
+		return nil, err
 	}
-	file := filepath.Join(r.CacheDir, r.Suite+"-"+r.component()+"-Sources.xz")
-	rel := fmt.Sprintf("dists/%s/%s/source/Sources.xz", r.Suite, r.component())
-	if err := r.archive().refreshIndex(ctx, file, rel, r.MaxAge); err != nil {
+	file, err := c.Index(ctx, r.component()+"/source/Sources.xz")
+	if err != nil {
 		return nil, fmt.Errorf("debsrc: the %s Sources index: %w", r.Suite, err)
 	}
 	var data []byte
-	err := readIndex(file, func(index io.Reader) (err error) {
+	err = readIndex(file, func(index io.Reader) (err error) {
 		data, err = io.ReadAll(io.LimitReader(index, 1<<30))
 		return err
 	})
 	return data, err
 }
 
-// fetchTarball returns the cached, checked tarball of o, downloading it when missing.
+// fetchTarball returns the cached tarball of o, checked against the SHA-256 and size of
+// the verified Sources index, downloading it when missing.
 func (r *Resolver) fetchTarball(ctx context.Context, o atesor.DistroSource) (string, error) {
+	if limit := cmp.Or(r.MaxTarball, 2<<30); o.Size > limit {
+		return "", fmt.Errorf("debsrc: %s is %d bytes, more than the %d allowed (Resolver.MaxTarball)", o.Path, o.Size, limit)
+	}
+	c, err := r.open()
+	if err != nil {
+		return "", err
+	}
 	r.dl.Lock()
 	defer r.dl.Unlock()
-	return r.archive().fetchChecked(ctx, filepath.Join(r.CacheDir, "pool"), o.Path, o, cmp.Or(r.MaxTarball, 2<<30))
+	return c.Pool(ctx, o.Path, debarchive.FileHash{SHA256: o.SHA256, Size: o.Size})
 }

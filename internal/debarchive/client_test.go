@@ -1,0 +1,234 @@
+package debarchive_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go/internal/debarchive"
+	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
+)
+
+func sum(b []byte) string { h := sha256.Sum256(b); return hex.EncodeToString(h[:]) }
+
+const suite = "trixie"
+
+var (
+	sourcesPath = "dists/" + suite + "/main/source/Sources.xz"
+	poolPath    = "pool/main/z/zlib/zlib_1.3.orig.tar.gz"
+	released    = time.Date(2026, 11, 21, 9, 15, 44, 0, time.UTC)
+)
+
+// mirror is a signed archive with one index and one pool file.
+func mirror(t *testing.T, signer *debiantest.Signer) *debiantest.Archive {
+	t.Helper()
+	return debiantest.NewArchive(t, signer, suite, released, map[string][]byte{
+		sourcesPath: debiantest.XZ(t, []byte("Package: zlib\n")),
+		poolPath:    []byte("the genuine tarball"),
+	})
+}
+
+func client(a *debiantest.Archive, keyring, cache string) *debarchive.Client {
+	return &debarchive.Client{Mirror: a.URL, Suite: suite, CacheDir: cache, Verifier: debarchive.GPGV{Keyrings: []string{keyring}}}
+}
+
+// cachedFiles lists the regular files below dir (relative paths).
+func cachedFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, rel)
+		}
+		return nil
+	})
+	return out
+}
+
+func TestClientGenuine(t *testing.T) {
+	signer := debiantest.NewSigner(t, "Test Archive")
+	a := mirror(t, signer)
+	cache := t.TempDir()
+	ctx := context.Background()
+	c := client(a, signer.Keyring, cache)
+	idx, err := c.Index(ctx, "main/source/Sources.xz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(idx); !bytes.Equal(b, a.File(sourcesPath)) {
+		t.Errorf("index %s holds %q", idx, b)
+	}
+	tarball := a.File(poolPath)
+	p, err := c.Pool(ctx, poolPath, debarchive.FileHash{SHA256: sum(tarball), Size: int64(len(tarball))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); !bytes.Equal(b, tarball) {
+		t.Errorf("pool file %s holds %q", p, b)
+	}
+	// A second client (a second process) uses the verified cache: no request at all.
+	n := a.Total()
+	again := client(a, signer.Keyring, cache)
+	if _, err := again.Index(ctx, "main/source/Sources.xz"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := again.Pool(ctx, poolPath, debarchive.FileHash{SHA256: sum(tarball), Size: int64(len(tarball))}); err != nil {
+		t.Fatal(err)
+	}
+	if a.Total() != n {
+		t.Errorf("the cached files made %d requests", a.Total()-n)
+	}
+	if _, err := again.Index(ctx, "main/binary-amd64/Packages.xz"); !errors.Is(err, debarchive.ErrUnverified) ||
+		!strings.Contains(err.Error(), "not listed") {
+		t.Errorf("an index the Release does not list: %v", err)
+	}
+}
+
+// TestClientRefuses plays the mirror, a proxy or the network as an attacker: each case
+// serves something other than the archive's signed state, and the client must refuse
+// it with an error naming the file and cache nothing of it.
+func TestClientRefuses(t *testing.T) {
+	signer := debiantest.NewSigner(t, "Test Archive")
+	stranger := debiantest.NewSigner(t, "Someone Else")
+	inrelease := "dists/" + suite + "/InRelease"
+	tests := []struct {
+		name   string
+		tamper func(a *debiantest.Archive)
+		pool   bool   // fetch the pool file (else the index)
+		want   string // in the error
+	}{
+		{"a tampered Sources.xz", func(a *debiantest.Archive) {
+			a.Serve(sourcesPath, debiantest.XZ(t, []byte("Package: zlib\nDirectory: pool/main/e/evil\n")))
+		}, false, "Sources.xz"},
+		{"a longer Sources.xz", func(a *debiantest.Archive) {
+			a.Serve(sourcesPath, append(bytes.Clone(a.File(sourcesPath)), 0))
+		}, false, "larger than"},
+		{"a tampered tarball", func(a *debiantest.Archive) { a.Serve(poolPath, []byte("the evil tarball!!!")) }, true, poolPath},
+		{"a changed InRelease", func(a *debiantest.Archive) {
+			a.Serve(inrelease, bytes.Replace(a.File(inrelease), []byte("Suite: trixie"), []byte("Suite: trixiE"), 1))
+		}, false, "InRelease"},
+		{"an InRelease signed by another key", func(a *debiantest.Archive) {
+			a.Serve(inrelease, stranger.ClearSign(t, a.Release(suite, "", released, nil)))
+		}, false, "not in the keyring"},
+		{"an unsigned Release only", func(a *debiantest.Archive) {
+			a.Serve(inrelease, nil)
+			a.Serve("dists/"+suite+"/Release", a.Release(suite, "", released, nil))
+		}, false, "no signature"},
+		{"a Release with another key's Release.gpg", func(a *debiantest.Archive) {
+			rel := a.Release(suite, "", released, nil)
+			a.Serve(inrelease, nil)
+			a.Serve("dists/"+suite+"/Release", rel)
+			a.Serve("dists/"+suite+"/Release.gpg", stranger.DetachSign(t, rel))
+		}, false, "Release"},
+		{"another suite's genuine InRelease", func(a *debiantest.Archive) {
+			rel := bytes.ReplaceAll(a.Release(suite, "", released, nil), []byte(": trixie\n"), []byte(": bookworm\n"))
+			a.Serve(inrelease, signer.ClearSign(t, rel))
+		}, false, "not of trixie"},
+		{"an expired InRelease", func(a *debiantest.Archive) {
+			a.Serve(inrelease, signer.ClearSign(t, a.Release(suite, "Valid-Until: Sun, 22 Nov 2026 09:15:44 UTC\n", released, nil)))
+		}, false, "Valid-Until"},
+		{"unsigned checksums after the signature", func(a *debiantest.Archive) {
+			evil := debiantest.XZ(t, []byte("Package: evil\n"))
+			a.Serve(sourcesPath, evil)
+			a.Serve(inrelease, append(bytes.Clone(a.File(inrelease)), []byte("\nSHA256:\n "+sum(evil)+" 9 main/source/Sources.xz\n")...))
+		}, false, "outside"},
+		{"unsigned text before the signed message", func(a *debiantest.Archive) {
+			a.Serve(inrelease, append([]byte("Suite: trixie\n\n"), a.File(inrelease)...))
+		}, false, "outside"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := mirror(t, signer)
+			tarball := a.File(poolPath)
+			genuineInRelease := a.File(inrelease)
+			tt.tamper(a)
+			cache := t.TempDir()
+			c := client(a, signer.Keyring, cache)
+			c.Now = func() time.Time { return released.Add(48 * time.Hour) }
+			var err error
+			if tt.pool {
+				_, err = c.Pool(context.Background(), poolPath, debarchive.FileHash{SHA256: sum(tarball), Size: int64(len(tarball))})
+			} else {
+				_, err = c.Index(context.Background(), "main/source/Sources.xz")
+			}
+			if err == nil || !errors.Is(err, debarchive.ErrUnverified) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want an unverified error naming %q", err, tt.want)
+			}
+			// Only the genuine InRelease may be kept, when something else was tampered with.
+			genuine := bytes.Equal(a.File(inrelease), genuineInRelease)
+			for _, f := range cachedFiles(t, cache) {
+				if f != filepath.Join("dists", suite, "InRelease") || !genuine {
+					t.Errorf("cached after the refusal: %s", f)
+				}
+			}
+		})
+	}
+}
+
+// TestClientRechecksCache: a cached index changed on disk is not used (downloaded
+// again), a cached InRelease that no longer verifies is dropped, an InRelease older
+// than the one verified before is refused, and the Release + Release.gpg pair serves
+// when the mirror has no InRelease.
+func TestClientRechecksCache(t *testing.T) {
+	signer := debiantest.NewSigner(t, "Test Archive")
+	ctx := context.Background()
+	a := mirror(t, signer)
+	cache := t.TempDir()
+	idx, err := client(a, signer.Keyring, cache).Index(ctx, "main/source/Sources.xz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(idx, []byte("changed on disk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := a.Requested(sourcesPath)
+	if idx, err = client(a, signer.Keyring, cache).Index(ctx, "main/source/Sources.xz"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(idx); !bytes.Equal(b, a.File(sourcesPath)) || a.Requested(sourcesPath) != before+1 {
+		t.Errorf("a changed cached index: %q after %d requests", b, a.Requested(sourcesPath)-before)
+	}
+
+	// The cached InRelease changed on disk: dropped and fetched again.
+	cachedIR := filepath.Join(cache, "dists", suite, "InRelease")
+	ir, _ := os.ReadFile(cachedIR)
+	os.WriteFile(cachedIR, bytes.Replace(ir, []byte("Label: Debian"), []byte("Label: Debiax"), 1), 0o644)
+	n := a.Requested("dists/" + suite + "/InRelease")
+	if _, err := client(a, signer.Keyring, cache).Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if a.Requested("dists/"+suite+"/InRelease") != n+1 {
+		t.Error("a cached InRelease that does not verify was used")
+	}
+
+	// A rollback: an older, genuinely signed InRelease once the newer one is known.
+	old := time.Now().Add(-48 * time.Hour)
+	os.Chtimes(cachedIR, old, old) // due for a refresh
+	a.Serve("dists/"+suite+"/InRelease", signer.ClearSign(t, a.Release(suite, "", released.Add(-30*24*time.Hour), nil)))
+	if _, err := client(a, signer.Keyring, cache).Release(ctx); !errors.Is(err, debarchive.ErrUnverified) || !strings.Contains(err.Error(), "older") {
+		t.Errorf("rollback: %v", err)
+	}
+
+	// Release and its detached signature.
+	b := mirror(t, signer)
+	rel := b.Release(suite, "", released, nil)
+	b.Serve("dists/"+suite+"/InRelease", nil)
+	b.Serve("dists/"+suite+"/Release", rel)
+	b.Serve("dists/"+suite+"/Release.gpg", signer.DetachSign(t, rel))
+	cache2 := t.TempDir()
+	if _, err := client(b, signer.Keyring, cache2).Index(ctx, "main/source/Sources.xz"); err != nil {
+		t.Fatalf("Release + Release.gpg: %v", err)
+	}
+	if _, err := client(b, signer.Keyring, cache2).Index(ctx, "main/source/Sources.xz"); err != nil {
+		t.Fatalf("the cached Release + Release.gpg: %v", err)
+	}
+}
