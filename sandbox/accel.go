@@ -23,6 +23,9 @@ import (
 // AccelMeta is stored next to the accelerator layers (<key>-accel.json). Provisioning
 // writes it last, so its presence marks the layers as complete.
 type AccelMeta struct {
+	// Layout is the version of the way the layers are laid out; layers of another
+	// version are made again (2: with the x86_64 character-set converters).
+	Layout int `json:"layout"`
 	// Platform is the sandbox key whose root filesystem the layers were laid out for.
 	Platform string `json:"platform"`
 	// Suite and Mirror are those of that root filesystem, used for the amd64 tree.
@@ -126,6 +129,9 @@ func accelPathsFor(home string, p atesor.Platform) accelPaths {
 	return accelPaths{key: key, dir: cp.dir, root: filepath.Join(cp.dir, key),
 		meta: filepath.Join(cp.dir, key+".json"), lock: filepath.Join(cp.dir, key+".lock")}
 }
+
+// accelLayout is the current [AccelMeta.Layout].
+const accelLayout = 2
 
 // The parts of the accelerator directory.
 const (

@@ -285,6 +285,44 @@ func TestLayerBuilder(t *testing.T) {
 	}
 }
 
+// TestLayerBuilderGconv: the native compiler converts charsets through the x86_64 C
+// library's converter modules, so the base layer carries them (configuration, cache and
+// modules, the modules' own libraries too) at the path that library reads.
+func TestLayerBuilderGconv(t *testing.T) {
+	amd, rootfs := fakeTrees(t)
+	prog, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	gconv := filepath.Join(amd, "usr/lib/x86_64-linux-gnu/gconv")
+	mustWrite(t, filepath.Join(gconv, "gconv-modules"), []byte("module CP932// INTERNAL CP932 1\n"), 0o644)
+	mustWrite(t, filepath.Join(gconv, "gconv-modules.d", "gconv-modules-extra.conf"), []byte("alias SJIS// CP932//\n"), 0o644)
+	mustCopy(t, prog, filepath.Join(gconv, "CP932.so"))
+	out := t.TempDir()
+	b := &layerBuilder{amd: amd, rootfs: rootfs, out: out, placed: map[string]string{}}
+	if err := b.addGconv(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.addLibraries(); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"gconv-modules", "gconv-modules.d/gconv-modules-extra.conf", "CP932.so"} {
+		if fi, err := os.Lstat(filepath.Join(out, "base", x86Gconv, p)); err != nil || !fi.Mode().IsRegular() {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(out, "base/usr/lib/x86_64-linux-gnu/libc.so.6")); err != nil {
+		t.Errorf("the module's C library was not added: %v", err)
+	}
+
+	// Without converters in the amd64 tree the layout fails with a reason.
+	amd2, rootfs2 := fakeTrees(t)
+	b2 := &layerBuilder{amd: amd2, rootfs: rootfs2, out: t.TempDir(), placed: map[string]string{}}
+	if err := b2.addGconv(); err == nil || !strings.Contains(err.Error(), "character-set converters") {
+		t.Errorf("missing converters: %v", err)
+	}
+}
+
 func TestLayerBuilderMissing(t *testing.T) {
 	amd, rootfs := fakeTrees(t)
 	if err := os.Remove(filepath.Join(amd, "usr/libexec/gcc-cross/riscv64-linux-gnu/14/cc1")); err != nil {

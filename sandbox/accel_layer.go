@@ -197,6 +197,38 @@ func (b *layerBuilder) buildGo(goroot string) ([]string, error) {
 	return names, nil
 }
 
+// x86Gconv is where the x86_64 C library looks for its character-set converters (iconv
+// modules): the compiler's -finput-charset, -fexec-charset and -fwide-exec-charset
+// convert through them, so without them a native cc1 refuses a charset the emulated
+// one accepts.
+const x86Gconv = "/usr/lib/x86_64-linux-gnu/gconv"
+
+// addGconv copies the amd64 tree's converter modules and their configuration into the
+// base layer at the path the x86_64 C library reads them from, and queues the modules
+// so that addLibraries brings the libraries they need.
+func (b *layerBuilder) addGconv() error {
+	root, err := b.amdFile(x86Gconv)
+	if err != nil {
+		return fmt.Errorf("the amd64 tree has no character-set converters (%s): %w", x86Gconv, err)
+	}
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return nil // directories are made by place; the tree has no links here
+		}
+		rel := filepath.ToSlash(mustRel(root, p))
+		if err := b.place(accelBaseLayer, x86Gconv+"/"+rel, p); err != nil {
+			return err
+		}
+		if strings.HasSuffix(p, ".so") {
+			b.elfs = append(b.elfs, p)
+		}
+		return nil
+	})
+}
+
 // addLibraries puts the program interpreter and every shared library the placed ELF
 // files need (transitively, following DT_NEEDED with RUNPATH and the default
 // directories) into the base layer, at the paths the x86_64 loader looks in.

@@ -55,12 +55,16 @@ func provisionAccel(ctx context.Context, p atesor.Platform, rootfs string, o *op
 
 	if m, err := readAccelMeta(ap.meta); err == nil && exists(ap.root) {
 		_, cwhy := checkC(m, status)
-		fresh := m.RootfsCreated.Equal(rmeta.Created) && (cwhy == "" || time.Since(m.Created) < accelStaleAfter)
+		fresh := m.Layout == accelLayout && m.RootfsCreated.Equal(rmeta.Created) && (cwhy == "" || time.Since(m.Created) < accelStaleAfter)
 		if fresh {
 			rep.report("accel-ready", ap.root)
 			return m, nil
 		}
-		o.logger.Info("sandbox: remaking the accelerator layers", "why", firstNonEmpty(cwhy, "the root filesystem was made again"))
+		why := firstNonEmpty(cwhy, "the root filesystem was made again")
+		if m.Layout != accelLayout {
+			why = fmt.Sprintf("the layers were laid out by an older atesor (layout %d, now %d)", m.Layout, accelLayout)
+		}
+		o.logger.Info("sandbox: remaking the accelerator layers", "why", why)
 	}
 	if users := liveRuns(runsDir(o.home), cp.key); len(users) > 0 && exists(ap.root) {
 		return AccelMeta{}, fmt.Errorf("sandbox: the accelerator layers need remaking but %w by %s", ErrCacheInUse, users[0])
@@ -106,7 +110,7 @@ func provisionAccel(ctx context.Context, p atesor.Platform, rootfs string, o *op
 	if err != nil {
 		return AccelMeta{}, fmt.Errorf("sandbox: accelerator: %w", err)
 	}
-	m := AccelMeta{Platform: p.SandboxKey(), Suite: rmeta.Suite, Mirror: rmeta.Mirror, Created: time.Now().UTC(),
+	m := AccelMeta{Layout: accelLayout, Platform: p.SandboxKey(), Suite: rmeta.Suite, Mirror: rmeta.Mirror, Created: time.Now().UTC(),
 		RootfsCreated: rmeta.Created, GCCMajor: major, Packages: map[string]string{}}
 	for _, name := range cross {
 		pk, ok := amdStatus[name]
@@ -126,6 +130,9 @@ func provisionAccel(ctx context.Context, p atesor.Platform, rootfs string, o *op
 		} else {
 			m.GoPackage, m.GoVersion, m.GoRoot, m.GoTools = pkg, amdStatus[pkg].Version, goroot, tools
 		}
+	}
+	if err := b.addGconv(); err != nil {
+		return AccelMeta{}, fmt.Errorf("sandbox: accelerator: %w", err)
 	}
 	if err := b.addLibraries(); err != nil {
 		return AccelMeta{}, fmt.Errorf("sandbox: accelerator: %w", err)
