@@ -89,8 +89,58 @@ type ExportCheck struct {
 	// MissingDistribution are symbols the distribution's build exports that no library
 	// here defines.
 	MissingDistribution []string `json:"missing_distribution,omitempty"`
+	// Explained says, for every missing function, what the tree shows about it: where it
+	// is defined or declared and why this build lacks it. Only a [FindingHollowed]
+	// function fails verification.
+	Explained []MissingExport `json:"explained,omitempty"`
 	// Notes say what could not be checked and why.
 	Notes []string `json:"notes,omitempty"`
+}
+
+// ExportFinding is what a missing function's place in the tree says about it.
+type ExportFinding string
+
+// The findings on a missing function.
+const (
+	// FindingHollowed: its definition was in a file a fix deleted, emptied, cut, dropped
+	// from the build or otherwise changed, or it is defined nowhere after fixes removed
+	// code. The port removed what it could not port: verification fails.
+	FindingHollowed ExportFinding = "hollowed"
+	// FindingOtherArch: it is defined only in another architecture's code (assembly, or
+	// sources selected for x86, ARM, ...).
+	FindingOtherArch ExportFinding = "other_architecture"
+	// FindingOptionOff: its declaration or definition sits behind a configure, CMake or
+	// meson option (or a feature macro) that is off in this build.
+	FindingOptionOff ExportFinding = "option_off"
+	// FindingDistributionOnly: the distribution's build exports it, and nothing in the
+	// tree says why this one does not; the distribution configures differently.
+	FindingDistributionOnly ExportFinding = "distribution_only"
+	// FindingUnexplained: nothing found explains the difference.
+	FindingUnexplained ExportFinding = "unexplained"
+)
+
+// MissingExport is one function the port's libraries lack, with its explanation.
+type MissingExport struct {
+	Name    string        `json:"name"`
+	Finding ExportFinding `json:"finding"`
+	// Reason says in words what was found, naming files, options and fixes.
+	Reason string `json:"reason"`
+	// Where are the repository files that define or declare it.
+	Where []string `json:"where,omitempty"`
+}
+
+// Hollowed lists the missing functions whose absence a fix is responsible for.
+func (e *ExportCheck) Hollowed() []string {
+	if e == nil {
+		return nil
+	}
+	var out []string
+	for _, m := range e.Explained {
+		if m.Finding == FindingHollowed {
+			out = append(out, m.Name)
+		}
+	}
+	return out
 }
 
 // Checked reports whether anything was compared: declarations or distribution symbols.
@@ -153,6 +203,25 @@ func (e *ExportCheck) Summary() string {
 			names, more = names[:20], fmt.Sprintf(", and %d more", len(m)-20)
 		}
 		s += "; missing: " + strings.Join(names, ", ") + more
+		if len(e.Explained) > 0 {
+			s += " (" + e.findingCounts() + ")"
+		}
 	}
 	return s
+}
+
+// findingCounts counts the explained missing functions by finding, in the order of
+// the findings' severity: "1 hollowed, 2 other_architecture".
+func (e *ExportCheck) findingCounts() string {
+	n := map[ExportFinding]int{}
+	for _, m := range e.Explained {
+		n[m.Finding]++
+	}
+	var parts []string
+	for _, f := range []ExportFinding{FindingHollowed, FindingOtherArch, FindingOptionOff, FindingDistributionOnly, FindingUnexplained} {
+		if n[f] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[f], f))
+		}
+	}
+	return strings.Join(parts, ", ")
 }

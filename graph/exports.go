@@ -293,16 +293,20 @@ func (r *run) exportProblems(ctx context.Context, s *atesor.State, built []ateso
 		return nil
 	}
 	r.emit(Event{Kind: EventInfo, Node: NodeVerify, Line: "exports: " + ec.Summary()})
+	r.explainExports(ctx, s, ec)
 	removed := ""
 	if len(s.Removals) > 0 {
 		removed = "; fixes removed code (" + removalList(s.Removals, 5) + "): restore it and port it instead"
 	}
-	if m := ec.Missing(); len(m) > 0 {
-		return []string{fmt.Sprintf("exports incomplete: the primary libraries (%s) do not define %d functions the package promises: %s%s",
+	if m := ec.Hollowed(); len(m) > 0 {
+		return []string{fmt.Sprintf("exports incomplete: the primary libraries (%s) do not define %d functions the package promises, whose code fixes took away: %s%s",
 			strings.Join(limit(ec.Libraries, 3), ", "), len(m), strings.Join(limit(m, 20), ", "), removed)}
 	}
-	if len(s.Removals) > 0 && !ec.Complete() {
+	if len(s.Removals) > 0 && !ec.Checked() {
 		return []string{"exports not proven complete after fixes removed code (" + removalList(s.Removals, 5) + "): " + ec.Summary()}
+	}
+	if sum := explainedSummary(ec); sum != "" {
+		r.emit(Event{Kind: EventInfo, Node: NodeVerify, Line: "exports: missing but not removed by a fix, explained in the report: " + sum})
 	}
 	return nil
 }
@@ -313,7 +317,7 @@ func hollowReason(s *atesor.State) string {
 	if !s.BuildSucceeded || s.Verified {
 		return ""
 	}
-	m := s.Exports.Missing()
+	m := s.Exports.Hollowed()
 	if len(m) == 0 {
 		return ""
 	}

@@ -300,8 +300,8 @@ func (r *run) judgeRemovals(s *atesor.State) {
 		return
 	}
 	var why []string
-	if s.Exports != nil && len(s.Exports.Libraries) > 0 && !s.Exports.Complete() {
-		if m := s.Exports.Missing(); len(m) > 0 {
+	if s.Exports != nil && len(s.Exports.Libraries) > 0 && (!s.Exports.Checked() || len(s.Exports.Hollowed()) > 0) {
+		if m := s.Exports.Hollowed(); len(m) > 0 {
 			why = append(why, "missing functions: "+strings.Join(limit(m, 20), ", "))
 		} else {
 			why = append(why, "export completeness could not be established ("+s.Exports.Summary()+")")
@@ -332,6 +332,9 @@ func hollowEvidence(s *atesor.State) string {
 		fmt.Fprintf(&b, "Exports (%s): %s.\n", escape.Markdown(strings.Join(limit(ec.Libraries, 5), ", ")), escape.Markdown(ec.Summary()))
 		for _, n := range ec.Notes {
 			fmt.Fprintf(&b, "- note: %s\n", escape.Markdown(n))
+		}
+		for _, m := range ec.Explained {
+			fmt.Fprintf(&b, "- missing %s (%s): %s\n", symbolForText(m.Name), m.Finding, m.Reason)
 		}
 	}
 	var fixes []string

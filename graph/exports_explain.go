@@ -1,0 +1,422 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+)
+
+// Explaining missing exports. The export check exists to catch a port that removed
+// what it could not port; it must not also refuse every correct build whose upstream
+// defaults differ from a distribution's configuration, or whose headers declare
+// functions implemented only in another architecture's assembly. So each missing
+// function is looked up in the tree: only one whose definition was in a file a fix
+// changed (or that is defined nowhere after fixes removed code) fails verification;
+// every other one is listed with what the tree says about it.
+
+const (
+	maxExplainFiles = 5000      // source files searched
+	maxExplainBytes = 256 << 20 // bytes read in all
+)
+
+var (
+	// explainExt are the files searched for definitions and declarations.
+	explainExt = map[string]bool{".c": true, ".cc": true, ".cpp": true, ".cxx": true, ".c++": true, ".h": true, ".hh": true,
+		".hpp": true, ".hxx": true, ".inc": true, ".s": true, ".S": true, ".asm": true, ".sx": true}
+	asmExt = map[string]bool{".s": true, ".S": true, ".asm": true, ".sx": true}
+	// archPath names sources selected for another architecture, by directory or name.
+	archPath = regexp.MustCompile(`(?i)(^|[/_.-])(x86|x86_64|x64|amd64|i[3-6]86|ia32|intel|masm\w*|nasm|sse\d*|ssse3|avx\d*|mmx|arm|arm64|aarch64|neon|armv\d\w*|ppc\w*|powerpc|altivec|vsx|mips\w*|sparc\w*|s390\w*|alpha|loongarch\w*|win32|win64)([/_.-]|$)`)
+	// guardMacro takes the macro of a preprocessor condition that selects a feature.
+	guardMacro = regexp.MustCompile(`\b((?:HAVE|ENABLE|USE|WITH|BUILD|SUPPORT|HAS|[A-Z][A-Z0-9]*_(?:ENABLE|USE|WITH|HAVE|HAS|SUPPORT|BUILD))_?[A-Z0-9_]*)\b`)
+	ifLine     = regexp.MustCompile(`^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$`)
+)
+
+// sourceIndex is what the search read of the tree: the files' text by repository path.
+type sourceIndex struct {
+	files map[string]string
+	paths []string
+}
+
+// readSources reads the tree's C, C++ and assembly files through the sandbox's gate,
+// within the search's bounds.
+func (r *run) readSources(ctx context.Context, s *atesor.State, tree []string) sourceIndex {
+	idx := sourceIndex{files: map[string]string{}}
+	total := 0
+	for _, p := range tree {
+		if len(idx.paths) >= maxExplainFiles || total >= maxExplainBytes || ctx.Err() != nil {
+			break
+		}
+		if !explainExt[path.Ext(p)] {
+			continue
+		}
+		data, err := sandbox.ReadBounded(ctx, r.sb, path.Join(s.RepoDir, p), sandbox.BoundSource)
+		if err != nil {
+			continue
+		}
+		total += len(data)
+		idx.files[p] = string(data)
+		idx.paths = append(idx.paths, p)
+	}
+	return idx
+}
+
+// occurrence is where a name appears: defined (a function body follows, or an
+// assembly label or global directive), or declared (a prototype in a header), with the
+// feature macros of the preprocessor conditions around it.
+type occurrence struct {
+	file    string
+	defined bool
+	guards  []string
+}
+
+// symbolName is what a symbol name the search looks up may be: the names come from the
+// libraries' and the distribution's symbol tables, which a build controls.
+var symbolName = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$.@]{0,511}$`)
+
+// find lists the occurrences of the function name in the index (none for a name that
+// is no symbol name).
+func (idx sourceIndex) find(name string) []occurrence {
+	if !symbolName.MatchString(name) {
+		return nil
+	}
+	var out []occurrence
+	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
+	for _, p := range idx.paths {
+		text := idx.files[p]
+		if !strings.Contains(text, name) {
+			continue
+		}
+		if asmExt[path.Ext(p)] {
+			if asmDefines(text, name) {
+				out = append(out, occurrence{file: p, defined: true})
+			}
+			continue
+		}
+		for _, loc := range word.FindAllStringIndex(text, -1) {
+			rest := strings.TrimLeft(text[loc[1]:], " \t")
+			if !strings.HasPrefix(rest, "(") {
+				continue
+			}
+			o := occurrence{file: p, defined: bodyFollows(rest), guards: guardsAt(text, loc[0])}
+			if o.defined || isHeader(p) {
+				out = append(out, o)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func isHeader(p string) bool {
+	switch path.Ext(p) {
+	case ".h", ".hh", ".hpp", ".hxx":
+		return true
+	}
+	return false
+}
+
+// bodyFollows reports whether the parenthesised list at the start of rest is followed
+// by a function body (or K&R parameter declarations and then one).
+func bodyFollows(rest string) bool {
+	depth := 0
+	for i, c := range rest {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				after := strings.TrimLeft(rest[i+1:], " \t\r\n")
+				if strings.HasPrefix(after, "{") {
+					return true
+				}
+				// K&R: "f(a, b) int a; char *b; {"
+				if j := strings.IndexByte(after, '{'); j > 0 && j < 1024 && !strings.ContainsAny(after[:j], "()=}") {
+					return strings.HasSuffix(strings.TrimSpace(after[:j]), ";")
+				}
+				return false
+			}
+		case ';', '{', '}':
+			return false
+		}
+		if i > 4096 {
+			return false
+		}
+	}
+	return false
+}
+
+// asmDefines reports whether assembly text defines name: a label, a global directive
+// (GNU as, NASM, MASM) or a PROC, with or without the leading underscore of some ABIs.
+func asmDefines(text, name string) bool {
+	q := `_?` + regexp.QuoteMeta(name)
+	re := regexp.MustCompile(`(?mi)^\s*(?:` + q + `\s*:|\.globa?l\s+` + q + `\b|global\s+` + q + `\b|public\s+` + q + `\b|` + q + `\s+proc\b)`)
+	return re.MatchString(text)
+}
+
+// guardsAt returns the feature macros of the preprocessor conditions in effect at
+// offset off of text (innermost last). Include guards and conditions without a
+// feature-like macro are left out.
+func guardsAt(text string, off int) []string {
+	var stack [][]string
+	for _, line := range strings.Split(text[:off], "\n") {
+		m := ifLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		switch m[1] {
+		case "if", "ifdef", "ifndef":
+			stack = append(stack, guardMacro.FindAllString(m[2], -1))
+		case "elif":
+			if len(stack) > 0 {
+				stack[len(stack)-1] = guardMacro.FindAllString(m[2], -1)
+			}
+		case "endif":
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	var out []string
+	for _, g := range stack {
+		out = append(out, g...)
+	}
+	return out
+}
+
+// buildOptionFor finds the configure, CMake or meson option that sets a feature macro
+// (HAVE_FOO, ENABLE_FOO, FOO_SUPPORT ...), from the option's name in the build files:
+// "--enable-foo" (configure.ac), "option(FOO" (CMakeLists.txt), "option('foo'" (meson).
+func buildOptionFor(macro string, files map[string]string) string {
+	stem := strings.ToLower(macro)
+	for _, p := range []string{"have_", "enable_", "use_", "with_", "build_", "support_", "has_"} {
+		stem = strings.TrimPrefix(stem, p)
+	}
+	for _, sfx := range []string{"_enable", "_use", "_with", "_have", "_has", "_support", "_build"} {
+		if i := strings.Index(stem, sfx); i > 0 {
+			stem = stem[i+len(sfx):]
+		}
+	}
+	stem = strings.Trim(stem, "_")
+	if stem == "" {
+		return ""
+	}
+	dash := strings.ReplaceAll(stem, "_", "-")
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		text := files[p]
+		switch path.Base(p) {
+		case "configure.ac", "configure.in":
+			for _, kind := range []string{"enable", "with"} {
+				if regexp.MustCompile(`AC_ARG_` + strings.ToUpper(kind) + `\(\s*\[?` + regexp.QuoteMeta(dash) + `\]?`).MatchString(text) {
+					return "--" + kind + "-" + dash + " (configure)"
+				}
+			}
+		case "CMakeLists.txt":
+			if m := regexp.MustCompile(`(?i)option\(\s*(\w*` + regexp.QuoteMeta(stem) + `\w*)`).FindStringSubmatch(text); m != nil {
+				return "-D" + m[1] + "=ON (CMake)"
+			}
+		case "meson_options.txt", "meson.options":
+			if regexp.MustCompile(`option\(\s*'` + regexp.QuoteMeta(dash) + `'`).MatchString(text) {
+				return "-D" + dash + "=enabled (meson)"
+			}
+		}
+	}
+	return ""
+}
+
+// explainInput is what the explanation of missing exports needs of a run.
+type explainInput struct {
+	missing  []string
+	declared map[string]bool // missing names the public headers declare
+	sources  sourceIndex
+	build    map[string]string // configure.ac, CMakeLists.txt, meson options by path
+	changed  map[string]string // repository path -> what a fix did to it
+	removals bool              // fixes removed code
+	dist     string            // the distribution compared, or ""
+}
+
+// explainMissing classifies each missing function (see the constants of
+// atesor.ExportFinding).
+func explainMissing(in explainInput) []atesor.MissingExport {
+	var out []atesor.MissingExport
+	for _, name := range in.missing {
+		occ := in.sources.find(name)
+		var defs, decls []occurrence
+		for _, o := range occ {
+			if o.defined {
+				defs = append(defs, o)
+			} else {
+				decls = append(decls, o)
+			}
+		}
+		me := atesor.MissingExport{Name: name}
+		for _, o := range occ {
+			me.Where = append(me.Where, o.file)
+		}
+		me.Finding, me.Reason = classify(name, defs, decls, in)
+		out = append(out, me)
+	}
+	return out
+}
+
+func classify(name string, defs, decls []occurrence, in explainInput) (atesor.ExportFinding, string) {
+	for _, d := range defs {
+		if what, ok := in.changed[d.file]; ok {
+			return atesor.FindingHollowed, fmt.Sprintf("defined in %s, which a fix changed (%s): restore it and port it instead", d.file, what)
+		}
+	}
+	if len(defs) == 0 && in.removals {
+		return atesor.FindingHollowed, "defined nowhere in the tree after fixes removed code: the removed code may have held it"
+	}
+	if len(defs) > 0 {
+		var arch, portable []string
+		for _, d := range defs {
+			if asmExt[path.Ext(d.file)] || archPath.MatchString("/"+d.file) {
+				arch = append(arch, d.file)
+			} else {
+				portable = append(portable, d.file)
+			}
+		}
+		if len(portable) == 0 {
+			return atesor.FindingOtherArch, "defined only in another architecture's code: " + strings.Join(limit(arch, 3), ", ")
+		}
+		for _, d := range defs {
+			if f, why := guarded(d, in); f != "" {
+				return f, why
+			}
+		}
+	}
+	for _, d := range decls {
+		if f, why := guarded(d, in); f != "" {
+			return f, why
+		}
+	}
+	if in.dist != "" && !in.declared[name] {
+		where := "nothing in the tree says why"
+		if len(defs) > 0 {
+			where = "it is defined in " + strings.Join(limit(fileList(defs), 3), ", ") + ", which this build does not compile or export"
+		}
+		return atesor.FindingDistributionOnly, fmt.Sprintf("exported by %s and not by this build (%s): the distribution configures the package differently", in.dist, where)
+	}
+	if len(defs) > 0 {
+		return atesor.FindingUnexplained, "defined in " + strings.Join(limit(fileList(defs), 3), ", ") + ", which this build does not compile or export"
+	}
+	return atesor.FindingUnexplained, "declared but defined nowhere in the tree"
+}
+
+// guarded explains an occurrence inside a feature condition: the option that sets the
+// macro when the build files name one, else the macro itself.
+func guarded(o occurrence, in explainInput) (atesor.ExportFinding, string) {
+	for i := len(o.guards) - 1; i >= 0; i-- {
+		macro := o.guards[i]
+		if opt := buildOptionFor(macro, in.build); opt != "" {
+			return atesor.FindingOptionOff, fmt.Sprintf("%s behind %s in %s, which the option %s turns on; it is off in this build", kindOf(o), macro, o.file, opt)
+		}
+	}
+	if len(o.guards) > 0 {
+		return atesor.FindingOptionOff, fmt.Sprintf("%s behind %s in %s, which this build does not define", kindOf(o), o.guards[len(o.guards)-1], o.file)
+	}
+	return "", ""
+}
+
+func kindOf(o occurrence) string {
+	if o.defined {
+		return "defined"
+	}
+	return "declared"
+}
+
+func fileList(occ []occurrence) []string {
+	var out []string
+	for _, o := range occ {
+		out = append(out, o.file)
+	}
+	return out
+}
+
+// explainExports explains every missing function of the export check (see
+// explainMissing) and records the explanations in ec.
+func (r *run) explainExports(ctx context.Context, s *atesor.State, ec *atesor.ExportCheck) {
+	missing := ec.Missing()
+	if len(missing) == 0 {
+		return
+	}
+	tree := r.repoFiles(ctx, s)
+	in := explainInput{missing: missing, declared: map[string]bool{}, build: map[string]string{},
+		changed: changedByFixes(s), removals: len(s.Removals) > 0, dist: ec.Distribution}
+	for _, n := range ec.MissingDeclared {
+		in.declared[n] = true
+	}
+	in.sources = r.readSources(ctx, s, tree)
+	for _, p := range tree {
+		switch path.Base(p) {
+		case "configure.ac", "configure.in", "CMakeLists.txt", "meson_options.txt", "meson.options":
+			if data, err := sandbox.ReadBounded(ctx, r.sb, path.Join(s.RepoDir, p), sandbox.BoundMetadata); err == nil {
+				in.build[p] = string(data)
+			}
+		}
+	}
+	ec.Explained = explainMissing(in)
+}
+
+// changedByFixes maps each repository file a fix took away or changed to what was done
+// to it: removals measured against the original tree, patches, files a fix wrote, and
+// source files a fix's command edited.
+func changedByFixes(s *atesor.State) map[string]string {
+	out := map[string]string{}
+	for _, rm := range s.Removals {
+		out[rm.File] = rm.String()
+	}
+	for _, p := range s.Patches {
+		if _, ok := out[p.File]; !ok {
+			out[p.File] = "patched by " + p.Name
+		}
+	}
+	for _, f := range s.FixAttempts {
+		for _, p := range f.Files {
+			if _, ok := out[p]; !ok {
+				out[p] = fmt.Sprintf("written by fix %d", f.Attempt)
+			}
+		}
+	}
+	for _, p := range sourceFilesChanged(s) {
+		if _, ok := out[p]; !ok {
+			out[p] = "edited by a fix's command"
+		}
+	}
+	return out
+}
+
+// explainedSummary lists the missing functions that do not fail verification, with
+// their findings, for the verify node's line.
+func explainedSummary(ec *atesor.ExportCheck) string {
+	var parts []string
+	for _, m := range ec.Explained {
+		if m.Finding != atesor.FindingHollowed {
+			parts = append(parts, fmt.Sprintf("%s (%s)", m.Name, m.Finding))
+		}
+	}
+	return strings.Join(limit(parts, 20), ", ")
+}
+
+// symbolForText writes a symbol name into the report's text and the recipe: as it is
+// when it is a plain symbol name, quoted with Go's escapes otherwise, so a name that a
+// build chose cannot carry a line break or a control character into a document.
+func symbolForText(name string) string {
+	if symbolName.MatchString(name) {
+		return "`" + name + "`"
+	}
+	return strconv.Quote(name)
+}
