@@ -5,9 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -58,7 +56,7 @@ func (r *run) checkExports(ctx context.Context, s *atesor.State, arts []atesor.A
 	sonames := map[string]bool{}
 	count := map[string]bool{}
 	for _, a := range libs {
-		data, err := r.readSandboxFile(ctx, a.Path)
+		data, err := sandbox.ReadBounded(ctx, r.sb, a.Path, sandbox.BoundLibrary)
 		if err != nil {
 			ec.Notes = append(ec.Notes, fmt.Sprintf("%s: could not be read: %v", rel(s.RepoDir, a.Path), err))
 			continue
@@ -95,16 +93,6 @@ func (r *run) checkExports(ctx context.Context, s *atesor.State, arts []atesor.A
 	r.checkDeclarations(ctx, s, libs, ec, definedAnywhere)
 	excuseUndistributed(ec, r.checkDistribution(ctx, s, sonames, ec, definedAnywhere))
 	return ec
-}
-
-// readSandboxFile reads a file of the sandbox, on the host when its files are visible.
-func (r *run) readSandboxFile(ctx context.Context, p string) ([]byte, error) {
-	if hp, ok := hostPather(r.sb); ok {
-		if hpath, err := hp.HostPath(p); err == nil {
-			return os.ReadFile(hpath)
-		}
-	}
-	return r.sb.ReadFile(ctx, p)
 }
 
 // publicHeaders chooses the package's public C headers: those under an include/
@@ -180,26 +168,22 @@ func normName(s string) string { return strings.ToLower(nameNoise.Replace(s)) }
 // sandbox's files are visible there, else with find.
 func (r *run) repoFiles(ctx context.Context, s *atesor.State) []string {
 	var out []string
-	if hp, ok := hostPather(r.sb); ok {
-		if dir, err := hp.HostPath(s.RepoDir); err == nil {
-			_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-				if err != nil || ctx.Err() != nil {
-					return nil
-				}
-				rp, _ := filepath.Rel(dir, p)
-				rp = filepath.ToSlash(rp)
-				if d.IsDir() {
-					if rp != "." && (skipTreeDir[d.Name()] || sandbox.IsNoisePath("/"+rp+"/")) {
-						return fs.SkipDir
-					}
-					return nil
-				}
-				out = append(out, rp)
+	if fsys, ok := sandbox.SandboxFS(ctx, r.sb, s.RepoDir, sandbox.BoundHeader); ok {
+		_ = fs.WalkDir(fsys, ".", func(rp string, d fs.DirEntry, err error) error {
+			if err != nil || ctx.Err() != nil {
 				return nil
-			})
-			sort.Strings(out)
-			return out
-		}
+			}
+			if d.IsDir() {
+				if rp != "." && (skipTreeDir[d.Name()] || sandbox.IsNoisePath("/"+rp+"/")) {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			out = append(out, rp)
+			return nil
+		})
+		sort.Strings(out)
+		return out
 	}
 	res, err := r.sb.Exec(ctx, atesor.Command{Line: "find . -name .git -prune -o -type f -name '*.h' -print", Dir: s.RepoDir, Timeout: 2 * time.Minute})
 	if err != nil {

@@ -218,7 +218,10 @@ func (r *run) ensureGoToolchain(ctx context.Context, s *atesor.State) error {
 		return r.installGoToolchain(ctx, s, t.Version, t.Arch, t.Source)
 	}
 	mod := goModPath(s)
-	data, err := r.sb.ReadFile(ctx, mod)
+	data, err := sandbox.ReadBounded(ctx, r.sb, mod, sandbox.BoundGoMod)
+	if errors.Is(err, sandbox.ErrNotRegular) || errors.Is(err, sandbox.ErrTooLarge) {
+		r.log.Warn("go toolchain: go.mod is not read; the suite's Go is used", "err", err)
+	}
 	if err != nil {
 		r.log.Debug("go toolchain: no go.mod", "path", mod, "err", err)
 		r.goToolchainIn = true

@@ -12,6 +12,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
@@ -251,8 +252,9 @@ func (r *run) applyActions(ctx context.Context, s *atesor.State, actions []ateso
 			}
 		case atesor.ActionCreateFile:
 			p := path.Join(s.RepoDir, path.Clean("/"+a.Path))
-			_, statErr := r.sb.ReadFile(ctx, p)
-			isNew := statErr != nil
+			// Whether the file is new; one too large to read or not a regular file exists.
+			_, statErr := sandbox.ReadBounded(ctx, r.sb, p, sandbox.BoundSource)
+			isNew := statErr != nil && !errors.Is(statErr, sandbox.ErrTooLarge) && !errors.Is(statErr, sandbox.ErrNotRegular)
 			if err := r.sb.WriteFile(ctx, p, []byte(a.Content), fs.FileMode(0o644)); err != nil {
 				return fmt.Errorf("create %s: %w", a.Path, err)
 			}

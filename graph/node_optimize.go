@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/eclipse-atesor/atesor-go"
@@ -88,7 +87,8 @@ func (r *run) optimizeTarget(s *atesor.State) optimize.Target {
 		Env: buildEnv(s),
 	}
 	if r.hostTree != "" {
-		t.Source = os.DirFS(r.hostTree)
+		// The source's copy is the package's: read the gate's way.
+		t.Source = sandbox.TreeFS(context.Background(), r.hostTree, sandbox.BoundSource)
 		t.Module, t.Crate = optimize.ModulePath(t.Source), optimize.CrateName(t.Source)
 	}
 	if s.Analysis != nil {

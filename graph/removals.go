@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"regexp"
 	"sort"
@@ -34,6 +33,9 @@ const (
 	// more than half of at least this many non-blank lines lost most of its code.
 	cutMinLines = 10
 )
+
+// trackedBound is the gate's bound on a file the tracker reads.
+var trackedBound = sandbox.Bound{Kind: "tracked source file", Max: maxTrackedSize}
 
 var (
 	// buildListFile names the build files whose source lists the tracker compares.
@@ -119,7 +121,7 @@ func (r *run) snapshotOriginal(ctx context.Context, s *atesor.State) {
 	if r.hostTree == "" {
 		return
 	}
-	files, err := snapshotFS(ctx, os.DirFS(r.hostTree))
+	files, err := snapshotFS(ctx, sandbox.TreeFS(ctx, r.hostTree, trackedBound))
 	if err != nil {
 		r.log.Warn("removal tracking: could not measure the original tree", "err", err)
 		return
@@ -130,10 +132,8 @@ func (r *run) snapshotOriginal(ctx context.Context, s *atesor.State) {
 // snapshotCurrent measures the package's tree as it is now in the sandbox: directly on
 // the host when the sandbox's files are visible there, else with a command.
 func (r *run) snapshotCurrent(ctx context.Context, s *atesor.State) ([]atesor.SourceFile, error) {
-	if hp, ok := hostPather(r.sb); ok {
-		if dir, err := hp.HostPath(s.RepoDir); err == nil {
-			return snapshotFS(ctx, os.DirFS(dir))
-		}
+	if fsys, ok := sandbox.SandboxFS(ctx, r.sb, s.RepoDir, trackedBound); ok {
+		return snapshotFS(ctx, fsys)
 	}
 	// Only the original files matter: count their non-blank lines in the sandbox.
 	var names []string
@@ -160,7 +160,7 @@ func (r *run) snapshotCurrent(ctx context.Context, s *atesor.State) ([]atesor.So
 			}
 			f := atesor.SourceFile{Path: p, Lines: lines}
 			if buildListFile.MatchString(p) {
-				if data, err := r.sb.ReadFile(ctx, path.Join(s.RepoDir, p)); err == nil && len(data) <= maxTrackedSize {
+				if data, err := sandbox.ReadBounded(ctx, r.sb, path.Join(s.RepoDir, p), trackedBound); err == nil {
 					f = measure(p, data)
 				}
 			}

@@ -164,9 +164,11 @@ func (r *run) scriptedFix(ctx context.Context, s *atesor.State, last *atesor.Err
 	f := failureOf(last, r.lastOutput)
 	root := r.liveTree(s)
 	env := repair.Env{
-		Platform: s.Platform, Detection: s.Detection, Plan: s.Plan, Files: repoFiles(root),
+		Platform: s.Platform, Detection: s.Detection, Plan: s.Plan, Files: repoFiles(ctx, root),
+		// The rules read logs (config.log, CMakeError.log) and build files the build may
+		// have replaced: through the gate, regular files of a log's size only.
 		ReadFile: func(ctx context.Context, rel string) ([]byte, error) {
-			return r.sb.ReadFile(ctx, path.Join(s.RepoDir, path.Clean("/"+rel)))
+			return sandbox.ReadBounded(ctx, r.sb, path.Join(s.RepoDir, path.Clean("/"+rel)), sandbox.BoundConfigLog)
 		},
 		Packages: r.packageFinder(ctx, s),
 	}
@@ -257,21 +259,20 @@ func (r *run) liveTree(s *atesor.State) string {
 }
 
 // repoFiles lists a tree's files (relative, slash-separated), at most 6 levels deep and
-// 20000 files, without version control directories.
-func repoFiles(root string) []string {
+// 20000 files, without version control directories. The tree is walked the gate's way
+// (links reported, never followed).
+func repoFiles(ctx context.Context, root string) []string {
 	if root == "" {
 		return nil
 	}
 	var out []string
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	_ = fs.WalkDir(sandbox.TreeFS(ctx, root, sandbox.BoundSource), ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if d.Name() == ".git" || d.Name() == ".hg" || d.Name() == ".svn" || strings.Count(rel, "/") >= 6 {
-				return filepath.SkipDir
+			if rel != "." && (d.Name() == ".git" || d.Name() == ".hg" || d.Name() == ".svn" || strings.Count(rel, "/") >= 6) {
+				return fs.SkipDir
 			}
 			return nil
 		}

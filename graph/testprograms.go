@@ -4,13 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 // testPrograms reads the build-system metadata that names test programs: ctest's JSON
@@ -40,7 +39,7 @@ func (r *run) testPrograms(ctx context.Context, s *atesor.State) (map[string]boo
 			add("meson", MesonTestPrograms([]byte(res.Stdout), s.RepoDir))
 		}
 	}
-	add("automake", automakeTestPrograms(r.hostTree, s.RepoDir))
+	add("automake", automakeTestPrograms(ctx, r.hostTree, s.RepoDir))
 	return progs, from
 }
 
@@ -92,32 +91,31 @@ func appendRepoPaths(out, words []string, repoDir string) []string {
 }
 
 // automakeTestPrograms reads check_PROGRAMS from every Makefile.am of the host tree and
-// returns where an in-tree build puts those programs.
-func automakeTestPrograms(hostTree, repoDir string) []string {
+// returns where an in-tree build puts those programs. The tree is the source's copy,
+// which the package wrote: its files are read through the gate (a Makefile.am that is a
+// link to /dev/zero or a FIFO is refused, not read without end).
+func automakeTestPrograms(ctx context.Context, hostTree, repoDir string) []string {
 	if hostTree == "" {
 		return nil
 	}
+	fsys := sandbox.TreeFS(ctx, hostTree, sandbox.BoundMetadata)
 	var out []string
-	_ = filepath.WalkDir(hostTree, func(p string, d fs.DirEntry, err error) error {
+	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
 		if d.IsDir() && (d.Name() == ".git" || d.Name() == stageDirName) {
-			return filepath.SkipDir
+			return fs.SkipDir
 		}
-		if d.IsDir() || d.Name() != "Makefile.am" {
+		if d.IsDir() || d.Name() != "Makefile.am" || !d.Type().IsRegular() {
 			return nil
 		}
-		data, err := os.ReadFile(p)
-		if err != nil || len(data) > 4<<20 {
-			return nil
-		}
-		rel, err := filepath.Rel(hostTree, filepath.Dir(p))
+		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return nil
 		}
 		for _, name := range CheckPrograms(string(data)) {
-			out = append(out, path.Join(repoDir, filepath.ToSlash(rel), name))
+			out = append(out, path.Join(repoDir, path.Dir(p), name))
 		}
 		return nil
 	})

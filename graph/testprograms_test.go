@@ -1,7 +1,12 @@
 package graph
 
 import (
+	"context"
+	"os"
+	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -78,4 +83,37 @@ func FuzzTestProgramMetadata(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestAutomakeTestProgramsHostile: a source tree with x/Makefile.am -> /dev/zero and a
+// FIFO y/Makefile.am beside a real one: the real one is read, the others refused, in
+// time. (The plain walk with os.ReadFile read /dev/zero until memory ran out.)
+func TestAutomakeTestProgramsHostile(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"x", "y", "z"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "x", "Makefile.am")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "y", "Makefile.am"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "z", "Makefile.am"), []byte("check_PROGRAMS = t1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	done := make(chan []string, 1)
+	go func() { done <- automakeTestPrograms(ctx, dir, "/workspace/pkg") }()
+	select {
+	case got := <-done:
+		if diff := cmp.Diff([]string{"/workspace/pkg/z/t1"}, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("automakeTestPrograms did not return: it read the /dev/zero link or the FIFO")
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"path"
+	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/beneath"
@@ -160,4 +162,29 @@ func ReadBounded(ctx context.Context, sb atesor.Sandbox, p string, b Bound) ([]b
 		return nil, &TooLargeError{Path: p, Bound: b, Size: int64(len(data))}
 	}
 	return data, nil
+}
+
+// TreeFS returns the host tree under root (a sandbox's tree, or a copy of one) as an
+// [fs.FS] read the gate's way: regular files of at most b.Max bytes and directories only,
+// links in the last component refused, links above it resolved inside the tree. It holds
+// no descriptor; ctx bounds its opens and reads.
+func TreeFS(ctx context.Context, root string, b Bound) fs.FS { return beneath.FS(ctx, root, b) }
+
+// SandboxFS returns the sandbox directory dir of sb as a [TreeFS] when sb's tree is on the
+// host (see [HostTree]), or false.
+func SandboxFS(ctx context.Context, sb atesor.Sandbox, dir string, b Bound) (fs.FS, bool) {
+	var ht HostTree
+	if !As(sb, &ht) || ht.Root() == "" {
+		return nil, false
+	}
+	fsys := TreeFS(ctx, ht.Root(), b)
+	rel := strings.TrimPrefix(path.Clean("/"+dir), "/")
+	if rel == "" {
+		return fsys, true
+	}
+	sub, err := fs.Sub(fsys, rel)
+	if err != nil {
+		return nil, false
+	}
+	return sub, true
 }

@@ -57,15 +57,16 @@ type HostPather interface {
 // Artifacts come back sorted by path.
 func ScanArtifacts(ctx context.Context, sb atesor.Sandbox, dir string) ([]atesor.Artifact, error) {
 	dir = path.Clean(dir)
-	if ht, ok := sb.(HostTree); ok && ht.Root() != "" {
-		g, err := NewGate(ht.Root())
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: scan %s: %w", dir, err)
-		}
+	g, err := GateOf(sb)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: scan %s: %w", dir, err)
+	}
+	if g != nil {
 		defer g.Close()
 		return scanGate(ctx, g, dir, func(p string) string { return p })
 	}
-	if hp, ok := sb.(HostPather); ok {
+	var hp HostPather
+	if As(sb, &hp) {
 		// Only dir is visible on the host (a bind mount): the gate's tree is dir itself.
 		hdir, err := hp.HostPath(dir)
 		if err != nil {

@@ -20,6 +20,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -328,3 +329,157 @@ func (d *Dir) WalkDir(ctx context.Context, name string, fn fs.WalkDirFunc) error
 		return fn(path.Join(name, p), de, err)
 	})
 }
+
+// FS returns the tree under root as an [fs.FS] whose Open accepts regular files (each at
+// most b.Max bytes, read no further than their size at the open) and directories, and
+// refuses everything else; a link in the last component is refused (a walk reports links
+// through the directory entries, so nothing it finds needs one followed), links above it
+// resolve inside the tree. Each Open opens root anew, so the FS holds no descriptor and
+// needs no closing. ctx bounds every Open and read.
+func FS(ctx context.Context, root string, b Bound) fs.FS { return treeFS{ctx: ctx, root: root, b: b} }
+
+type treeFS struct {
+	ctx  context.Context
+	root string
+	b    Bound
+}
+
+// Open implements fs.FS.
+func (t treeFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	d, err := OpenDir(t.root)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	r := rel(name)
+	pfd, err := openat2(d.fd, r, &unix.OpenHow{Flags: uint64(unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW), Resolve: resolveFlags})
+	if err != nil {
+		return nil, openError(name, err)
+	}
+	var st unix.Stat_t
+	err = unix.Fstat(pfd, &st)
+	unix.Close(pfd)
+	if err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		f, err := d.Open(t.ctx, name, NoFollow, t.b)
+		if err != nil {
+			return nil, err
+		}
+		return &fsFile{f: f, r: f.Section(), ctx: t.ctx}, nil
+	}
+	// O_DIRECTORY: a directory or nothing, so the open cannot block.
+	fd, err := openat2(d.fd, r, &unix.OpenHow{Flags: uint64(unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC), Resolve: resolveFlags})
+	if err != nil {
+		return nil, openError(name, err)
+	}
+	// The host path as the name: os falls back to lstat by name for file systems that
+	// do not report entry types.
+	return dirFile{os.NewFile(uintptr(fd), path.Join(t.root, r))}, nil
+}
+
+// dirFile is a directory of a treeFS. Its entries' Info is taken relative to the open
+// directory while it is open (callers such as fs.WalkDir close it before they ask), the
+// name never resolved again from the host's /, and without following links.
+type dirFile struct{ *os.File }
+
+func (d dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
+	es, err := d.File.ReadDir(n)
+	for i, e := range es {
+		de := dirEntry{DirEntry: e}
+		// No open: a FIFO is described, never opened.
+		var st unix.Stat_t
+		if serr := unix.Fstatat(int(d.File.Fd()), e.Name(), &st, unix.AT_SYMLINK_NOFOLLOW); serr != nil {
+			de.err = &fs.PathError{Op: "lstat", Path: e.Name(), Err: serr}
+		} else {
+			de.info = statInfo{name: e.Name(), st: st}
+		}
+		es[i] = de
+	}
+	return es, err
+}
+
+type dirEntry struct {
+	fs.DirEntry
+	info fs.FileInfo
+	err  error
+}
+
+func (e dirEntry) Info() (fs.FileInfo, error) { return e.info, e.err }
+
+// statInfo is the fs.FileInfo of a stat result.
+type statInfo struct {
+	name string
+	st   unix.Stat_t
+}
+
+func (i statInfo) Name() string       { return i.name }
+func (i statInfo) Size() int64        { return i.st.Size }
+func (i statInfo) ModTime() time.Time { return time.Unix(i.st.Mtim.Unix()) }
+func (i statInfo) IsDir() bool        { return i.Mode().IsDir() }
+func (i statInfo) Sys() any           { return &i.st }
+
+func (i statInfo) Mode() fs.FileMode {
+	m := fs.FileMode(i.st.Mode & 0o777)
+	switch i.st.Mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		m |= fs.ModeDir
+	case unix.S_IFLNK:
+		m |= fs.ModeSymlink
+	case unix.S_IFIFO:
+		m |= fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		m |= fs.ModeSocket
+	case unix.S_IFCHR:
+		m |= fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		m |= fs.ModeDevice
+	}
+	if i.st.Mode&unix.S_ISUID != 0 {
+		m |= fs.ModeSetuid
+	}
+	if i.st.Mode&unix.S_ISGID != 0 {
+		m |= fs.ModeSetgid
+	}
+	if i.st.Mode&unix.S_ISVTX != 0 {
+		m |= fs.ModeSticky
+	}
+	return m
+}
+
+// fsFile is a regular file of a treeFS: reads stop at the size seen at the open and
+// when the context is done.
+type fsFile struct {
+	f   *File
+	r   *io.SectionReader
+	ctx context.Context
+}
+
+var (
+	_ fs.File     = (*fsFile)(nil)
+	_ io.ReaderAt = (*fsFile)(nil)
+	_ io.Seeker   = (*fsFile)(nil)
+)
+
+func (f *fsFile) Stat() (fs.FileInfo, error) { return f.f.Stat() }
+func (f *fsFile) Close() error               { return f.f.Close() }
+
+func (f *fsFile) Read(p []byte) (int, error) {
+	if err := f.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return f.r.Read(p)
+}
+
+func (f *fsFile) ReadAt(p []byte, off int64) (int, error) {
+	if err := f.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return f.r.ReadAt(p, off)
+}
+
+func (f *fsFile) Seek(off int64, whence int) (int64, error) { return f.r.Seek(off, whence) }

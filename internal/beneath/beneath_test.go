@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net"
 	"os"
@@ -274,5 +275,81 @@ func TestWalkDir(t *testing.T) {
 	want := []string{"/lib d---------", "/lib/libz.so L---------", "/lib/libz.so.1 ----------"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("walk (-want +got):\n%s", diff)
+	}
+}
+
+func TestFS(t *testing.T) {
+	root, _ := tree(t)
+	fsys := FS(context.Background(), root, small)
+	var got []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			data, err := fs.ReadFile(fsys, p)
+			got = append(got, p+": "+string(data)+errString(err))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"big: " + "error",
+		"etc/secret: tree's own etc/secret",
+		"exact: " + strings.Repeat("x", 64),
+		"lib/libz.so.1: tree library",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	for _, name := range []string{"fifo", "fifolink", "sock", "lib/libz.so", "up"} {
+		f, err := fsys.Open(name)
+		if err == nil {
+			f.Close()
+			t.Errorf("Open(%s) succeeded", name)
+		}
+	}
+	if _, err := fsys.Open("../x"); err == nil {
+		t.Error("Open of an invalid path succeeded")
+	}
+}
+
+func errString(err error) string {
+	if err != nil {
+		return "error"
+	}
+	return ""
+}
+
+// TestFSInfo: the walk's entries describe themselves (size, type) relative to their
+// directory, whatever the working directory is.
+func TestFSInfo(t *testing.T) {
+	root, _ := tree(t)
+	fsys := FS(context.Background(), root, small)
+	got := map[string]string{}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if d.Type() != fi.Mode().Type() {
+			t.Errorf("%s: entry type %v, info type %v", p, d.Type(), fi.Mode().Type())
+		}
+		if fi.Mode().IsRegular() {
+			got[p] = fmt.Sprint(fi.Size())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"big": "65", "exact": "64", "etc/secret": "21", "lib/libz.so.1": "12"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
