@@ -46,8 +46,7 @@ func provisionAccel(ctx context.Context, p atesor.Platform, rootfs string, o *op
 		return AccelMeta{}, fmt.Errorf("sandbox: accelerator: %w", err)
 	}
 	ap := accelPathsFor(o.home, p)
-	rep.report("accel-lock", "waiting for "+ap.lock)
-	unlock, err := lockFile(ctx, ap.lock)
+	rep, unlock, err := lockProvisioning(ctx, ap.lock, rep, "accel-lock")
 	if err != nil {
 		return AccelMeta{}, fmt.Errorf("sandbox: accelerator lock: %w", err)
 	}

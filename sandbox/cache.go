@@ -122,6 +122,12 @@ func writeMeta(file string, m CacheMeta) error { return writeJSONFile(file, m) }
 
 // lockFile takes an exclusive flock on file, waiting until ctx is done.
 func lockFile(ctx context.Context, file string) (func(), error) {
+	return lockFileWaiting(ctx, file, nil)
+}
+
+// lockFileWaiting is lockFile calling waiting (when not nil) each time it finds the lock
+// held, before it waits for it again.
+func lockFileWaiting(ctx context.Context, file string, waiting func()) (func(), error) {
 	f, err := os.OpenFile(file, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, err
@@ -134,6 +140,9 @@ func lockFile(ctx context.Context, file string) (func(), error) {
 		if !errors.Is(err, syscall.EWOULDBLOCK) {
 			f.Close()
 			return nil, err
+		}
+		if waiting != nil {
+			waiting()
 		}
 		t := time.NewTimer(250 * time.Millisecond)
 		select {

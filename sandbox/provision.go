@@ -38,10 +38,14 @@ const aptListsMaxAge = 24 * time.Hour
 type reporter struct {
 	o     *options
 	start time.Time
+	// status, while this process holds a provisioning lock, tells processes waiting for
+	// it what this one is doing (see [lockProvisioning]).
+	status *statusWriter
 }
 
 func (r reporter) report(stage, msg string) {
 	r.o.logger.Debug("sandbox: provision", "stage", stage, "msg", msg)
+	r.status.note(stage, msg)
 	if r.o.progress != nil {
 		r.o.progress(Progress{Stage: stage, Message: msg, Elapsed: time.Since(r.start)})
 	}
@@ -77,8 +81,7 @@ func provision(ctx context.Context, p atesor.Platform, o *options) (string, erro
 	if err := os.MkdirAll(cp.dir, 0o755); err != nil {
 		return "", fmt.Errorf("sandbox: %w", err)
 	}
-	rep.report("lock", "waiting for "+cp.lock)
-	unlock, err := lockFile(ctx, cp.lock)
+	rep, unlock, err := lockProvisioning(ctx, cp.lock, rep, "lock")
 	if err != nil {
 		return "", fmt.Errorf("sandbox: lock: %w", err)
 	}

@@ -150,16 +150,34 @@ func (p *progress) Provision(pr sandbox.Progress) {
 	defer p.mu.Unlock()
 	p.node, p.phase = "sandbox", pr.Stage
 	p.setElapsed(pr.Elapsed)
+	bootstrap := pr.Stage == "bootstrap" || pr.Stage == "accel-bootstrap"
 	switch {
-	case p.live && pr.Stage == "bootstrap":
-		p.addTail(pr.Message) // mmdebstrap output scrolls in the live block
-	case !p.live && pr.Stage == "bootstrap" && !p.verbose:
-		// mmdebstrap prints hundreds of lines; plain output keeps only the steps.
+	case p.verbose:
+		p.printf("%s sandbox %s: %s", stamp(pr.Elapsed), pr.Stage, pr.Message)
+	case quietStages[pr.Stage]:
+		// Checks that pass in a moment; a failure is reported as the run's error.
+	case bootstrap && !mmdebstrapStep(pr.Message):
+		// mmdebstrap's apt output (hundreds of lines) scrolls in the live block; its
+		// step lines below say where the bootstrap is.
 		p.addTail(pr.Message)
 	default:
 		p.printf("%s sandbox %s: %s", stamp(pr.Elapsed), pr.Stage, pr.Message)
 	}
 	p.redraw()
+}
+
+// quietStages are the provisioning stages shown only with --verbose.
+var quietStages = map[string]bool{"check": true, "binfmt": true}
+
+// mmdebstrapStep reports whether a bootstrap line is one of mmdebstrap's step lines
+// (I:, W:, E:) or its command line, which are printed; the rest is apt's detail.
+func mmdebstrapStep(line string) bool {
+	for _, p := range []string{"I: ", "W: ", "E: ", "mmdebstrap "} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // Done stops the clock and clears the live block. It may be called more than once.

@@ -131,3 +131,50 @@ func TestProgressShowsDecisions(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressProvisioning: the first run says what provisioning does, a line per step
+// with its time (mmdebstrap's own step lines, the wait for another process's lock with
+// what that process does), and keeps apt's detail and the passing checks off the screen.
+func TestProgressProvisioning(t *testing.T) {
+	steps := []sandbox.Progress{
+		{Stage: "check", Message: "checking host prerequisites"},
+		{Stage: "binfmt", Message: "checking qemu-riscv64 in binfmt_misc"},
+		{Stage: "lock", Message: "waiting for /h/debian-riscv64.lock (0s waited): process 7 is at bootstrap: I: extracting archives... (for 1m2s)", Elapsed: time.Second},
+		{Stage: "lock", Message: "took /h/debian-riscv64.lock after 2m30s", Elapsed: 151 * time.Second},
+		{Stage: "bootstrap", Message: "mmdebstrap --architectures=riscv64 --variant=buildd trixie /h/tmp", Elapsed: 152 * time.Second},
+		{Stage: "bootstrap", Message: "I: downloading packages with apt...", Elapsed: 160 * time.Second},
+		{Stage: "bootstrap", Message: "Get:1 http://mirror trixie/main riscv64 base-files 13.8 [73.0 kB]", Elapsed: 161 * time.Second},
+		{Stage: "bootstrap", Message: "I: installing remaining packages inside the chroot...", Elapsed: 250 * time.Second},
+		{Stage: "ready", Message: "/h/debian-riscv64", Elapsed: 260 * time.Second},
+	}
+	for _, tt := range []struct {
+		name          string
+		verbose       bool
+		want, wantNot []string
+	}{
+		{name: "plain",
+			want: []string{"[00:01] sandbox lock: waiting for /h/debian-riscv64.lock (0s waited): process 7 is at bootstrap: I: extracting archives...",
+				"[02:31] sandbox lock: took", "[02:40] sandbox bootstrap: I: downloading packages with apt...",
+				"[04:10] sandbox bootstrap: I: installing remaining packages", "[02:32] sandbox bootstrap: mmdebstrap --architectures=riscv64",
+				"[04:20] sandbox ready: /h/debian-riscv64"},
+			wantNot: []string{"Get:1", "checking host prerequisites", "binfmt"}},
+		{name: "verbose", verbose: true, want: []string{"Get:1", "sandbox check: checking host prerequisites"}},
+	} {
+		var b bytes.Buffer
+		p := newProgress(&b, false, tt.verbose)
+		for _, s := range steps {
+			p.Provision(s)
+		}
+		p.Done()
+		for _, w := range tt.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s: output lacks %q:\n%s", tt.name, w, b.String())
+			}
+		}
+		for _, w := range tt.wantNot {
+			if strings.Contains(b.String(), w) {
+				t.Errorf("%s: output has %q:\n%s", tt.name, w, b.String())
+			}
+		}
+	}
+}
