@@ -69,7 +69,7 @@ func (r *run) stageInstall(ctx context.Context, s *atesor.State) {
 			inst.DevFiles = append(inst.DevFiles, f)
 		}
 	}
-	r.emit(Event{Kind: EventInfo, Node: NodeBuild, Phase: "install", Line: fmt.Sprintf("staged %d files (%d development files)", len(files), len(inst.DevFiles))})
+	r.emit(Event{Kind: EventInfo, Node: NodeBuild, Phase: "install", Line: fmt.Sprintf("staged %s (%s)", count(len(files), "file", "files"), count(len(inst.DevFiles), "development file", "development files"))})
 }
 
 // installCommands returns the install method and its command lines for the package's
@@ -262,4 +262,12 @@ func matchesTestProgram(p string, progs map[string]bool) bool {
 		return progs[path.Join(path.Dir(strings.TrimSuffix(dir, "/")), base)]
 	}
 	return false
+}
+
+// count says n of a thing, singular or plural.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
