@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
@@ -84,13 +83,20 @@ func (p *Pipeline) fromCache(ctx context.Context, req atesor.Request, name strin
 	}
 	r := &run{p: p, state: s, src: src, start: now}
 	files := r.files()
+	if err := os.MkdirAll(req.OutputDir, 0o755); err != nil {
+		return nil, fmt.Errorf("graph: the output directory: %w", err)
+	}
 	if err := writeAtomic(files["recipe"], []byte(entry.Recipe)); err != nil {
 		return nil, fmt.Errorf("graph: write recipe: %w", err)
 	}
 	rep := r.report(s, files)
 	rep.BuildSystem = entry.BuildSystem
-	if err := writeJSON(files["report"], rep); err != nil {
-		return nil, fmt.Errorf("graph: write report: %w", err)
+	// The entry's patches are part of the port even though a cache hit writes no patch
+	// files: a replay of these outputs must see that they are missing.
+	patches := len(entry.Patches)
+	rep.Patches = &patches
+	if err := WriteReport(files["report"], &rep); err != nil {
+		return nil, fmt.Errorf("graph: %w", err)
 	}
 	res := &atesor.Result{Package: name, Sandbox: platform.SandboxKey(), Status: status, Verified: true, Reason: reason,
 		Artifacts: entry.Artifacts, Tests: entry.Tests, Files: map[string]string{}}
@@ -104,15 +110,4 @@ func (p *Pipeline) emitInfo(line string) {
 	if p.opts.events != nil {
 		p.opts.events(Event{Kind: EventInfo, Line: line})
 	}
-}
-
-func writeJSON(path string, v any) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	b, err := jsonIndent(v)
-	if err != nil {
-		return err
-	}
-	return writeAtomic(path, b)
 }

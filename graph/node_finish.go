@@ -15,7 +15,8 @@ import (
 
 // finishNode ends a verified port: the package tests, the artifact curator, the recipe,
 // the primary artifacts copied out, and, for a verified port only, learning and the
-// recipe-cache entry.
+// recipe-cache entry. Learning comes last, after every output is on disk: a port whose
+// outputs could not be written fails (see [run.failOutputs]) and teaches nothing.
 func (r *run) finishNode(ctx context.Context, s *atesor.State) error {
 	if s.Verified {
 		s.Status = atesor.StatusVerified
@@ -24,17 +25,21 @@ func (r *run) finishNode(ctx context.Context, s *atesor.State) error {
 		r.judgeRemovals(s)
 	}
 	r.curate(ctx, s)
+	var outErrs []error
 	refused := false
 	if err := r.copyArtifacts(ctx, s); err != nil {
 		r.log.Error("copy artifacts", "err", err)
 		r.emit(Event{Kind: EventInfo, Node: NodeFinish, Line: "copying artifacts out failed", Err: err.Error()})
-		if hostileCopy(err) && s.Verified {
+		switch {
+		case hostileCopy(err) && s.Verified:
 			// What comes out is not what was verified (or cannot come out safely): the
 			// port is not verified, learns nothing and enters no cache.
 			refused = true
 			s.Verified, s.Status, s.FailureClass = false, atesor.StatusNotVerified, atesor.FailureVerify
 			s.EscalationReason = "copy out: " + firstLine(err.Error())
 			s.VerifyProblems = append(s.VerifyProblems, "copy out: "+err.Error())
+		case !hostileCopy(err):
+			outErrs = append(outErrs, fmt.Errorf("copy the artifacts out: %w", err))
 		}
 	}
 	if refused {
@@ -42,13 +47,49 @@ func (r *run) finishNode(ctx context.Context, s *atesor.State) error {
 	} else {
 		s.Recipe = appendCommands(withTestEvidence(r.writeRecipe(ctx, s), s), s)
 	}
-	if s.Verified {
+	if s.Verified && s.Install != nil && len(s.Install.Files) > 0 { // nothing staged: no tarball
 		if err := r.writeInstallTarball(ctx, s); err != nil {
-			r.log.Error("install tarball", "err", err)
+			outErrs = append(outErrs, fmt.Errorf("write the install tarball: %w", err))
 		}
+	}
+	if len(outErrs) == 0 {
+		if err := r.writeOutputs(ctx, s); err != nil {
+			outErrs = append(outErrs, err)
+		}
+	}
+	if ctx.Err() != nil {
+		return ctx.Err() // interrupted: resume runs finish again
+	}
+	if len(outErrs) > 0 {
+		return r.failOutputs(ctx, s, errors.Join(outErrs...))
+	}
+	if s.Verified {
 		r.learn(ctx, s)
 	}
-	r.writeOutputs(ctx, s)
+	return nil
+}
+
+// failOutputs ends a run whose outputs could not all be written: class infra, nothing
+// learned or cached, the copied products (artifacts, install tarball) removed so that
+// nothing half-written looks like a port's result, and the recipe and report rewritten
+// to say so. The error is returned when even that cannot be written.
+func (r *run) failOutputs(ctx context.Context, s *atesor.State, err error) error {
+	r.log.Error("outputs not written: the run fails", "err", err)
+	r.emit(Event{Kind: EventInfo, Node: r.current, Line: "writing the outputs failed", Err: err.Error()})
+	files := r.files()
+	for _, k := range []string{atesor.FileArtifacts, atesor.FileInstall} {
+		if rerr := os.RemoveAll(files[k]); rerr != nil {
+			r.log.Warn("remove a partial output", "path", files[k], "err", rerr)
+		}
+	}
+	s.Verified = false
+	s.Status = atesor.StatusEscalated
+	s.FailureClass = atesor.FailureInfra
+	s.EscalationReason = "the outputs could not be written, so nothing was learned or cached (free space or fix the permissions of the output directory, then run again): " + err.Error()
+	s.Recipe = appendCommands(fallbackRecipe(s), s)
+	if werr := r.writeOutputs(ctx, s); werr != nil {
+		return fmt.Errorf("%w; the failed run's report could not be written either: %w", err, werr)
+	}
 	return nil
 }
 
@@ -70,8 +111,7 @@ func (r *run) escalateNode(ctx context.Context, s *atesor.State) error {
 	}
 	r.emit(Event{Kind: EventInfo, Node: NodeEscalate, Line: fmt.Sprintf("%s (%s): %s", s.Status, s.FailureClass, s.EscalationReason)})
 	s.Recipe = appendCommands(fallbackRecipe(s), s)
-	r.writeOutputs(ctx, s)
-	return nil
+	return r.writeOutputs(ctx, s)
 }
 
 // copyArtifacts copies the primary artifacts out to <repo>_artifacts/ within the run's

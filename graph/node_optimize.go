@@ -30,7 +30,9 @@ func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
 		perf := &atesor.Performance{Notes: []string{"no measurement: " + why}}
 		s.Performance = perf
 		s.Recipe = s.Recipe + "\n" + neutralizeRecipe(optimize.Section(perf))
-		r.writeOutputs(ctx, s)
+		if err := r.writeOutputs(ctx, s); err != nil {
+			return r.failOutputs(ctx, s, err)
+		}
 		return nil
 	}
 	o := &optimize.Optimizer{
@@ -65,7 +67,10 @@ func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
 	}
 	s.Performance = perf
 	s.Recipe = s.Recipe + "\n" + neutralizeRecipe(optimize.Section(perf))
-	r.writeOutputs(ctx, s)
+	if err := r.writeOutputs(ctx, s); err != nil {
+		// The measurement is not stored either: the cache keeps the port without it.
+		return r.failOutputs(ctx, s, err)
+	}
 	if r.memory != nil {
 		entry, err := r.memory.Recipe(ctx, s.RepoName, s.Platform.SandboxKey())
 		if err == nil && entry != nil && entry.Verified {

@@ -1,9 +1,12 @@
 package graph
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -17,7 +20,8 @@ import (
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
-// Report is the machine-readable outcome of a run, written as <repo>_report.json.
+// Report is the machine-readable outcome of a run, written as <repo>_report.json and
+// printed by `atesor port --json`, both by [EncodeReport].
 type Report struct {
 	Package          string              `json:"package"`
 	Sandbox          string              `json:"sandbox"`
@@ -36,10 +40,14 @@ type Report struct {
 	Tests            *atesor.TestResult  `json:"tests,omitempty"`
 	Attempts         int                 `json:"attempts"`
 	Fixes            []atesor.FixAttempt `json:"fixes,omitempty"`
-	LLM              atesor.Usage        `json:"llm"`
-	Provider         string              `json:"provider,omitempty"`
-	Offline          bool                `json:"offline"`
-	NodeSeconds      map[string]float64  `json:"node_seconds,omitempty"`
+	// Patches is how many patch files the run wrote to <repo>_patches/ (always set by a
+	// run; nil only in reports written before it was recorded), so a replay can tell a
+	// missing patch file from a changed one.
+	Patches     *int               `json:"patches,omitempty"`
+	LLM         atesor.Usage       `json:"llm"`
+	Provider    string             `json:"provider,omitempty"`
+	Offline     bool               `json:"offline"`
+	NodeSeconds map[string]float64 `json:"node_seconds,omitempty"`
 	// SandboxSeconds is the wall time spent in sandbox operations; the rest of Duration
 	// is the pipeline's own overhead (and model calls).
 	SandboxSeconds float64 `json:"sandbox_seconds"`
@@ -362,30 +370,82 @@ func orNone(s string) string {
 	return s
 }
 
-// writeOutputs writes the recipe (when set), the patches, the report and the state.
-func (r *run) writeOutputs(ctx context.Context, s *atesor.State) {
+// writeOutputs writes the recipe (when set), the patches, the report and the state,
+// each atomically. It writes all it can and returns every failure: a run whose outputs
+// are not all on disk must not end as if they were.
+func (r *run) writeOutputs(ctx context.Context, s *atesor.State) error {
 	files := r.files()
+	var errs []error
 	if s.Recipe != "" {
-		if err := os.WriteFile(files["recipe"], []byte(s.Recipe), 0o644); err != nil {
-			r.log.Error("write recipe", "err", err)
+		if err := writeAtomic(files[atesor.FileRecipe], []byte(s.Recipe)); err != nil {
+			errs = append(errs, fmt.Errorf("write the recipe: %w", err))
 		}
 	}
 	if len(s.Patches) > 0 {
-		dir := files["patches"]
-		if err := os.MkdirAll(dir, 0o755); err == nil {
+		dir := files[atesor.FilePatches]
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			errs = append(errs, fmt.Errorf("write the patches: %w", err))
+		} else {
 			for _, p := range s.Patches {
-				_ = os.WriteFile(filepath.Join(dir, p.Name), []byte(p.Diff), 0o644)
+				if err := writeAtomic(filepath.Join(dir, p.Name), []byte(p.Diff)); err != nil {
+					errs = append(errs, fmt.Errorf("write patch %s: %w", p.Name, err))
+				}
 			}
 		}
 	}
 	s.FinishedAt = r.p.opts.now().UTC()
 	s.Duration = s.FinishedAt.Sub(s.StartedAt)
 	rep := r.report(s, files)
-	b, _ := json.MarshalIndent(rep, "", "  ")
-	if err := writeAtomic(files["report"], b); err != nil {
-		r.log.Error("write report", "err", err)
+	if err := WriteReport(files[atesor.FileReport], &rep); err != nil {
+		errs = append(errs, err)
 	}
-	r.save(s)
+	if err := r.save(s); err != nil {
+		errs = append(errs, err)
+	}
+	err := errors.Join(errs...)
+	if err != nil {
+		r.log.Error("write outputs", "err", err)
+	}
+	return err
+}
+
+// EncodeReport writes rep as the report document: indented JSON and a newline. It is
+// the one encoding of a report, for <repo>_report.json and for `atesor port --json`.
+func EncodeReport(w io.Writer, rep *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rep); err != nil {
+		return fmt.Errorf("encode the report: %w", err)
+	}
+	return nil
+}
+
+// WriteReport replaces the report file path with rep ([EncodeReport]), atomically.
+func WriteReport(path string, rep *Report) error {
+	var b bytes.Buffer
+	if err := EncodeReport(&b, rep); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write the report: %w", err)
+	}
+	if err := writeAtomic(path, b.Bytes()); err != nil {
+		return fmt.Errorf("write the report: %w", err)
+	}
+	return nil
+}
+
+// ReadReport reads a report file written by [WriteReport].
+func ReadReport(path string) (*Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read the report: %w", err)
+	}
+	var rep Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return nil, fmt.Errorf("report %s: %w", path, err)
+	}
+	return &rep, nil
 }
 
 func (r *run) files() map[string]string {
@@ -416,6 +476,8 @@ func (r *run) report(s *atesor.State, files map[string]string) Report {
 		StartedAt: s.StartedAt, FinishedAt: s.FinishedAt, Files: map[string]string{},
 		Removals: s.Removals, Exports: s.Exports, GoToolchain: s.GoToolchain,
 	}
+	patches := len(s.Patches)
+	rep.Patches = &patches
 	rep.Performance = s.Performance
 	if rep.Artifacts == nil {
 		rep.Artifacts = []atesor.Artifact{}
@@ -435,7 +497,9 @@ func (r *run) report(s *atesor.State, files map[string]string) Report {
 		rep.NodeSeconds[t.Node] += t.Duration.Seconds()
 	}
 	for k, p := range files {
-		if _, err := os.Stat(p); err == nil {
+		if _, err := os.Stat(p); err == nil || k == atesor.FileReport {
+			// The report lists itself: it is being written, and a run whose report
+			// cannot be written fails.
 			rep.Files[k] = p
 		}
 	}
@@ -468,5 +532,3 @@ func patchName(n int, file string) string {
 	clean := regexp.MustCompile(`[^A-Za-z0-9._-]+`).ReplaceAllString(strings.TrimPrefix(path.Clean("/"+file), "/"), "-")
 	return fmt.Sprintf("%03d-%s.patch", n, clean)
 }
-
-func jsonIndent(v any) ([]byte, error) { return json.MarshalIndent(v, "", "  ") }

@@ -94,6 +94,9 @@ func ReadReplayInputFrom(recipePath, source string) (ReplayInput, error) {
 	}
 	patches, _ := filepath.Glob(prefix + "_patches/*.patch")
 	sort.Strings(patches)
+	if rep.Patches != nil && *rep.Patches != len(patches) {
+		return ReplayInput{}, fmt.Errorf("report %s_report.json counts %d patch(es) but %s_patches/ holds %d: the port's patch files are incomplete; restore them from the port's outputs", prefix, *rep.Patches, prefix, len(patches))
+	}
 	for _, p := range patches {
 		d, err := os.ReadFile(p)
 		if err != nil {

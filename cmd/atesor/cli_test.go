@@ -18,6 +18,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/graph"
 	"github.com/eclipse-atesor/atesor-go/memory"
 )
 
@@ -309,12 +310,15 @@ func TestPortCachedNeedsNoKey(t *testing.T) {
 	if o.code != exitOK {
 		t.Fatalf("want exit 0 for a cached port; %s", o)
 	}
-	var res atesor.Result
+	var res graph.Report
 	if err := json.Unmarshal([]byte(o.stdout), &res); err != nil {
-		t.Fatalf("--json output is not a result: %v; %s", err, o)
+		t.Fatalf("--json output is not a report: %v; %s", err, o)
 	}
 	if res.Status != atesor.StatusCached || !res.Verified || res.Package != "hello" || res.Sandbox != "debian-riscv64" {
 		t.Errorf("result = %+v", res)
+	}
+	if file, err := os.ReadFile(res.Files[atesor.FileReport]); err != nil || string(file) != o.stdout {
+		t.Errorf("--json printed another document than the report file %s (%v):\n%s\nfile:\n%s", res.Files[atesor.FileReport], err, o.stdout, file)
 	}
 	recipe, err := os.ReadFile(res.Files["recipe"])
 	if err != nil || !strings.Contains(string(recipe), "Porting recipe: hello") {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/graph"
 )
 
 // hostCLI prepares a run on the host sandbox: it needs make and a C compiler, and gets a
@@ -50,9 +51,12 @@ func TestPortHostNotVerified(t *testing.T) {
 	if o.code != exitFailed {
 		t.Fatalf("want exit 1; %s", o)
 	}
-	var res atesor.Result
+	var res graph.Report
 	if err := json.Unmarshal([]byte(o.stdout), &res); err != nil {
-		t.Fatalf("--json output is not a result: %v; %s", err, o)
+		t.Fatalf("--json output is not a report: %v; %s", err, o)
+	}
+	if file, err := os.ReadFile(res.Files[atesor.FileReport]); err != nil || string(file) != o.stdout {
+		t.Errorf("--json printed another document than the report file (%v)", err)
 	}
 	if res.Status.Succeeded() || res.Verified || res.FailureClass != atesor.FailureVerify {
 		t.Errorf("status %s, verified %v, failure class %q; want a verify failure", res.Status, res.Verified, res.FailureClass)
@@ -66,8 +70,8 @@ func TestPortHostNotVerified(t *testing.T) {
 	if foreign == 0 {
 		t.Errorf("no foreign-architecture artifact in the report: %+v", res.Artifacts)
 	}
-	if res.Usage.Calls != 0 {
-		t.Errorf("an offline run made %d model calls", res.Usage.Calls)
+	if res.LLM.Calls != 0 || !res.Offline {
+		t.Errorf("an offline run made %d model calls", res.LLM.Calls)
 	}
 	for _, k := range []string{"recipe", "report", "package"} {
 		if _, err := os.Stat(res.Files[k]); err != nil {

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/graph"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
@@ -43,7 +45,7 @@ func TestPortOptimize(t *testing.T) {
 	if code := run(context.Background(), a, args); code != exitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, &stdout, &stderr)
 	}
-	var res atesor.Result
+	var res graph.Report
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil || !res.Verified {
 		t.Fatalf("result %+v (%v)\nstderr:\n%s", res, err, &stderr)
 	}
@@ -51,6 +53,10 @@ func TestPortOptimize(t *testing.T) {
 	b, err := os.ReadFile(res.Files[atesor.FileReport])
 	if err != nil {
 		t.Fatal(err)
+	}
+	// --json prints the report file's document, performance section included.
+	if diff := cmp.Diff(string(b), stdout.String()); diff != "" || res.Performance == nil {
+		t.Errorf("--json output is not the report file (-file +stdout):\n%s", diff)
 	}
 	var rep graph.Report
 	if err := json.Unmarshal(b, &rep); err != nil {

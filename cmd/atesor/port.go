@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -78,7 +77,7 @@ func portFlagSet(f *portFlags) *flag.FlagSet {
 	fs.BoolVar(&f.noAccel, "no-accel", false, "run the emulated riscv64 compiler, binutils and Go tools instead of their native builds of the same versions")
 	fs.BoolVar(&f.pkg, "package", false, "also write <out>/<name>_package.zip with recipe, report, artifacts and logs")
 	fs.StringVar(&f.out, "out", defaultOutDir, "output directory")
-	fs.BoolVar(&f.asJSON, "json", false, "print the report as JSON on stdout")
+	fs.BoolVar(&f.asJSON, "json", false, "print the report as JSON on stdout (the document <out>/<name>_report.json holds)")
 	fs.BoolVar(&f.verbose, "v", false, "verbose: every command and output line, debug logs")
 	return fs
 }
@@ -253,12 +252,20 @@ func runPort(ctx context.Context, a *app, args []string) int {
 			res.Files = map[string]string{}
 		}
 		res.Files["package"] = zipPath
+		// The report lists the zip too (the zip holds the report as it was before).
+		if err := addReportFile(res, "package", zipPath); err != nil {
+			return setupError(a, "--package: %v", err)
+		}
 	}
 	if f.asJSON {
-		enc := json.NewEncoder(a.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
-			return setupError(a, "write the report: %v", err)
+		// The report file itself, through the one report encoder: stdout and
+		// <repo>_report.json are the same document.
+		rep, err := graph.ReadReport(res.Files[atesor.FileReport])
+		if err != nil {
+			return setupError(a, "--json: %v", err)
+		}
+		if err := graph.EncodeReport(a.stdout, rep); err != nil {
+			return setupError(a, "--json: %v", err)
 		}
 	} else {
 		printVerdict(a.stdout, res)
@@ -267,6 +274,20 @@ func runPort(ctx context.Context, a *app, args []string) int {
 		return exitOK
 	}
 	return exitFailed
+}
+
+// addReportFile records one more output file in the run's report file.
+func addReportFile(res *atesor.Result, kind, path string) error {
+	file := res.Files[atesor.FileReport]
+	rep, err := graph.ReadReport(file)
+	if err != nil {
+		return err
+	}
+	if rep.Files == nil {
+		rep.Files = map[string]string{}
+	}
+	rep.Files[kind] = path
+	return graph.WriteReport(file, rep)
 }
 
 // needKeyError stops a run whose assumed cache hit turned out to be a miss.
