@@ -104,10 +104,24 @@ func TestFinishFailsWhenAnOutputCannotBeWritten(t *testing.T) {
 	ans, _ := json.Marshal(map[string]any{"strategies": []map[string]any{{"id": "a", "description": "drop -m64",
 		"actions": []map[string]any{{"type": "patch", "file": "Makefile", "diff": diff}}}}, "recommended_strategy_id": "a"})
 	h.prov.Queue(atesor.RoleFixer, string(ans))
-	if err := os.WriteFile(filepath.Join(h.out, "vecsum_patches"), []byte("in the way"), 0o644); err != nil {
+	// A run empties its per-run output folders when it starts, so the file that blocks
+	// the patch directory is put in place as finish begins.
+	blockPatches := WithEvents(func(e Event) {
+		if e.Kind == EventNodeStarted && e.Node == NodeFinish {
+			if err := os.WriteFile(filepath.Join(h.out, "vecsum_patches"), []byte("in the way"), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	p, err := New(Config{Provider: h.prov, Sandbox: h.sb, Memory: h.mem, OutputDir: h.out, RunsDir: filepath.Join(h.out, "runs")},
+		WithoutScriptedRepairs(), blockPatches)
+	if err != nil {
 		t.Fatal(err)
 	}
-	res := h.run()
+	res, err := p.Run(t.Context(), atesor.Request{Source: h.src, TestTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if res.Status.Succeeded() || res.Verified || res.FailureClass != atesor.FailureInfra {
 		t.Fatalf("status %s, verified %t, class %q: want a failed run of class infra", res.Status, res.Verified, res.FailureClass)
 	}
