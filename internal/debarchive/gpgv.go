@@ -103,11 +103,11 @@ func (g GPGV) Verify(ctx context.Context, signed, detached []byte) ([]byte, erro
 		return nil, ctx.Err()
 	}
 	if err := judgeStatus(status); err != nil {
-		return nil, fmt.Errorf("%w: %v (gpgv: %s)", ErrBadSignature, err, strings.TrimSpace(lastLines(stderr.String(), 3)))
+		return nil, fmt.Errorf("%w: %v (%s)", ErrBadSignature, err, strings.TrimSpace(lastLines(stderr.String(), 3)))
 	}
 	if runErr != nil && detached != nil {
 		// A detached check has no output to lose; gpgv's own verdict must agree too.
-		return nil, fmt.Errorf("%w: gpgv: %v: %s", ErrBadSignature, runErr, strings.TrimSpace(lastLines(stderr.String(), 3)))
+		return nil, fmt.Errorf("%w: gpgv %v (%s)", ErrBadSignature, runErr, strings.TrimSpace(lastLines(stderr.String(), 3)))
 	}
 	if detached != nil {
 		return signed, nil
