@@ -27,6 +27,11 @@ type Limits struct {
 	// Pids is the most processes and threads the command may have at once; fork fails
 	// beyond it.
 	Pids int64
+	// Disk is the most bytes the run's overlay upper directory (everything the run
+	// wrote: the source, the build tree, installed packages) may hold, for the
+	// root-filesystem sandbox. A command that takes it beyond is killed with a
+	// [*DiskLimitError] (see [Rootfs.Exec]).
+	Disk int64
 }
 
 // Environment variables that set the default limits (bytes with an optional K, M, G
@@ -34,7 +39,13 @@ type Limits struct {
 const (
 	EnvMemoryLimit = "ATESOR_SANDBOX_MEMORY"
 	EnvPidsLimit   = "ATESOR_SANDBOX_PIDS"
+	EnvDiskLimit   = "ATESOR_SANDBOX_DISK"
 )
+
+// defaultDisk is the default bound of a run's upper directory: far above what a build
+// under emulation writes (a large C++ project with its objects is a few GiB), far below
+// a host disk. [Rootfs] also keeps it below the free space of the disk it writes on.
+const defaultDisk = 32 << 30
 
 // defaultPids is the default process limit: far above what a parallel build under
 // qemu-user needs (threads count), far below what exhausts the host.
@@ -44,10 +55,14 @@ const defaultPids = 8192
 // [DefaultLimits]).
 func WithLimits(l Limits) Option { return func(o *options) { o.limits = l } }
 
-// DefaultLimits returns the limits from $ATESOR_SANDBOX_MEMORY and $ATESOR_SANDBOX_PIDS,
-// else three quarters of the host's memory and 8192 processes.
+// DefaultLimits returns the limits from $ATESOR_SANDBOX_MEMORY, $ATESOR_SANDBOX_PIDS and
+// $ATESOR_SANDBOX_DISK, else three quarters of the host's memory, 8192 processes and
+// 32 GiB of disk.
 func DefaultLimits() Limits {
-	l := Limits{Pids: defaultPids, Memory: hostMemory() / 4 * 3}
+	l := Limits{Pids: defaultPids, Memory: hostMemory() / 4 * 3, Disk: defaultDisk}
+	if v, err := parseSize(os.Getenv(EnvDiskLimit)); err == nil && v != 0 {
+		l.Disk = v
+	}
 	if v, err := parseSize(os.Getenv(EnvMemoryLimit)); err == nil && v != 0 {
 		l.Memory = v
 	}
@@ -65,6 +80,9 @@ func (l Limits) resolve() Limits {
 	}
 	if l.Pids == 0 {
 		l.Pids = d.Pids
+	}
+	if l.Disk == 0 {
+		l.Disk = d.Disk
 	}
 	return l
 }

@@ -44,6 +44,7 @@ type Rootfs struct {
 	upper    string
 	merged   string
 	accel    *accelRun
+	disk     int64 // the bound of what upper may hold, 0 for none (see [Limits.Disk])
 
 	repoTracker
 	closer
@@ -83,6 +84,7 @@ func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs,
 	}
 	r := &Rootfs{platform: p, o: o, cache: cache, runDir: runDir, accel: accel,
 		upper: filepath.Join(runDir, "upper"), merged: filepath.Join(runDir, "merged")}
+	r.disk = diskLimit(o.limits.resolve().Disk, runDir)
 	work := filepath.Join(runDir, "work")
 	for _, d := range []string{r.upper, work, r.merged} {
 		if err := os.Mkdir(d, 0o755); err != nil {
@@ -193,7 +195,9 @@ func (r *Rootfs) exec(ctx context.Context, cmd atesor.Command, roBinds []string)
 		return atesor.CommandResult{Line: cmd.Line}, r.jailErr
 	}
 	spec := bwrapSpec{root: r.merged, env: AllowedEnv(DefaultPath, SandboxHome, r.o.cc, r.o.cxx, cmd.Env), dir: dir, roBinds: roBinds}
-	return r.jail.run(ctx, jailCommand{spec: spec, line: cmd.Line, network: cmd.Network, timeout: timeout, stdout: cmd.Stdout, stderr: cmd.Stderr, stdin: cmd.Stdin})
+	return execBounded(ctx, r.upper, r.disk, diskInterval, func(ctx context.Context) (atesor.CommandResult, error) {
+		return r.jail.run(ctx, jailCommand{spec: spec, line: cmd.Line, network: cmd.Network, timeout: timeout, stdout: cmd.Stdout, stderr: cmd.Stderr, stdin: cmd.Stdin})
+	})
 }
 
 // CopyIn copies a host directory or file into the sandbox, unpacks a source tarball

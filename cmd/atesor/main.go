@@ -68,6 +68,13 @@ func commands() []command {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first SIGINT or SIGTERM cancels the run, which saves its state and ends; every
+	// wait on sandbox data honours that. A second one gets the default action and ends
+	// atesor at once, whatever it is doing (the state saved after each node stays).
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	a := &app{stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr), root: os.Geteuid() == 0}
 	// Libraries log through slog's default logger; the progress display says what a user
 	// needs, so only warnings reach the terminal (-v gives port its own debug logger).
