@@ -144,4 +144,3 @@ func execBounded(ctx context.Context, upper string, limit int64, interval time.D
 	}
 	return res, nil
 }
-
