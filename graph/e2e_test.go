@@ -9,9 +9,12 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
@@ -42,6 +45,8 @@ type e2eEnv struct {
 	home, out string
 	mem       *memory.Store
 	platform  atesor.Platform
+	// open, when set, opens the sandbox instead of a plain root-filesystem sandbox.
+	open func(context.Context, atesor.Platform) (atesor.Sandbox, error)
 }
 
 func newE2EEnv(t *testing.T) *e2eEnv {
@@ -65,6 +70,9 @@ func (e *e2eEnv) pipeline(t *testing.T, prov atesor.Provider, opts ...Option) *P
 		OpenSandbox: func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error) {
 			return sandbox.NewRootfs(ctx, p)
 		},
+	}
+	if e.open != nil {
+		cfg.OpenSandbox = e.open
 	}
 	if prov == nil {
 		cfg.Provider = nil
@@ -211,7 +219,10 @@ func TestE2EOfflinePorts(t *testing.T) {
 }
 
 // TestE2EFixerRepairsSample ports our vecsum sample, whose Makefile forces -m64: a
-// scripted fixer answer patches the Makefile and the port ends verified after one fix.
+// scripted fixer answer installs a package by another distribution's name (zlib-dev)
+// and patches the Makefile, and the port ends verified after one fix. Every command the
+// real sandbox ran is the line it was given, and the lines recorded in the state and
+// the recipe are the corrected lines that were validated and ran.
 func TestE2EFixerRepairsSample(t *testing.T) {
 	e2e(t)
 	e := newE2EEnv(t)
@@ -220,12 +231,22 @@ func TestE2EFixerRepairsSample(t *testing.T) {
 	ans, _ := json.Marshal(map[string]any{
 		"analysis": "riscv64 gcc has no -m64",
 		"strategies": []map[string]any{{"id": 1, "description": "drop the x86-only -m64 flag",
-			"actions": []map[string]any{{"type": "patch", "file": "Makefile", "diff": diff}}}},
+			"actions": []map[string]any{{"type": "command", "command": "apt-get install -y zlib-dev"}, {"type": "patch", "file": "Makefile", "diff": diff}}}},
 		"recommended_strategy_id": 1,
 	})
 	prov.Queue(atesor.RoleFixer, string(ans))
 	src, _ := filepath.Abs("../testdata/packages/vecsum")
-	res, err := e.pipeline(t, prov).Run(context.Background(), atesor.Request{Source: src})
+	rec := &execRecorder{}
+	e.open = func(ctx context.Context, pl atesor.Platform) (atesor.Sandbox, error) {
+		sb, err := sandbox.NewRootfs(ctx, pl)
+		if err != nil {
+			return nil, err
+		}
+		rec.Rootfs = sb
+		return rec, nil
+	}
+	// The model's answer is the fix: the scripted rules would drop -m64 themselves.
+	res, err := e.pipeline(t, prov, WithoutScriptedRepairs()).Run(context.Background(), atesor.Request{Source: src})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,6 +262,42 @@ func TestE2EFixerRepairsSample(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e.out, "vecsum_patches", "001-Makefile.patch")); err != nil {
 		t.Error(err)
 	}
+	var st atesor.State
+	if b, err := os.ReadFile(filepath.Join(e.out, "vecsum_state.json")); err != nil || json.Unmarshal(b, &st) != nil {
+		t.Fatalf("state: %v", err)
+	}
+	asked, ran := rec.lines()
+	if d := cmp.Diff(asked, ran); d != "" {
+		t.Errorf("the sandbox ran other lines than it was given (-given +ran):\n%s", d)
+	}
+	if !contains(ran, "apt-get install -y zlib1g-dev") || !contains(st.ExecutedCommands, "apt-get install -y zlib1g-dev") {
+		t.Errorf("the corrected install did not run or was not recorded; ran:\n%s", strings.Join(ran, "\n"))
+	}
+	checkOneLine(t, e.platform, ran, st, string(recipe), nil)
+	t.Logf("%d commands ran as given", len(ran))
+}
+
+// execRecorder is a root-filesystem sandbox that notes, for every Exec, the line it was
+// given and the line it reports having run.
+type execRecorder struct {
+	*sandbox.Rootfs
+	mu         sync.Mutex
+	asked, ran []string
+}
+
+func (x *execRecorder) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandResult, error) {
+	res, err := x.Rootfs.Exec(ctx, cmd)
+	x.mu.Lock()
+	x.asked = append(x.asked, cmd.Line)
+	x.ran = append(x.ran, res.Line)
+	x.mu.Unlock()
+	return res, err
+}
+
+func (x *execRecorder) lines() (asked, ran []string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return append([]string(nil), x.asked...), append([]string(nil), x.ran...)
 }
 
 // TestE2EResumeAfterKill kills a port with SIGKILL in the middle of its build (the port

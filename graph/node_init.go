@@ -104,6 +104,7 @@ func (r *run) heuristicPlanNode(_ context.Context, s *atesor.State) error {
 		r.log.Info("no default plan", "err", err)
 		return nil
 	}
-	s.Plan, s.TestCommands, s.PlanSource = &plan, tests, "heuristic"
+	plan = correctedPlan(s.Platform, plan)
+	s.Plan, s.TestCommands, s.PlanSource = &plan, correctedLines(s.Platform, tests), "heuristic"
 	return nil
 }

@@ -125,9 +125,9 @@ func (r *run) seedFromCache(e *atesor.CachedRecipe) {
 		a.LLMGrounded = false
 		s.Analysis = &a
 	}
-	plan := e.Plan
+	plan := correctedPlan(s.Platform, e.Plan)
 	s.Plan, s.PlanSource = &plan, planFromCache
-	s.TestCommands = append([]string(nil), e.TestCommands...)
+	s.TestCommands = correctedLines(s.Platform, e.TestCommands)
 	r.emit(Event{Kind: EventInfo, Line: "performance mode: rebuilding the cached recipe of " + s.RepoName + " (built " + e.LastBuilt.Format("2006-01-02") + ")"})
 }
 

@@ -180,6 +180,11 @@ func (r *run) scriptedFix(ctx context.Context, s *atesor.State, last *atesor.Err
 		if fix == nil || ctx.Err() != nil {
 			return false, notes
 		}
+		fix.Actions = correctedActions(s.Platform, fix.Actions)
+		if fix.Plan != nil {
+			p := correctedPlan(s.Platform, *fix.Plan)
+			fix.Plan = &p
+		}
 		attempt := fix.Attempt(len(s.FixAttempts)+1, f)
 		attempt.Timestamp = r.p.opts.now().UTC()
 		if err := checkScripted(fix, s.RepoDir); err != nil {

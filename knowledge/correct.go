@@ -1,155 +1,57 @@
 package knowledge
 
 import (
-	"path"
 	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 )
 
 // CorrectInstallCommand rewrites the package names of every install command in a shell
 // command line (apt-get/apt install, apk add) with the profile's name corrections, so
 // `apt-get install -y zlib-dev` becomes `apt-get install -y zlib1g-dev` on Debian. Version
 // and architecture suffixes (`pkg=1.2`, `pkg:riscv64`) are kept. Everything else in the
-// line, spacing and quoted words included, is left as it is. The sandbox applies it to
-// package-manager commands before running them.
+// line, spacing and quoted words included, is left as it is, and a line that does not
+// parse is returned unchanged. The line is read with the same shell parser as the
+// command rules (internal/shellwords), so the words corrected are the words validated.
+// The pipeline applies it to plan, fix and investigation lines before it validates,
+// records and runs them: the line that runs is the line that was checked.
 func CorrectInstallCommand(p atesor.Platform, line string) string {
 	if len(p.Corrections) == 0 || line == "" {
 		return line
 	}
-	words := lexShell(line)
-	var b strings.Builder
-	last := 0
-	for _, cmd := range splitSimpleCommands(words) {
-		for _, w := range installArgs(cmd) {
-			if w.quoted {
-				continue
-			}
-			name, rest := splitPackageSpec(w.text)
-			to, ok := p.Corrections[name]
-			if !ok {
-				continue
-			}
-			b.WriteString(line[last:w.start])
-			b.WriteString(to)
-			b.WriteString(rest)
-			last = w.end
-		}
-	}
-	if last == 0 {
+	f, err := shellwords.Parse(line)
+	if err != nil {
 		return line
 	}
-	b.WriteString(line[last:])
-	return b.String()
-}
-
-// shellWord is a word or an operator of a command line, with its byte span.
-type shellWord struct {
-	text       string
-	start, end int
-	quoted     bool // the word has quotes or escapes: never rewritten
-	op         bool // an operator: && || ; | & ( ) or a newline
-}
-
-// lexShell splits a command line into words and operators. It is a small lexer, not a
-// full shell parser: enough to find install commands and their package words. Unclosed
-// quotes run to the end of the line.
-func lexShell(s string) []shellWord {
-	var out []shellWord
-	i := 0
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\r':
-			i++
-		case c == '\n' || c == ';' || c == '(' || c == ')':
-			out = append(out, shellWord{text: s[i : i+1], start: i, end: i + 1, op: true})
-			i++
-		case c == '&' || c == '|':
-			j := i + 1
-			if j < len(s) && s[j] == c {
-				j++
+	var reps []shellwords.Replacement
+	for _, cmd := range shellwords.Commands(f) {
+		for _, w := range installArgs(cmd) {
+			if !w.Plain {
+				continue
 			}
-			out = append(out, shellWord{text: s[i:j], start: i, end: j, op: true})
-			i = j
-		case c == '#' && (i == 0 || isSpace(s[i-1])):
-			for i < len(s) && s[i] != '\n' {
-				i++
+			name, rest := splitPackageSpec(w.Value)
+			if to, ok := p.Corrections[name]; ok {
+				reps = append(reps, shellwords.Replacement{Start: w.Start, End: w.End, Text: to + rest})
 			}
-		default:
-			start, quoted := i, false
-			for i < len(s) && !isSpace(s[i]) && !strings.ContainsRune("\n;()&|", rune(s[i])) {
-				switch s[i] {
-				case '\'', '"':
-					quoted = true
-					q := s[i]
-					i++
-					for i < len(s) && s[i] != q {
-						if q == '"' && s[i] == '\\' {
-							i++
-						}
-						i++
-					}
-					i++
-				case '\\', '$', '`':
-					quoted = true
-					i += 2
-				default:
-					i++
-				}
-			}
-			if i > len(s) {
-				i = len(s)
-			}
-			out = append(out, shellWord{text: s[start:i], start: start, end: i, quoted: quoted})
 		}
 	}
-	return out
+	return shellwords.Apply(line, reps)
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
-
-// splitSimpleCommands cuts the word list at operators.
-func splitSimpleCommands(words []shellWord) [][]shellWord {
-	var out [][]shellWord
-	var cur []shellWord
-	for _, w := range words {
-		if w.op {
-			if len(cur) > 0 {
-				out = append(out, cur)
-			}
-			cur = nil
-			continue
-		}
-		cur = append(cur, w)
-	}
-	if len(cur) > 0 {
-		out = append(out, cur)
-	}
-	return out
-}
+// installValueOptions are the options of apt-get, apt and apk that take a separate value.
+var installValueOptions = map[string]bool{"-o": true, "-t": true, "--target-release": true, "--repository": true, "-X": true, "--root": true, "-p": true, "-c": true, "--config-file": true}
 
 // installArgs returns the package words of an install command, or nil when cmd is not
-// one. It skips environment assignments, sudo/env/doas-like wrappers and option words.
-func installArgs(cmd []shellWord) []shellWord {
-	i := 0
-	for i < len(cmd) {
-		t := cmd[i].text
-		if strings.Contains(t, "=") && !strings.HasPrefix(t, "-") && !cmd[i].quoted {
-			i++
-			continue
-		}
-		if t == "sudo" || t == "env" || t == "nice" || t == "command" {
-			i++
-			continue
-		}
-		break
-	}
-	if i >= len(cmd) || cmd[i].quoted {
+// one: the words after apt-get/apt/aptitude install or apk add that are not options or
+// option values.
+func installArgs(cmd shellwords.Command) []shellwords.Word {
+	i := cmd.Program()
+	if i < 0 {
 		return nil
 	}
 	var sub string
-	switch path.Base(cmd[i].text) {
+	switch cmd.Name() {
 	case "apt-get", "apt", "aptitude":
 		sub = "install"
 	case "apk":
@@ -157,28 +59,27 @@ func installArgs(cmd []shellWord) []shellWord {
 	default:
 		return nil
 	}
-	j := i + 1
-	for j < len(cmd) && strings.HasPrefix(cmd[j].text, "-") {
-		// Options that take a separate value.
-		if t := cmd[j].text; t == "-o" || t == "-t" || t == "--target-release" ||
-			t == "--repository" || t == "-X" || t == "--root" || t == "-p" {
+	words := cmd.Words[i+1:]
+	j := 0
+	for j < len(words) && strings.HasPrefix(words[j].Value, "-") {
+		if installValueOptions[words[j].Value] {
 			j++
 		}
 		j++
 	}
-	if j >= len(cmd) || cmd[j].text != sub {
+	if j >= len(words) || !words[j].Static || words[j].Value != sub {
 		return nil
 	}
-	var pkgs []shellWord
-	for k := j + 1; k < len(cmd); k++ {
-		t := cmd[k].text
+	var pkgs []shellwords.Word
+	for k := j + 1; k < len(words); k++ {
+		t := words[k].Value
 		if strings.HasPrefix(t, "-") {
-			if t == "-o" || t == "-t" || t == "--target-release" || t == "--repository" || t == "-X" {
+			if installValueOptions[t] {
 				k++
 			}
 			continue
 		}
-		pkgs = append(pkgs, cmd[k])
+		pkgs = append(pkgs, words[k])
 	}
 	return pkgs
 }

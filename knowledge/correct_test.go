@@ -24,6 +24,12 @@ func TestCorrectInstallCommand(t *testing.T) {
 		{"alpine apk", "alpine", "apk add --no-cache liblzma-dev zlib1g-dev libssl-dev", "apk add --no-cache xz-dev zlib-dev openssl-dev"},
 		{"alpine apk update first", "alpine", "apk update && apk add build-essential|tee log", "apk update && apk add build-base|tee log"},
 		{"comment", "debian", "apt-get install -y zlib-dev # openssl-dev", "apt-get install -y zlib1g-dev # openssl-dev"},
+		{"env and sudo options", "debian", "sudo -E env DEBIAN_FRONTEND=noninteractive apt-get install -y zlib-dev", "sudo -E env DEBIAN_FRONTEND=noninteractive apt-get install -y zlib1g-dev"},
+		{"option value not a package", "debian", "apt-get -o Dpkg::Options::=--force-confnew install -y zlib-dev", "apt-get -o Dpkg::Options::=--force-confnew install -y zlib1g-dev"},
+		{"in a command substitution", "debian", "echo $(apt-get install -y zlib-dev)", "echo $(apt-get install -y zlib1g-dev)"},
+		{"escaped word kept", "debian", `apt-get install -y zlib\-dev`, `apt-get install -y zlib\-dev`},
+		{"a line that does not parse is kept", "debian", "apt-get install -y zlib-dev 'unclosed", "apt-get install -y zlib-dev 'unclosed"},
+		{"another program's words", "debian", "dpkg -s zlib-dev && apt-cache policy zlib-dev", "dpkg -s zlib-dev && apt-cache policy zlib-dev"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

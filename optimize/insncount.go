@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -47,7 +48,7 @@ func ParseInsnCount(out string) (n uint64, ok bool) {
 // program (by its path) with plain arguments. A build tool's command (make bench, go
 // test, cargo bench) does its work in child processes, which are not counted.
 func countable(line string) string {
-	f, err := syntax.NewParser().Parse(strings.NewReader(line), "")
+	f, err := shellwords.Parse(line)
 	if err != nil || len(f.Stmts) != 1 {
 		return "the workload is not one simple command"
 	}

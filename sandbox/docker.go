@@ -183,9 +183,6 @@ func (d *Docker) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandRe
 	if d.isClosed() {
 		return atesor.CommandResult{Line: cmd.Line}, ErrClosed
 	}
-	if IsPackageManagerCommand(cmd.Line) {
-		cmd.Line = correctInstall(d.platform, cmd.Line, d.o.logger)
-	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if err := d.setNetwork(ctx, cmd.Network); err != nil {

@@ -89,7 +89,6 @@ func (h *Host) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandResu
 		return atesor.CommandResult{Line: cmd.Line}, fmt.Errorf("sandbox: %w", err)
 	}
 	if IsPackageManagerCommand(cmd.Line) {
-		cmd.Line = correctInstall(h.platform, cmd.Line, h.o.logger)
 		h.pkgMu.Lock()
 		defer h.pkgMu.Unlock()
 	}

@@ -145,15 +145,13 @@ func (r *Rootfs) HostPath(p string) (string, error) {
 }
 
 // Exec runs cmd.Line with /bin/sh -c inside the sandbox (see the package doc for the
-// isolation). Package-manager commands get the profile's name corrections, run one at a
-// time, and after a stale-index failure the index is refreshed and the command rerun
-// once.
+// isolation). The line runs as given. Package-manager commands run one at a time, and
+// after a stale-index failure the index is refreshed and the command rerun once.
 func (r *Rootfs) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandResult, error) {
 	if r.isClosed() {
 		return atesor.CommandResult{Line: cmd.Line}, ErrClosed
 	}
 	if IsPackageManagerCommand(cmd.Line) {
-		cmd.Line = correctInstall(r.platform, cmd.Line, r.o.logger)
 		r.pkgMu.Lock()
 		defer r.pkgMu.Unlock()
 		defer r.accel.sync(cmd.Line)

@@ -3,10 +3,11 @@ package validate
 import (
 	"errors"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 )
 
 // dyn stands for a part of a word whose value is only known at run time ($VAR, $(...),
@@ -19,10 +20,9 @@ const maxAlternatives = 64
 // maxCommandBytes bounds the input the shell rules look at.
 const maxCommandBytes = 64 << 10
 
-// parsers reuses bash parsers; a Parser is reusable but not safe for concurrent use.
-var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
-
-// parseLine parses one shell line (or script) as bash.
+// parseLine parses one shell line (or script) as bash, with the parser the package-name
+// corrections and the sandbox's package-manager detection use too (internal/shellwords),
+// so that the words checked here are the words they see.
 func parseLine(line string) (*syntax.File, error) {
 	if len(line) > maxCommandBytes {
 		return nil, reject(ruleParse, "", "the command is longer than 64 KiB", "write a shorter command")
@@ -30,11 +30,9 @@ func parseLine(line string) (*syntax.File, error) {
 	if strings.ContainsRune(line, 0) {
 		return nil, reject(ruleParse, "", "the command contains a NUL byte", "write plain text")
 	}
-	p := parsers.Get().(*syntax.Parser)
-	f, err := p.Parse(strings.NewReader(line), "")
-	parsers.Put(p)
+	f, err := shellwords.Parse(line)
 	if err != nil {
-		return nil, reject(ruleParse, line, "it is not a valid shell command ("+err.Error()+")", "write one plain shell command with balanced quotes")
+		return nil, reject(ruleParse, line, "it is not a valid shell command ("+strings.TrimPrefix(err.Error(), "parse the command line: ")+")", "write one plain shell command with balanced quotes")
 	}
 	return f, nil
 }

@@ -1,4 +1,4 @@
-package knowledge
+package debmirror
 
 import (
 	"errors"
@@ -37,7 +37,7 @@ func TestDebianMirrorFrom(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := writeTree(t, tt.files)
-			for what, read := range map[string]func(string) (string, error){"host": hostMirror, "sandbox": DebianMirrorIn} {
+			for what, read := range map[string]func(string) (string, error){"host": hostMirror, "sandbox": In} {
 				got, err := read(dir)
 				if err != nil || got != tt.want {
 					t.Errorf("%s: got %q, %v; want %q", what, got, err, tt.want)
@@ -49,9 +49,9 @@ func TestDebianMirrorFrom(t *testing.T) {
 		"empty":         nil,
 		"only excluded": {"sources.list": "deb http://m.invalid/debian-security trixie-security main\ndeb http://m.invalid/debian-ports sid main\n"},
 	} {
-		for what, read := range map[string]func(string) (string, error){"host": hostMirror, "sandbox": DebianMirrorIn} {
-			if got, err := read(writeTree(t, files)); !errors.Is(err, ErrNoDebianMirror) {
-				t.Errorf("%s: %s apt dir: got %q, %v; want ErrNoDebianMirror", what, name, got, err)
+		for what, read := range map[string]func(string) (string, error){"host": hostMirror, "sandbox": In} {
+			if got, err := read(writeTree(t, files)); !errors.Is(err, ErrNone) {
+				t.Errorf("%s: %s apt dir: got %q, %v; want ErrNone", what, name, got, err)
 			}
 		}
 	}
@@ -75,12 +75,12 @@ func TestDebianMirrorInHostile(t *testing.T) {
 	var err error
 	go func() {
 		defer close(done)
-		got, err = DebianMirrorIn(dir)
+		got, err = In(dir)
 	}()
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
-		t.Fatal("DebianMirrorIn blocked on a FIFO")
+		t.Fatal("In blocked on a FIFO")
 	}
 	if err != nil || got != "http://own.invalid/debian" {
 		t.Errorf("got %q, %v; want the sandbox's own mirror", got, err)
@@ -95,8 +95,8 @@ func TestDeb822URIs(t *testing.T) {
 }
 
 func TestDebianMirrorEnv(t *testing.T) {
-	t.Setenv(DebianMirrorEnv, " http://env.invalid/debian/ ")
-	got, err := DebianMirror()
+	t.Setenv(Env, " http://env.invalid/debian/ ")
+	got, err := Find()
 	if err != nil || got != "http://env.invalid/debian" {
 		t.Errorf("got %q, %v", got, err)
 	}
@@ -120,9 +120,25 @@ func FuzzAptSources(f *testing.F) {
 // TestDebianMirrorInIgnoresEnv: a sandbox's apt directory is read as it is; the
 // override variable is for the host's configuration.
 func TestDebianMirrorInIgnoresEnv(t *testing.T) {
-	t.Setenv(DebianMirrorEnv, "http://env.invalid/debian")
+	t.Setenv(Env, "http://env.invalid/debian")
 	dir := writeTree(t, map[string]string{"sources.list": "deb http://sandbox.invalid/debian trixie main\n"})
-	if got, err := DebianMirrorIn(dir); err != nil || got != "http://sandbox.invalid/debian" {
+	if got, err := In(dir); err != nil || got != "http://sandbox.invalid/debian" {
 		t.Errorf("got %q, %v", got, err)
 	}
+}
+
+// writeTree writes files (path -> content) under a new temporary directory.
+func writeTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, c := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
