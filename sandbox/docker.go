@@ -51,7 +51,14 @@ func DefaultDockerImage(p atesor.Platform) string {
 	return "debian:trixie"
 }
 
-// NewDocker starts a long-running riscv64 container for the platform.
+// ErrBinfmtMissing says qemu-riscv64 is not registered and enabled in binfmt_misc;
+// [SetupBinfmt] registers it.
+var ErrBinfmtMissing = errors.New("qemu-riscv64 is not registered in binfmt_misc")
+
+// NewDocker starts a long-running riscv64 container for the platform. It needs
+// qemu-riscv64 registered in binfmt_misc (see [SetupBinfmt]), and returns an error
+// wrapping [ErrBinfmtMissing] without it; it changes nothing on the host but its own
+// working directory and container.
 func NewDocker(ctx context.Context, p atesor.Platform, opts ...Option) (*Docker, error) {
 	o := buildOptions(opts)
 	bin := o.dockerBin
@@ -61,10 +68,12 @@ func NewDocker(ctx context.Context, p atesor.Platform, opts ...Option) (*Docker,
 	if _, err := exec.LookPath(bin); err != nil {
 		return nil, &MissingToolError{Tool: bin, Package: "docker.io", Purpose: "runs the docker sandbox"}
 	}
+	// Registering an interpreter changes the host for every process on it: that is an
+	// explicit step of the caller's (SetupBinfmt), never a side effect of a constructor.
 	if s := ReadBinfmt(); !s.Registered || !s.Enabled {
-		if err := SetupBinfmt(); err != nil {
-			return nil, fmt.Errorf("sandbox: docker needs qemu-riscv64 in binfmt_misc to run riscv64 images: %w", err)
-		}
+		return nil, fmt.Errorf("sandbox: docker needs qemu-riscv64 registered and enabled in binfmt_misc to run riscv64 images "+
+			"(registered=%v enabled=%v): %w; register it first with sandbox.SetupBinfmt (as root; the atesor CLI does), "+
+			"or run: update-binfmts --enable qemu-riscv64", s.Registered, s.Enabled, ErrBinfmtMissing)
 	}
 	d := &Docker{platform: p, o: o, bin: bin, root: o.workdir, network: true}
 	if d.root == "" {

@@ -112,9 +112,13 @@ func profileOf(p atesor.Platform) string {
 	return p.Name
 }
 
+// binfmtDir is where binfmt_misc is mounted (a variable only so that tests can point it
+// at a directory of their own); binfmtEntry is qemu-riscv64's registration in it.
+var binfmtDir = "/proc/sys/fs/binfmt_misc"
+
+func binfmtEntry() string { return binfmtDir + "/qemu-riscv64" }
+
 const (
-	binfmtDir   = "/proc/sys/fs/binfmt_misc"
-	binfmtEntry = binfmtDir + "/qemu-riscv64"
 	// The ELF header of a riscv64 executable, as registered by qemu-user-static.
 	riscvMagic = `\x7f\x45\x4c\x46\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xf3\x00`
 	riscvMask  = `\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff`
@@ -139,7 +143,7 @@ func ReadBinfmt() BinfmtStatus {
 	if _, err := os.Stat(binfmtDir + "/register"); err == nil {
 		s.Mounted = true
 	}
-	data, err := os.ReadFile(binfmtEntry)
+	data, err := os.ReadFile(binfmtEntry())
 	if err != nil {
 		return s
 	}
@@ -178,7 +182,7 @@ func SetupBinfmt() error {
 		}
 	}
 	if s.Registered && (!s.Fixed() || !s.Enabled) {
-		if err := os.WriteFile(binfmtEntry, []byte("-1"), 0); err != nil {
+		if err := os.WriteFile(binfmtEntry(), []byte("-1"), 0); err != nil {
 			return fmt.Errorf("sandbox: remove the qemu-riscv64 registration without the F flag: %w", err)
 		}
 	}

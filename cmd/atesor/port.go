@@ -338,6 +338,13 @@ func openSandbox(ctx context.Context, a *app, f portFlags, name string, p atesor
 	}
 	switch f.sandbox {
 	case "docker":
+		// The riscv64 image runs through qemu-riscv64 in binfmt_misc: registered here,
+		// as an explicit step (as root; otherwise the error says what to run).
+		if s := sandbox.ReadBinfmt(); !s.Registered || !s.Enabled {
+			if err := sandbox.SetupBinfmt(); err != nil {
+				return nil, err
+			}
+		}
 		return sandbox.NewDocker(ctx, p, opts...)
 	case "host":
 		return sandbox.NewHost(p, opts...)
