@@ -14,6 +14,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go/internal/debarchive"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
@@ -22,7 +23,8 @@ import (
 // and verifies it with the host's Debian archive keyring; the same file changed by one
 // byte of its signed text is refused by that keyring; then a small source package
 // resolves through the verified path (InRelease, Sources.xz, the tarball), its tarball
-// matching what the signed index says.
+// matching what the signed index says, and so does a riscv64 library package of it (the
+// Packages index and the .deb).
 func TestE2ESignedArchive(t *testing.T) {
 	e2e(t)
 	start := time.Now()
@@ -66,4 +68,28 @@ func TestE2ESignedArchive(t *testing.T) {
 		t.Errorf("resolved %+v, tarball of %d bytes with SHA-256 %x", res.Origin, len(b), h)
 	}
 	t.Logf("debian:lz4 %s resolved through the verified path (%d bytes) in %s", res.Origin.Version, res.Origin.Size, time.Since(start).Round(time.Millisecond))
+
+	// The binary packages the export check compares with, through the same client.
+	bins := &debsrc.Binaries{Mirror: mirror, Suite: sandbox.DefaultSuite, Arch: "riscv64", CacheDir: t.TempDir()}
+	pkgs, err := bins.OfSource(ctx, "lz4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lib *knowledge.BinaryPackage
+	for i := range pkgs {
+		if strings.HasPrefix(pkgs[i].Package, "liblz4-") && !strings.HasSuffix(pkgs[i].Package, "-dev") {
+			lib = &pkgs[i]
+		}
+	}
+	if lib == nil {
+		t.Fatalf("no liblz4 library package among %+v", pkgs)
+	}
+	deb, err := bins.Fetch(ctx, *lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(deb); err != nil || fi.Size() != lib.Size {
+		t.Errorf("%s: %v, %v", deb, fi, err)
+	}
+	t.Logf("%s %s (%d bytes) verified; all in %s", lib.Package, lib.Version, lib.Size, time.Since(start).Round(time.Millisecond))
 }
