@@ -222,8 +222,19 @@ func (d *Docker) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandRe
 func (d *Docker) CopyIn(ctx context.Context, src, sandboxPath string) error {
 	if IsGitURL(src) {
 		dest := path.Clean(sandboxPath)
-		res, err := d.Exec(ctx, atesor.Command{Line: "mkdir -p " + shellQuote(path.Dir(dest)) + " && " + gitCloneLine(src, dest), Dir: "/", Network: true, Timeout: 30 * time.Minute})
+		if strings.HasPrefix(src, "file://") {
+			return fmt.Errorf("sandbox: git clone %s: the docker sandbox sees no host path; give the repository's directory as the source (it is copied in) or its network URL", redactURL(src))
+		}
+		res, err := d.Exec(ctx, atesor.Command{Line: "mkdir -p " + shellQuote(path.Dir(dest)), Dir: "/", Timeout: time.Minute})
 		if err := cloneError(src, res, err); err != nil {
+			return err
+		}
+		// The container's git runs the clone; binds do not apply (no host path is mounted
+		// but the workspace).
+		run := func(ctx context.Context, line, dir string, network bool, _ []string) (atesor.CommandResult, error) {
+			return d.Exec(ctx, atesor.Command{Line: line, Dir: dir, Network: network, Timeout: cloneTimeout})
+		}
+		if err := cloneGit(ctx, run, src, dest); err != nil {
 			return err
 		}
 		if h, err := d.HostPath(dest); err == nil {

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 )
@@ -117,8 +116,13 @@ func (h *Host) CopyIn(ctx context.Context, src, sandboxPath string) error {
 		if err := os.MkdirAll(filepath.Dir(hdest), 0o755); err != nil {
 			return fmt.Errorf("sandbox: %w", err)
 		}
-		res, err := h.Exec(ctx, atesor.Command{Line: gitCloneLine(src, hdest), Dir: "/", Network: true, Timeout: 30 * time.Minute})
-		if err := cloneError(src, res, err); err != nil {
+		// The host's own git runs the clone: it could read any host path anyway, but the
+		// submodules follow the same rules as in the other sandboxes, so a port behaves the
+		// same everywhere.
+		run := func(ctx context.Context, line, dir string, network bool, _ []string) (atesor.CommandResult, error) {
+			return h.Exec(ctx, atesor.Command{Line: line, Dir: dir, Network: network, Timeout: cloneTimeout})
+		}
+		if err := cloneGit(ctx, run, src, hdest); err != nil {
 			return err
 		}
 		if err := scrubGitCredentials(hdest); err != nil {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -146,42 +147,116 @@ func TestHostCopyInOut(t *testing.T) {
 	}
 }
 
+// TestHostGitClone: a local repository clones (through file://), and a submodule on
+// this host beside it is not fetched: the host sandbox follows the same rules as the
+// others (see TestLocalSubmodulesStayOut).
 func TestHostGitClone(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	gitRun := func(d string, args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = d
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_GLOBAL=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	// A submodule repository and a main repository, both bare, side by side.
-	for _, name := range []string{"sub", "main"} {
-		work := filepath.Join(dir, name+"-work")
-		os.MkdirAll(work, 0o755)
-		gitRun(work, "init", "-q", "-b", "main")
-		os.WriteFile(filepath.Join(work, name+".txt"), []byte(name), 0o644)
-		gitRun(work, "add", ".")
-		if name == "main" {
-			gitRun(work, "-c", "protocol.file.allow=always", "submodule", "add", "-q", "file://"+filepath.Join(dir, "sub.git"), "sub")
-		}
-		gitRun(work, "commit", "-q", "-m", "init")
-		gitRun(dir, "clone", "-q", "--bare", work, filepath.Join(dir, name+".git"))
-	}
+	gitRepo(t, filepath.Join(dir, "main-work"), map[string]string{"main.txt": "main"})
+	gitRun(t, dir, "clone", "-q", "--bare", filepath.Join(dir, "main-work"), filepath.Join(dir, "main.git"))
 	h := newHost(t)
 	if err := h.CopyIn(ctx, "file://"+filepath.Join(dir, "main.git"), "/workspace/pkg"); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"main.txt", "sub/sub.txt"} {
-		if _, err := h.ReadFile(ctx, "/workspace/pkg/"+f); err != nil {
-			t.Errorf("%s: %v", f, err)
+	if _, err := h.ReadFile(ctx, "/workspace/pkg/main.txt"); err != nil {
+		t.Errorf("main.txt: %v", err)
+	}
+}
+
+// gitRun runs git in d with a fixed identity and no user configuration.
+func gitRun(t *testing.T, d string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = d
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t",
+		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// gitRepo makes a repository in dir with files, committed.
+func gitRepo(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitRun(t, dir, "init", "-q", "-b", "main")
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
 		}
+	}
+	gitRun(t, dir, "add", ".")
+	gitRun(t, dir, "commit", "-q", "-m", "init")
+}
+
+// privateSecret is what the sibling repository holds; no clone may carry it.
+const privateSecret = "the-private-repository-secret-5e1f"
+
+// TestLocalSubmodulesStayOut: a local repository whose .gitmodules points beside it on
+// this host (url = ../private, an absolute path, a file:// URL) is refused with a reason
+// and the private repository's content is nowhere in the clone; with a network remote,
+// the relative URL is resolved against that remote, not against the host path.
+func TestLocalSubmodulesStayOut(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, url, origin, want string
+	}{
+		{"relative, no remote", "../private", "", "no network remote"},
+		{"absolute path", "PRIVATE", "", "a path on this host"},
+		{"file URL", "file://PRIVATE", "", "a path on this host"},
+		{"ext transport", "ext::sh -c cat% PRIVATE/secret.txt", "", "a path on this host"},
+		{"relative, local remote", "../private", "PRIVATE", "no network remote"},
+		{"relative, network remote", "../private", "https://git.invalid/team/public.git", "git.invalid/team/private"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			private := filepath.Join(dir, "private")
+			gitRepo(t, private, map[string]string{"secret.txt": privateSecret})
+			public := filepath.Join(dir, "public")
+			gitRepo(t, public, map[string]string{"README": "public"})
+			sub := strings.ReplaceAll(tc.url, "PRIVATE", private)
+			gitmodules := "[submodule \"private\"]\n\tpath = private\n\turl = " + sub + "\n"
+			if err := os.WriteFile(filepath.Join(public, ".gitmodules"), []byte(gitmodules), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// The gitlink, as git submodule add records it, at the private repository's commit.
+			head, err := exec.Command("git", "-C", private, "rev-parse", "HEAD").Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			gitRun(t, public, "update-index", "--add", "--cacheinfo", "160000,"+strings.TrimSpace(string(head))+",private")
+			gitRun(t, public, "add", ".gitmodules")
+			gitRun(t, public, "commit", "-q", "-m", "submodule")
+			if tc.origin != "" {
+				gitRun(t, public, "remote", "add", "origin", strings.ReplaceAll(tc.origin, "PRIVATE", private))
+			}
+			h := newHost(t)
+			err = h.CopyIn(ctx, "file://"+public, "/workspace/pkg")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("CopyIn = %v, want an error with %q", err, tc.want)
+			}
+			if !strings.Contains(tc.want, "git.invalid") && !errors.Is(err, sandbox.ErrLocalSubmodule) {
+				t.Errorf("%v is not ErrLocalSubmodule", err)
+			}
+			root, _ := h.HostPath("/workspace/pkg")
+			_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+				if err == nil && d.Type().IsRegular() {
+					if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(privateSecret)) {
+						t.Errorf("the private repository's secret is in the clone: %s", p)
+					}
+				}
+				return nil
+			})
+		})
 	}
 }
 

@@ -7,11 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -200,7 +198,8 @@ func (r *Rootfs) exec(ctx context.Context, cmd atesor.Command, roBinds []string)
 
 // CopyIn copies a host directory or file into the sandbox, unpacks a source tarball
 // (.tar.gz, .tar.xz, .tar.bz2, .zip) there, or clones a git URL inside the sandbox
-// (git clone --depth 1 with submodules, network on).
+// (git clone --depth 1 with submodules, network on; a file:// repository is bound
+// read-only by itself, see [ErrLocalSubmodule]).
 func (r *Rootfs) CopyIn(ctx context.Context, hostSrc, sandboxPath string) error {
 	if r.isClosed() {
 		return ErrClosed
@@ -213,14 +212,10 @@ func (r *Rootfs) CopyIn(ctx context.Context, hostSrc, sandboxPath string) error 
 		if err := os.MkdirAll(hostPath(r.merged, path.Dir(dest)), 0o755); err != nil {
 			return fmt.Errorf("sandbox: %w", err)
 		}
-		var binds []string
-		if u, err := url.Parse(hostSrc); err == nil && u.Scheme == "file" {
-			// A local repository (and its sibling submodule repositories) is made visible
-			// at the same path inside.
-			binds = append(binds, filepath.Dir(filepath.Clean(u.Path)))
+		run := func(ctx context.Context, line, dir string, network bool, binds []string) (atesor.CommandResult, error) {
+			return r.exec(ctx, atesor.Command{Line: line, Dir: dir, Network: network, Timeout: cloneTimeout}, binds)
 		}
-		res, err := r.exec(ctx, atesor.Command{Line: gitCloneLine(hostSrc, dest), Dir: "/", Network: true, Timeout: 30 * time.Minute}, binds)
-		if err := cloneError(hostSrc, res, err); err != nil {
+		if err := cloneGit(ctx, run, hostSrc, dest); err != nil {
 			return err
 		}
 		if err := scrubGitCredentials(hostPath(r.merged, dest)); err != nil {
@@ -234,15 +229,6 @@ func (r *Rootfs) CopyIn(ctx context.Context, hostSrc, sandboxPath string) error 
 	}
 	r.noteRepo(dest)
 	return nil
-}
-
-// gitCloneLine clones url to dest with depth 1 and submodules.
-func gitCloneLine(url, dest string) string {
-	c := "git"
-	if strings.HasPrefix(url, "file://") {
-		c += " -c protocol.file.allow=always"
-	}
-	return c + " clone --depth 1 --recurse-submodules --shallow-submodules " + shellQuote(url) + " " + shellQuote(dest)
 }
 
 // CopyOut copies a sandbox file or directory to the host within [DefaultCopyLimits]:
