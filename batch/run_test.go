@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
+	"github.com/eclipse-atesor/atesor-go/internal/filelock"
 	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 	"github.com/eclipse-atesor/atesor-go/memory"
 )
@@ -284,4 +287,102 @@ func snapshot(t *testing.T, dir string) map[string]string {
 		return nil
 	})
 	return out
+}
+
+// A merge takes its context: one whose context is done stops at the first package
+// directory it would copy, and one queued behind a held lock of a learned file gives
+// up at its deadline instead of waiting for the holder.
+func TestMergeIsInterruptible(t *testing.T) {
+	root := t.TempDir()
+	list := items(t, "/src/ok-a", "/src/ok-d")
+	var shards []string
+	for i := range 2 {
+		dir := filepath.Join(root, fmt.Sprintf("shard-%d", i))
+		shards = append(shards, dir)
+		sh := Shard{i, 2}
+		cfg := Config{Port: newFake().port, OutDir: dir, Shard: sh,
+			Learned: func(_ context.Context, d string) error { return writeLearned(t, d, i) }}
+		if _, err := Run(context.Background(), cfg, sh.Select(list)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	dst := filepath.Join(root, "merged")
+	if _, err := Merge(cancelled, dst, shards...); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Merge with a cancelled context: %v, want context.Canceled", err)
+	}
+	if _, err := os.Stat(filepath.Join(dst, SummaryJSON)); err == nil {
+		t.Error("an interrupted merge wrote a summary")
+	}
+
+	// Another process (here: this one, through the same lock file) holds the merged
+	// recipe cache's lock.
+	dst = filepath.Join(root, "merged-locked")
+	if err := os.MkdirAll(filepath.Join(dst, LearnedDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	held, err := filelock.Acquire(context.Background(), filepath.Join(dst, LearnedDir, memory.RecipeCacheFile)+".lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	ctx, stop := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer stop()
+	start := time.Now()
+	if _, err := Merge(ctx, dst, shards...); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Merge behind a held lock: %v, want the deadline", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Merge gave up %s after a deadline of 200ms", d)
+	}
+}
+
+func TestCopyTreeStopsWithTheContext(t *testing.T) {
+	src := t.TempDir()
+	for i := range 3 {
+		if err := os.WriteFile(filepath.Join(src, fmt.Sprintf("f%d", i)), []byte("data"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dst := filepath.Join(t.TempDir(), "copy")
+	if err := copyTree(ctx, src, dst); !errors.Is(err, context.Canceled) {
+		t.Fatalf("copyTree with a cancelled context: %v", err)
+	}
+	if entries, _ := os.ReadDir(dst); len(entries) != 0 {
+		t.Errorf("files copied after the context ended: %v", entries)
+	}
+	// A large file is cut short between reads, and no part of it is left.
+	big := filepath.Join(src, "big")
+	if err := os.WriteFile(big, make([]byte, 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	r := &cancelAfter{r: bytes.NewReader(make([]byte, 1<<20)), n: 1, cancel: cancel}
+	out := filepath.Join(t.TempDir(), "big")
+	f, err := atomicfile.Create(out, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Abort()
+	if _, err := io.Copy(f, ctxReader{ctx, r}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("copy of a large file: %v, want it cancelled between reads", err)
+	}
+}
+
+// cancelAfter cancels its context after n reads.
+type cancelAfter struct {
+	r      io.Reader
+	n      int
+	cancel func()
+}
+
+func (c *cancelAfter) Read(p []byte) (int, error) {
+	if c.n--; c.n < 0 {
+		c.cancel()
+	}
+	return c.r.Read(p[:min(len(p), 4096)])
 }

@@ -255,6 +255,9 @@ func TestE2EFixerRepairsSample(t *testing.T) {
 	if len(rep.Fixes) != 1 || !rep.Fixes[0].Success {
 		t.Fatalf("fixes = %+v", rep.Fixes)
 	}
+	if rep.Patches == nil || *rep.Patches != 1 {
+		t.Errorf("the report counts %v patches, want 1", rep.Patches)
+	}
 	recipe, _ := os.ReadFile(filepath.Join(e.out, "vecsum_recipe.md"))
 	if !strings.Contains(string(recipe), "vecsum_patches/001-Makefile.patch") {
 		t.Errorf("the patch is not in the recipe:\n%s", recipe)

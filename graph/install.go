@@ -45,7 +45,7 @@ func (r *run) stageInstall(ctx context.Context, s *atesor.State) {
 	for _, line := range lines {
 		// A rerun after a fix moves the install to the end of the recipe's commands.
 		s.ExecutedCommands = slices.DeleteFunc(s.ExecutedCommands, func(c string) bool { return c == line })
-		res, failed, err := r.runPlanCommand(ctx, s, NodeBuild, "install", line)
+		res, failed, err := r.runPlanCommandWithin(ctx, s, NodeBuild, "install", line, installTimeout)
 		if err != nil {
 			inst.Error = err.Error()
 			return

@@ -86,10 +86,24 @@ func TestInstallStagingChoosesInstalledFiles(t *testing.T) {
 	if err != nil || len(cmds) == 0 || !strings.Contains(cmds[len(cmds)-1], "make install DESTDIR=") {
 		t.Errorf("the install command is not the recipe's last command: %q %v", cmds, err)
 	}
+	installs := 0
 	for _, c := range h.sb.Commands() {
 		if strings.HasPrefix(c.Line, "make") && !strings.Contains(c.Line, "check") && !slices.Contains(c.Env, "SOURCE_DATE_EPOCH="+itoa(res.State.SourceDateEpoch)) {
 			t.Errorf("%q ran without SOURCE_DATE_EPOCH (env %q)", c.Line, c.Env)
 		}
+		// The install step has its own bound; the build's commands keep the sandbox's.
+		switch isInstall := strings.Contains(c.Line, "make install"); {
+		case isInstall && c.Timeout != installTimeout:
+			t.Errorf("install command %q ran with timeout %s, want %s", c.Line, c.Timeout, installTimeout)
+		case !isInstall && strings.HasPrefix(c.Line, "make") && c.Timeout == installTimeout:
+			t.Errorf("build command %q got the install timeout", c.Line)
+		}
+		if strings.Contains(c.Line, "make install") {
+			installs++
+		}
+	}
+	if installs == 0 {
+		t.Error("no install command ran")
 	}
 	if res.State.SourceDateEpoch <= 0 {
 		t.Error("no SOURCE_DATE_EPOCH from the source")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/buildlog"
@@ -67,6 +68,12 @@ func (r *run) buildNode(ctx context.Context, s *atesor.State) error {
 // output, and reruns it once on an emulator fault. failed reports a command that ran
 // and failed.
 func (r *run) runPlanCommand(ctx context.Context, s *atesor.State, node, phase, line string) (atesor.CommandResult, bool, error) {
+	return r.runPlanCommandWithin(ctx, s, node, phase, line, 0)
+}
+
+// runPlanCommandWithin is runPlanCommand bounded by timeout (0: the sandbox's default
+// per-command bound).
+func (r *run) runPlanCommandWithin(ctx context.Context, s *atesor.State, node, phase, line string, timeout time.Duration) (atesor.CommandResult, bool, error) {
 	if err := validate.DenyRules(line); err != nil {
 		return atesor.CommandResult{Line: line, ExitCode: -1, Output: "refused by the command safety rules: " + err.Error()}, true, nil
 	}
@@ -74,7 +81,7 @@ func (r *run) runPlanCommand(ctx context.Context, s *atesor.State, node, phase, 
 	log := r.startLog(line)
 	lw := (&lineWriter{r: r, node: node, phase: phase}).teeTo(log)
 	res, fault, err := sandbox.ExecRetryingFaults(ctx, r.sb, atesor.Command{
-		Line: line, Dir: s.RepoDir, Network: true, Stdout: lw, Stderr: lw, Env: buildEnv(s),
+		Line: line, Dir: s.RepoDir, Network: true, Stdout: lw, Stderr: lw, Env: buildEnv(s), Timeout: timeout,
 	})
 	log.end(res)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/filelock"
 )
 
 // CacheMeta is stored next to a cached root filesystem (<key>.json). Provisioning
@@ -120,7 +121,8 @@ func readJSONFile[T any](file string) (T, error) {
 
 func writeMeta(file string, m CacheMeta) error { return writeJSONFile(file, m) }
 
-// lockFile takes an exclusive flock on file, waiting until ctx is done.
+// lockFile takes the exclusive lock of file (see [filelock]), waiting until it is free
+// or ctx ends, and returns its release.
 func lockFile(ctx context.Context, file string) (func(), error) {
 	return lockFileWaiting(ctx, file, nil)
 }
@@ -128,46 +130,15 @@ func lockFile(ctx context.Context, file string) (func(), error) {
 // lockFileWaiting is lockFile calling waiting (when not nil) each time it finds the lock
 // held, before it waits for it again.
 func lockFileWaiting(ctx context.Context, file string, waiting func()) (func(), error) {
-	f, err := os.OpenFile(file, os.O_CREATE|os.O_RDWR, 0o644)
+	l, err := filelock.AcquireWaiting(ctx, file, waiting)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("another process is provisioning: %w", err)
 	}
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			f.Close()
-			return nil, err
-		}
-		if waiting != nil {
-			waiting()
-		}
-		t := time.NewTimer(250 * time.Millisecond)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			f.Close()
-			return nil, fmt.Errorf("waiting for %s (another process is provisioning): %w", file, ctx.Err())
-		case <-t.C:
-		}
-	}
+	return func() { _ = l.Release() }, nil
 }
 
 // lockHeld reports whether another process holds the exclusive lock on file.
-func lockHeld(file string) bool {
-	f, err := os.Open(file)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
-		return errors.Is(err, syscall.EWOULDBLOCK)
-	}
-	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-	return false
-}
+func lockHeld(file string) bool { return filelock.Held(file) }
 
 // CacheStatus describes the platform's cached root filesystem under the state home
 // ([WithHome]): ready, incomplete or absent, its metadata, the disk space it uses, and
