@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 )
 
 var debianForTest = atesor.Platform{Name: "debian", Profile: "debian", OSReleaseID: "debian"}
@@ -65,18 +66,6 @@ func TestCleanStaleRuns(t *testing.T) {
 	mkRun(t, runs, "reused", &reused)
 	kept := mkRun(t, runs, "kept", nil)
 	other := mkRun(t, runs, "other-ns", &foreign)
-	var mounted string
-	if os.Geteuid() == 0 {
-		// The overlay of a crashed run is still mounted: it is unmounted, then removed.
-		mounted = mkRun(t, runs, "crashed-mounted", &dead)
-		if err := syscall.Mount("tmpfs", filepath.Join(mounted, "merged"), "tmpfs", 0, "size=1m"); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = syscall.Unmount(filepath.Join(mounted, "merged"), syscall.MNT_DETACH) })
-		if !isMountPoint(filepath.Join(mounted, "merged")) {
-			t.Fatal("isMountPoint does not see the tmpfs")
-		}
-	}
 
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	var got []string
@@ -85,9 +74,6 @@ func TestCleanStaleRuns(t *testing.T) {
 	}
 	slices.Sort(got)
 	want := []string{"crashed", "reused"}
-	if mounted != "" {
-		want = []string{"crashed", "crashed-mounted", "reused"}
-	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("removed (-want +got):\n%s", diff)
 	}
@@ -96,13 +82,36 @@ func TestCleanStaleRuns(t *testing.T) {
 			t.Errorf("%s was removed: %v", d, err)
 		}
 	}
-	if mounted != "" && isMountPoint(filepath.Join(mounted, "merged")) {
-		t.Error("the stale overlay is still mounted")
-	}
 	users := liveRuns(runs, "debian-riscv64")
 	if len(users) != 2 || liveRuns(runs, "alpine-riscv64") != nil {
 		// live (this process) and other-ns (cannot be checked, so counted as live)
 		t.Errorf("liveRuns = %+v", users)
+	}
+}
+
+// TestE2ECleanStaleRunsUnmounts: the overlay of a crashed run that is still mounted is
+// unmounted, then its directory removed (a real mount: end-to-end tier).
+func TestE2ECleanStaleRunsUnmounts(t *testing.T) {
+	e2e.Short(t)
+	e2e.Root(t)
+	runs := t.TempDir()
+	dead := currentOwner("debian-riscv64")
+	dead.PID = deadPID(t)
+	mounted := mkRun(t, runs, "crashed-mounted", &dead)
+	merged := filepath.Join(mounted, "merged")
+	if err := syscall.Mount("tmpfs", merged, "tmpfs", 0, "size=1m"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Unmount(merged, syscall.MNT_DETACH) })
+	if !isMountPoint(merged) {
+		t.Fatal("isMountPoint does not see the tmpfs")
+	}
+	removed := cleanStaleRuns(runs, slog.New(slog.DiscardHandler))
+	if len(removed) != 1 || removed[0] != mounted {
+		t.Errorf("removed %v, want %s", removed, mounted)
+	}
+	if isMountPoint(merged) {
+		t.Error("the stale overlay is still mounted")
 	}
 }
 
