@@ -88,13 +88,16 @@ func (s *Signer) DetachSign(t testing.TB, data []byte) []byte {
 // with an InRelease over the dists files signed by a throwaway key. Files served may be
 // replaced after signing (Serve) to play a mirror that tampers.
 type Archive struct {
-	URL    string
-	Suite  string
+	// URL is the mirror's base URL.
+	URL string
+	// Suite is the suite whose InRelease it serves.
+	Suite string
+	// Signer signed the InRelease.
 	Signer *Signer
-	// Requests counts the requests, by path.
+
 	mu       sync.Mutex
 	files    map[string][]byte
-	requests map[string]int
+	requests map[string]int // by path
 	total    atomic.Int32
 }
 
