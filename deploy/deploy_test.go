@@ -306,3 +306,77 @@ func TestDockerfile(t *testing.T) {
 		t.Error("the image does not build atesor and run it as its entry point")
 	}
 }
+
+// TestDockerfileRuntimeTools checks that the image's runtime stage (what the worker
+// runs, not the build stage) carries the tools a port can need beyond the sandbox's:
+// the go command (a go.mod that needs a newer Go fetches it through the host's go),
+// qemu-user and gcc with the C library headers (performance mode counts instructions
+// with a plugin that gcc builds for the dynamic qemu-riscv64).
+func TestDockerfileRuntimeTools(t *testing.T) {
+	data, err := os.ReadFile("Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime := runtimeStage(t, string(data))
+	var pkgs []string
+	for _, m := range regexp.MustCompile(`(?s)apt-get install((?:[^&]|&[^&])*)`).FindAllStringSubmatch(runtime, -1) {
+		for _, f := range strings.Fields(strings.ReplaceAll(m[1], "\\", " ")) {
+			if !strings.HasPrefix(f, "-") {
+				pkgs = append(pkgs, f)
+			}
+		}
+	}
+	for _, want := range []string{"qemu-user", "gcc", "libc6-dev"} {
+		if !slices.Contains(pkgs, want) {
+			t.Errorf("the runtime stage does not install %s (installs %v)", want, pkgs)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^RUN apt-get update[^\n]*(\\\n[^\n]*)*--no-install-recommends`).MatchString(runtime) {
+		t.Error("the runtime stage installs recommends: qemu-user's would take the riscv64 binfmt entry from qemu-user-static")
+	}
+	// The go command: copied from the build stage's Go and put on PATH.
+	goroot := regexp.MustCompile(`(?m)^COPY\s+--from=build\s+(\S+/go)\s+(\S+)\s*$`).FindStringSubmatch(runtime)
+	if goroot == nil {
+		t.Fatal("the runtime stage has no go command (no COPY --from=build of a Go installation)")
+	}
+	path := regexp.MustCompile(`(?m)^ENV\s+PATH=(\S+)`).FindStringSubmatch(runtime)
+	if path == nil || !slices.Contains(strings.Split(path[1], ":"), goroot[2]+"/bin") {
+		t.Errorf("the go command in %s/bin is not on the runtime stage's PATH (%v)", goroot[2], path)
+	}
+}
+
+// runtimeStage returns the Dockerfile's last stage: from its FROM line to the end.
+func runtimeStage(t *testing.T, dockerfile string) string {
+	t.Helper()
+	locs := regexp.MustCompile(`(?m)^FROM\s`).FindAllStringIndex(dockerfile, -1)
+	if len(locs) < 2 {
+		t.Fatalf("the Dockerfile has %d stages, want a build stage and a runtime stage", len(locs))
+	}
+	return dockerfile[locs[len(locs)-1][0]:]
+}
+
+// TestDockerignore checks that the build context leaves out what is not a source (the
+// repository's history, build outputs, port outputs, local settings with keys) and
+// keeps what the build needs.
+func TestDockerignore(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", ".dockerignore"))
+	if err != nil {
+		t.Fatalf("no .dockerignore at the repository's root: %v", err)
+	}
+	var patterns []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			patterns = append(patterns, strings.TrimPrefix(l, "/"))
+		}
+	}
+	for _, want := range []string{".git", "atesor", "*.test", "atesor-out", "port", "trace", ".env"} {
+		if !slices.Contains(patterns, want) {
+			t.Errorf(".dockerignore does not leave out %s (patterns %v)", want, patterns)
+		}
+	}
+	for _, keep := range []string{"go.mod", "go.sum", "cmd", "memory", "graph", "*.go"} {
+		if slices.Contains(patterns, keep) {
+			t.Errorf(".dockerignore leaves out %s, which the build needs", keep)
+		}
+	}
+}
