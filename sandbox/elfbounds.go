@@ -35,9 +35,18 @@ const (
 	maxVersionBytes = 16 << 20
 )
 
+// malformedError is a malformed ELF file; it is both ErrMalformedELF and ErrNotELF.
+type malformedError struct{ why string }
+
+func (e *malformedError) Error() string { return ErrMalformedELF.Error() + " (" + e.why + ")" }
+
+func (e *malformedError) Is(target error) bool {
+	return target == ErrMalformedELF || target == ErrNotELF
+}
+
 // malformed returns an error wrapping ErrMalformedELF and ErrNotELF.
 func malformed(format string, args ...any) error {
-	return fmt.Errorf("%w (%s): %w", ErrMalformedELF, fmt.Sprintf(format, args...), ErrNotELF)
+	return &malformedError{why: fmt.Sprintf(format, args...)}
 }
 
 // readerSize returns the size of r when it can tell, else math.MaxInt64 (the caps still

@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,6 +80,50 @@ func TestReadBounded(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
 				t.Errorf("content (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestBounds: each kind's bound is what the gate enforces: a (sparse) file one byte over
+// it is refused by its size alone, naming the path and the bound, and a file at the bound
+// opens.
+func TestBounds(t *testing.T) {
+	dir := t.TempDir()
+	g, err := sandbox.NewGate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	for _, b := range []sandbox.Bound{sandbox.BoundArtifact, sandbox.BoundLibrary, sandbox.BoundHeader, sandbox.BoundLog,
+		sandbox.BoundConfigLog, sandbox.BoundMetadata, sandbox.BoundDpkgStatus, sandbox.BoundGoMod, sandbox.BoundTestOutput,
+		sandbox.BoundSource, sandbox.BoundFile} {
+		t.Run(b.Kind, func(t *testing.T) {
+			if b.Max <= 0 || b.Kind == "" {
+				t.Fatalf("bound %+v", b)
+			}
+			for _, size := range []int64{b.Max, b.Max + 1} {
+				name := fmt.Sprintf("f%d", size)
+				f, err := os.Create(filepath.Join(dir, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := f.Truncate(size); err != nil {
+					t.Fatal(err)
+				}
+				f.Close()
+				gf, err := g.Open(context.Background(), name, sandbox.NoFollow, b)
+				if size == b.Max {
+					if err != nil {
+						t.Fatalf("a file at the bound: %v", err)
+					}
+					gf.Close()
+					continue
+				}
+				var tl *sandbox.TooLargeError
+				if !errors.As(err, &tl) || tl.Bound != b || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), fmt.Sprint(b.Max)) {
+					t.Fatalf("a file over the bound: %v", err)
+				}
 			}
 		})
 	}
