@@ -99,7 +99,7 @@ func identifySource(ctx context.Context, raw string) (*source, error) {
 		s.cleanup()
 		return nil, fmt.Errorf("source %s: %w", raw, err)
 	}
-	s.epoch, _ = sandbox.ArchiveEpoch(archive)
+	s.epoch, _ = sandbox.ArchiveEpoch(ctx, archive)
 	s.hostDir = filepath.Join(tmp, "tree")
 	if err := os.Mkdir(s.hostDir, 0o755); err != nil {
 		s.cleanup()

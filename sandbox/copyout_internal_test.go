@@ -248,7 +248,9 @@ func TestCopyOutBounds(t *testing.T) {
 	}
 }
 
-// TestCopyOutCancel: a copy whose context ends stops at once with the context's cause.
+// TestCopyOutCancel: a copy whose context ends stops at once with the context's cause,
+// and so does one cancelled while it copies an 8 GiB sparse file with no bound (what
+// Ctrl-C or SIGTERM does to a copy-out), leaving no partial file.
 func TestCopyOutCancel(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "big")
@@ -260,6 +262,37 @@ func TestCopyOutCancel(t *testing.T) {
 	err := copyOutHost(ctx, src, filepath.Join(t.TempDir(), "out"), DefaultCopyLimits(), slog.Default())
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want the cancellation", err)
+	}
+
+	huge := filepath.Join(dir, "huge")
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(8 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	out := t.TempDir()
+	ctx, cancel = context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- copyOutHost(ctx, huge, filepath.Join(out, "huge"), CopyLimits{}, slog.Default()) }()
+	time.Sleep(300 * time.Millisecond)
+	cancel()
+	at := time.Now()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("got %v, want the cancellation", err)
+		}
+		if d := time.Since(at); d > time.Second {
+			t.Errorf("stopped %s after the cancel", d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the copy went on for 10 s after the cancel")
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Errorf("a partial copy was left: %v", entries)
 	}
 }
 

@@ -10,14 +10,15 @@ import (
 
 // ArchiveEpoch returns SOURCE_DATE_EPOCH for a source archive: the newest modification
 // time of its entries, in Unix seconds. The same archive always gives the same epoch,
-// so a port and its replay build with the same date.
-func ArchiveEpoch(archive string) (int64, error) {
+// so a port and its replay build with the same date. It stops when ctx ends (reading a
+// large archive through takes a while).
+func ArchiveEpoch(ctx context.Context, archive string) (int64, error) {
 	kind := ArchiveKind(archive)
 	if kind == "" {
 		return 0, fmt.Errorf("source date of %s: not a known archive type", archive)
 	}
 	var newest int64
-	err := walkArchive(context.Background(), archive, kind, func(_ string, e *entry) error {
+	err := walkArchive(ctx, archive, kind, func(_ string, e *entry) error {
 		if t := e.mtime.Unix(); !e.mtime.IsZero() && t > newest {
 			newest = t
 		}

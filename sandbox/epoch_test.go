@@ -32,11 +32,11 @@ func TestArchiveEpochIsTheNewestEntry(t *testing.T) {
 	tw.Close()
 	gz.Close()
 	f.Close()
-	got, err := ArchiveEpoch(p)
+	got, err := ArchiveEpoch(t.Context(), p)
 	if err != nil || got != 1700000123 {
 		t.Fatalf("ArchiveEpoch = %d, %v; want 1700000123", got, err)
 	}
-	if _, err := ArchiveEpoch(filepath.Join(t.TempDir(), "x.txt")); err == nil {
+	if _, err := ArchiveEpoch(t.Context(), filepath.Join(t.TempDir(), "x.txt")); err == nil {
 		t.Error("a non-archive gave an epoch")
 	}
 	dir := t.TempDir()
