@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -152,5 +153,77 @@ func TestPortInterrupted(t *testing.T) {
 	o := c.run("port", "--sandbox", "host", "--unsafe-host", "--offline", "--resume", src)
 	if o.code != exitFailed || strings.Contains(o.stderr, "] init") || !strings.Contains(o.stderr, "] build") {
 		t.Errorf("resume: want the run continued from the build and ended not verified; %s", o)
+	}
+}
+
+// TestPortSIGTERM sends SIGTERM to a port whose build hangs (a Makefile that sleeps for
+// ten minutes) on the host sandbox: atesor ends within seconds with exit 130, says the
+// state is saved, and the saved state is there to resume from.
+func TestPortSIGTERM(t *testing.T) {
+	c := hostCLI(t)
+	src := filepath.Join(t.TempDir(), "hang")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "Makefile"), []byte("all:\n\tsleep 600\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary, "port", "--sandbox", "host", "--unsafe-host", "--offline", "-v", src)
+	cmd.Dir = c.dir
+	for k, v := range c.env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var log strings.Builder
+	building := make(chan struct{})
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		sc := bufio.NewScanner(stderr)
+		once := false
+		for sc.Scan() {
+			log.WriteString(sc.Text() + "\n")
+			if !once && strings.Contains(sc.Text(), "sleep 600") {
+				once = true
+				close(building)
+			}
+		}
+	}()
+	select {
+	case <-building:
+	case <-time.After(90 * time.Second):
+		t.Fatal("the build never started")
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now()
+	waited := make(chan error, 1)
+	go func() { <-copied; waited <- cmd.Wait() }()
+	select {
+	case err := <-waited:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted {
+			t.Fatalf("atesor ended with %v, want exit %d\n%s", err, exitInterrupted, log.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("atesor still runs 30 s after SIGTERM\n%s", log.String())
+	}
+	t.Logf("ended %s after SIGTERM; last lines:\n%s", time.Since(at).Round(time.Millisecond), log.String()[max(0, log.Len()-600):])
+	if !strings.Contains(log.String(), "the run state is saved") {
+		t.Errorf("atesor did not say the state is saved:\n%s", log.String())
+	}
+	if _, err := os.Stat(filepath.Join(c.dir, "atesor-out", "hang_state.json")); err != nil {
+		matches, _ := filepath.Glob(filepath.Join(c.dir, "*", "hang_state.json"))
+		if len(matches) == 0 {
+			t.Errorf("no saved state: %v", err)
+		}
 	}
 }
