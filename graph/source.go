@@ -8,9 +8,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 
+	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
 	"github.com/eclipse-atesor/atesor-go/internal/procowner"
 	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
@@ -134,12 +134,17 @@ func fetchCached(ctx context.Context, url string) (string, error) {
 	if _, err := os.Stat(dest); err == nil {
 		return dest, nil
 	}
-	tmp := dest + ".part-" + strconv.Itoa(os.Getpid())
-	if err := download(ctx, url, tmp); err != nil {
-		os.Remove(tmp)
+	// A temporary file of this download's own (two ports of one URL at once, in one
+	// process or two, each get one), renamed into place when complete.
+	tmp, err := atomicfile.Create(dest, 0o644)
+	if err != nil {
+		return "", fmt.Errorf("download %s: %w", url, err)
+	}
+	defer tmp.Abort()
+	if err := download(ctx, url, tmp.Name()); err != nil {
 		return "", err
 	}
-	if err := os.Rename(tmp, dest); err != nil {
+	if err := tmp.Commit(); err != nil {
 		return "", fmt.Errorf("download %s: %w", url, err)
 	}
 	return dest, nil

@@ -202,7 +202,8 @@ func runPort(ctx context.Context, a *app, args []string) int {
 			return a.openSandbox(ctx, p)
 		}
 		sb, err := openSandbox(ctx, a, f, name, p, prog, logger)
-		if r, ok := sb.(*sandbox.Rootfs); ok && f.keepSandbox {
+		var r *sandbox.Rootfs
+		if f.keepSandbox && sandbox.As(sb, &r) {
 			kept = r.UpperDir()
 		}
 		return sb, err
