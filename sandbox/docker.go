@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -256,9 +257,9 @@ func (d *Docker) CopyIn(ctx context.Context, src, sandboxPath string) error {
 	return nil
 }
 
-// CopyOut copies a sandbox file or directory to the host: from the bind-mounted
-// workspace directly (within [DefaultCopyLimits], as [Rootfs.CopyOut] does), anything
-// else with docker cp.
+// CopyOut copies a sandbox file or directory to the host within [DefaultCopyLimits], as
+// [Rootfs.CopyOut] does: from the bind-mounted workspace directly, anything else through
+// docker cp's tar stream (see [Docker.copyOutStream]).
 func (d *Docker) CopyOut(ctx context.Context, sandboxPath, dest string) error {
 	if src, err := d.HostPath(sandboxPath); err == nil {
 		if err := copyOutHost(ctx, src, dest, DefaultCopyLimits(), d.o.logger); err != nil {
@@ -266,10 +267,78 @@ func (d *Docker) CopyOut(ctx context.Context, sandboxPath, dest string) error {
 		}
 		return nil
 	}
-	if out, err := d.docker(ctx, "cp", d.container+":"+sandboxPath, dest); err != nil {
-		return fmt.Errorf("sandbox: docker cp %s: %w: %s", sandboxPath, err, out)
+	if err := d.copyOutStream(ctx, sandboxPath, dest, DefaultCopyLimits()); err != nil {
+		return fmt.Errorf("sandbox: docker cp %s: %w", sandboxPath, err)
 	}
 	return nil
+}
+
+// copyOutStream copies a path of the container that is not bind-mounted: docker cp
+// writes it as a tar stream, which is read into a private directory within a bound
+// (twice l.MaxTotalBytes and 16 MiB for the tar framing), unpacked there within
+// l.MaxTotalBytes (hard links and sparse entries counted in full), and copied to dest
+// with the copy-out rules, so nothing reaches dest that [copyOutHost] would refuse.
+func (d *Docker) copyOutStream(ctx context.Context, sandboxPath, dest string, l CopyLimits) error {
+	ctx, cancel := withCopyDeadline(ctx, l, sandboxPath)
+	defer cancel()
+	tmp, err := os.MkdirTemp("", "atesor-dockercp-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	stream := filepath.Join(tmp, "out.tar")
+	f, err := os.Create(stream)
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, d.bin, "cp", d.container+":"+sandboxPath, "-")
+	cmd.Env = dockerCLIEnv()
+	stderr := newBoundedBuffer(4096, 4096)
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		f.Close()
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		f.Close()
+		return err
+	}
+	var n, bound int64
+	if l.MaxTotalBytes > 0 {
+		bound = 2*l.MaxTotalBytes + 16<<20
+		n, err = io.Copy(f, io.LimitReader(ctxReader{ctx, out}, bound+1))
+	} else {
+		n, err = io.Copy(f, ctxReader{ctx, out})
+	}
+	if bound > 0 && n > bound {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		f.Close()
+		return &CopyLimitError{Path: sandboxPath, What: "total", Size: n, Limit: l.MaxTotalBytes, Setting: l.totalSetting()}
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if werr := cmd.Wait(); err == nil && werr != nil {
+		err = fmt.Errorf("%w: %s", werr, strings.TrimSpace(stderr.String()))
+	}
+	if err != nil {
+		return err
+	}
+	tree := filepath.Join(tmp, "tree")
+	if err := os.Mkdir(tree, 0o700); err != nil {
+		return err
+	}
+	if err := ExtractWithLimits(ctx, stream, tree, ExtractLimits{MaxBytes: l.MaxTotalBytes, MaxEntries: 1_000_000}); err != nil {
+		return err
+	}
+	// The unpacking strips a directory's own name; a single file keeps its name.
+	src := tree
+	if _, err := d.docker(ctx, "exec", d.container, "test", "-d", sandboxPath); err != nil {
+		src = filepath.Join(tree, path.Base(path.Clean(sandboxPath)))
+	}
+	return copyOutHost(ctx, src, dest, l, d.o.logger)
 }
 
 // ReadFile reads a file of the repository, resolving links in sandbox coordinates.
