@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -43,8 +44,8 @@ func (r *run) writeInstallTarball(ctx context.Context, s *atesor.State) error {
 	return WriteTarGz(r.outPath("_install.tar.gz"), filepath.Join(tmp, "stage"), time.Unix(s.SourceDateEpoch, 0))
 }
 
-// WriteTarGz writes the host tree dir as a gzip-compressed tarball at dest (through a
-// temporary file): regular files, directories and the symbolic links whose relative
+// WriteTarGz writes the host tree dir as a gzip-compressed tarball at dest (atomically,
+// see [atomicfile]): regular files, directories and the symbolic links whose relative
 // targets stay inside the tree, sorted by name, owned by root, every entry dated mtime.
 // Other links (absolute, or climbing out: whoever unpacks the tarball would write
 // through them), devices, FIFOs and sockets are left out.
@@ -63,31 +64,25 @@ func WriteTarGz(dest, dir string, mtime time.Time) error {
 		return err
 	}
 	sort.Strings(paths)
-	f, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp-")
+	f, err := atomicfile.Create(dest, 0o644)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(f.Name())
+	defer f.Abort()
 	gz := gzip.NewWriter(f)
 	tw := tar.NewWriter(gz)
 	for _, p := range paths {
 		if err := addTarEntry(tw, dir, p, mtime); err != nil {
-			f.Close()
 			return err
 		}
 	}
 	if err := tw.Close(); err != nil {
-		f.Close()
 		return err
 	}
 	if err := gz.Close(); err != nil {
-		f.Close()
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), dest)
+	return f.Commit()
 }
 
 func addTarEntry(tw *tar.Writer, root, p string, mtime time.Time) error {
