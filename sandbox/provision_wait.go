@@ -22,6 +22,10 @@ import (
 // the holder's status does not change.
 const waitReportEvery = 30 * time.Second
 
+// waitQuiet is how long a wait for a provisioning lock stays unreported: the check of a
+// cached root filesystem holds the lock for about a second, which is not worth a line.
+const waitQuiet = 2 * time.Second
+
 // statusWriteEvery bounds how often the holder rewrites its status file (mmdebstrap
 // prints hundreds of lines); a change of stage is always written.
 const statusWriteEvery = time.Second
@@ -107,14 +111,17 @@ func (st holderStatus) describe(ok bool) string {
 }
 
 // lockProvisioning takes the provisioning lock file, reporting as stage while another
-// process holds it: at once, whenever the holder's status changes, and at least every
-// waitReportEvery. Taken at once, it reports nothing. The returned reporter writes the
+// process holds it: after waitQuiet, whenever the holder's status changes, and at least
+// every waitReportEvery. Taken within waitQuiet, it reports nothing. The returned reporter writes the
 // status of this holder; unlock releases the lock and removes the status.
 func lockProvisioning(ctx context.Context, lock string, rep reporter, stage string) (reporter, func(), error) {
 	began := time.Now()
 	var said holderStatus
 	var saidAt time.Time
 	unlock, err := lockFileWaiting(ctx, lock, func() {
+		if time.Since(began) < waitQuiet {
+			return
+		}
 		st, ok := readHolderStatus(lock)
 		if !saidAt.IsZero() && st == said && time.Since(saidAt) < waitReportEvery {
 			return
