@@ -343,7 +343,7 @@ func (d *Docker) copyOutStream(ctx context.Context, sandboxPath, dest string, l 
 
 // ReadFile reads a file of the repository, resolving links in sandbox coordinates.
 func (d *Docker) ReadFile(ctx context.Context, p string) ([]byte, error) {
-	return ReadFileIn(d.root, d.repoDir(), p)
+	return ReadFileIn(ctx, d.root, d.repoDir(), p)
 }
 
 // WriteFile writes a file of the repository, refusing a target outside it.

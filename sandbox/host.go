@@ -153,7 +153,7 @@ func (h *Host) CopyOut(ctx context.Context, sandboxPath, dest string) error {
 
 // ReadFile reads a file of the repository, resolving links in sandbox coordinates.
 func (h *Host) ReadFile(ctx context.Context, p string) ([]byte, error) {
-	return ReadFileIn(h.root, h.repoDir(), p)
+	return ReadFileIn(ctx, h.root, h.repoDir(), p)
 }
 
 // WriteFile writes a file of the repository, refusing a target outside it.

@@ -133,8 +133,8 @@ func ResolveInRepo(root, repo, p string) (string, error) {
 // ReadFileIn reads the sandbox file p of the sandbox rooted at root, refusing a target
 // outside the repository (see [ResolveInRepo]). The final open goes through a [Gate]: a
 // link swapped in after resolution cannot escape the sandbox, and only a regular file of
-// at most [BoundFile] is read.
-func ReadFileIn(root, repo, p string) ([]byte, error) {
+// at most [BoundFile] is read, stopping when ctx is done.
+func ReadFileIn(ctx context.Context, root, repo, p string) ([]byte, error) {
 	resolved, err := ResolveInRepo(root, repo, p)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: read %s: %w", p, err)
@@ -144,7 +144,7 @@ func ReadFileIn(root, repo, p string) ([]byte, error) {
 		return nil, fmt.Errorf("sandbox: read %s: %w", p, err)
 	}
 	defer g.Close()
-	data, err := g.ReadFile(context.Background(), resolved, NoFollow, BoundFile)
+	data, err := g.ReadFile(ctx, resolved, NoFollow, BoundFile)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: read %s: %w", p, err)
 	}

@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -76,7 +77,7 @@ func TestResolveInRepo(t *testing.T) {
 	if err := sandbox.WriteFileIn(root, "", "/workspace/pkg/abs-in/new/b.c", []byte("int b;"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	data, err := sandbox.ReadFileIn(root, "/workspace/pkg", "src/new/b.c")
+	data, err := sandbox.ReadFileIn(context.Background(), root, "/workspace/pkg", "src/new/b.c")
 	if err != nil || string(data) != "int b;" {
 		t.Errorf("read back: %q %v", data, err)
 	}

@@ -253,7 +253,7 @@ func (r *Rootfs) ReadFile(ctx context.Context, p string) ([]byte, error) {
 	if r.isClosed() {
 		return nil, ErrClosed
 	}
-	return ReadFileIn(r.merged, r.repoDir(), p)
+	return ReadFileIn(ctx, r.merged, r.repoDir(), p)
 }
 
 // WriteFile writes a file of the repository, resolving links in sandbox coordinates and

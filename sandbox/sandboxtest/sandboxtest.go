@@ -252,7 +252,7 @@ func (s *Sandbox) CopyOut(ctx context.Context, sandboxPath, dest string) error {
 
 // ReadFile reads a file of the repository with the real sandboxes' path rules.
 func (s *Sandbox) ReadFile(ctx context.Context, p string) ([]byte, error) {
-	return sandbox.ReadFileIn(s.root, s.repoDir(), p)
+	return sandbox.ReadFileIn(ctx, s.root, s.repoDir(), p)
 }
 
 // WriteFile writes a file of the repository with the real sandboxes' path rules.
