@@ -25,24 +25,11 @@ check:
 	./hostile
 `
 
-// TestE2EHostileNamesAndForeignReplay ports a tiny package whose build names an
-// artifact with terminal escapes and an injected command block, then replays its recipe
-// folder as someone else's would be replayed:
-//
-//   - the port's output carries no raw ESC, and the recipe holds exactly one command
-//     block, without the injected command;
-//
-//   - the report names the package's host directory, so a replay of the folder alone is
-//     refused and says to name the source;
-//
-//   - the same folder with an injected block added by hand is refused;
-//
-//   - replayed with --source, only the real block runs, with a verdict.
-//
-//     ATESOR_E2E=1 go test -count=1 -run '^TestE2EHostileNamesAndForeignReplay$' ./cmd/atesor/
-func TestE2EHostileNamesAndForeignReplay(t *testing.T) {
-	c := e2eCLI(t)
-	src := filepath.Join(c.dir, "hostile")
+// portHostile writes the tiny hostile package and ports it offline; it returns the
+// source directory, the output directory and the port's outcome.
+func portHostile(t *testing.T, c *cli) (src, out string, o outcome) {
+	t.Helper()
+	src = filepath.Join(c.dir, "hostile")
 	if err := os.MkdirAll(src, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -54,21 +41,32 @@ func TestE2EHostileNamesAndForeignReplay(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out := filepath.Join(c.dir, "out")
+	out = filepath.Join(c.dir, "out")
 	start := time.Now()
-	o := c.runFor(20*time.Minute, "port", "--offline", "--out", out, src)
+	o = c.runFor(20*time.Minute, "port", "--offline", "--out", out, src)
 	t.Logf("port in %s, exit %d:\n%s\n%s", time.Since(start).Round(time.Second), o.code, o.stdout, o.stderr)
 	if o.code != exitOK {
 		t.Fatalf("the port ended with exit %d, want a verified port", o.code)
 	}
+	return src, out, o
+}
+
+// TestE2EHostileArtifactName ports a tiny package whose build names an artifact with
+// terminal escapes and, after a line break, an injected command block: the port ends
+// verified, its output carries no raw ESC or BEL and shows the name escaped, and the
+// recipe holds exactly one command block, without the injected command.
+//
+//	ATESOR_E2E=1 go test -count=1 -run '^TestE2EHostileArtifactName$' ./cmd/atesor/
+func TestE2EHostileArtifactName(t *testing.T) {
+	c := e2eCLI(t)
+	_, out, o := portHostile(t, c)
 	if strings.ContainsAny(o.stdout+o.stderr, "\x1b\x07") {
 		t.Errorf("the port's output holds a raw terminal control character")
 	}
 	if !strings.Contains(o.stdout, `evil\x1b]0;pwned\x07`) {
 		t.Errorf("the summary does not name the hostile artifact, escaped:\n%s", o.stdout)
 	}
-	recipePath := filepath.Join(out, "hostile_recipe.md")
-	md, err := os.ReadFile(recipePath)
+	md, err := os.ReadFile(filepath.Join(out, "hostile_recipe.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,9 +82,30 @@ func TestE2EHostileNamesAndForeignReplay(t *testing.T) {
 			t.Errorf("the injected command is in the recipe's command block: %q", cmd)
 		}
 	}
+}
 
+// TestE2EForeignReplay replays the hostile package's recipe folder as someone else's
+// would be replayed:
+//
+//   - the report names the package's host directory, so a replay of the folder alone is
+//     refused and says to name the source;
+//
+//   - the same folder with an injected block added by hand is refused;
+//
+//   - replayed with --source, only the real block runs (the name's injected block was
+//     neutralised when the recipe was written), and the verdict is reproduced.
+//
+//     ATESOR_E2E=1 go test -count=1 -run '^TestE2EForeignReplay$' ./cmd/atesor/
+func TestE2EForeignReplay(t *testing.T) {
+	c := e2eCLI(t)
+	src, out, _ := portHostile(t, c)
+	recipePath := filepath.Join(out, "hostile_recipe.md")
+	md, err := os.ReadFile(recipePath)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// The folder alone: its report names a host directory.
-	o = c.run("replay", recipePath)
+	o := c.run("replay", recipePath)
 	t.Logf("replay without --source: exit %d: %s", o.code, o.stderr)
 	if o.code != exitUsage || !strings.Contains(o.stderr, "--source") || !strings.Contains(o.stderr, "path on this host") {
 		t.Errorf("a report naming a host directory was not refused with how to replay: exit %d: %s", o.code, o.stderr)
@@ -115,7 +134,7 @@ func TestE2EHostileNamesAndForeignReplay(t *testing.T) {
 	}
 
 	// Named by the user, the source replays and only the real block runs.
-	start = time.Now()
+	start := time.Now()
 	o = c.runFor(20*time.Minute, "replay", "--json", "--source", src, recipePath)
 	t.Logf("replay with --source in %s: exit %d:\n%s\n%s", time.Since(start).Round(time.Second), o.code, o.stdout, o.stderr)
 	var res graph.ReplayResult
