@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 )
 
 // mknodZero makes a character device like /dev/zero at p, or skips the test.
@@ -52,7 +54,10 @@ func TestDropDevices(t *testing.T) {
 // lower directory (the cached tree's dev/zero) cannot be opened by the host at all; the
 // attack it stops is a library or the dpkg status replaced by a link to dev/zero, read
 // until the host's memory is gone.
-func TestOverlayNodev(t *testing.T) {
+func TestE2EOverlayNodev(t *testing.T) {
+	// It mounts an overlay on the host: end-to-end tier, not the hermetic unit tier.
+	e2e.Short(t)
+	e2e.Root(t)
 	base := t.TempDir()
 	lower, upper, work, merged := filepath.Join(base, "lower"), filepath.Join(base, "upper"), filepath.Join(base, "work"), filepath.Join(base, "merged")
 	for _, d := range []string{lower, upper, work, merged} {
