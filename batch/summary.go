@@ -3,13 +3,14 @@ package batch
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/eclipse-atesor/atesor-go/internal/escape"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"

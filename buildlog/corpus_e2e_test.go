@@ -3,7 +3,6 @@ package buildlog_test
 import (
 	"context"
 	"fmt"
-	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/buildlog"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )

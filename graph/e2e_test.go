@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"encoding/json"
-	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"os/exec"
 	"path"
@@ -13,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 
 	"github.com/google/go-cmp/cmp"
 

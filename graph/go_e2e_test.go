@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"path"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 )
 
 // goCase is a Go module ported offline (no model) by the scripted Go plan.

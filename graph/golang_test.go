@@ -3,8 +3,9 @@ package graph
 import (
 	"testing"
 
-	"github.com/eclipse-atesor/atesor-go"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/eclipse-atesor/atesor-go"
 )
 
 func TestWithGoArtifacts(t *testing.T) {

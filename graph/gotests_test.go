@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestWithGoTestFlags(t *testing.T) {

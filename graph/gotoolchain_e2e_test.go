@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"debug/buildinfo"
-	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 )
 
 // TestE2EGoNewerToolchain ports testdata/packages/newgo, whose go.mod says go 1.27.3

@@ -11,11 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
-	"github.com/google/go-cmp/cmp"
 )
 
 // TestGoVersionOrder pins the order the toolchain decision relies on (go/version):

@@ -2,13 +2,13 @@ package graph
 
 import (
 	"context"
-	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 )
 
 // TestE2EExportsMatchDebianSymbols ports zlib from Debian's archive offline and checks

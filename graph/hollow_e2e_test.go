@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"encoding/json"
-	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"github.com/eclipse-atesor/atesor-go/provider/fake"
 )
 

@@ -1,13 +1,13 @@
 package graph
 
 import (
-	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"github.com/eclipse-atesor/atesor-go/provider/fake"
 )
 

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"path"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 )
 
 const cjsonFile = "cjson_1.7.18.orig.tar.gz"

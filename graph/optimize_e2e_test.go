@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"encoding/json"
-	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"github.com/eclipse-atesor/atesor-go/optimize"
 	"github.com/eclipse-atesor/atesor-go/provider/fake"
 )

@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"errors"
-	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"github.com/eclipse-atesor/atesor-go/optimize"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 )
 
 // TestE2EReplayReproduces ports zlib (configure) and libdeflate (CMake) offline, replays each

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 )
 
 // scriptedCase is a real package from Debian's archive (the upstream tarball, without

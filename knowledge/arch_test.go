@@ -6,8 +6,9 @@ import (
 	"strconv"
 	"testing"
 
-	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/google/go-cmp/cmp"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
 type finding struct {

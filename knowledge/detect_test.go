@@ -7,8 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/google/go-cmp/cmp"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
 const treesDir = "../testdata/trees"

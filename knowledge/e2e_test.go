@@ -5,17 +5,19 @@ package knowledge_test
 import (
 	"context"
 	"fmt"
-	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"slices"
 	"strings"
 	"testing"
+
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // e2e skips a test unless ATESOR_E2E=1.

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/google/go-cmp/cmp"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
 // unsafePlan are the scout safety rules a default plan must pass.

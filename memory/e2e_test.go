@@ -1,12 +1,12 @@
 package memory_test
 
 import (
-	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"sort"
 	"testing"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 )
 
 // TestE2EBundledDebianPackagesExistInTrixie checks every package that an apt-get install

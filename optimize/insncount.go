@@ -8,9 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // CounterInSandbox is where [Optimizer.Run] copies the instruction counter's tools

@@ -3,13 +3,13 @@ package optimize
 import (
 	"context"
 	"encoding/json"
-	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 

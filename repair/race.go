@@ -3,10 +3,11 @@ package repair
 import (
 	"context"
 	"fmt"
-	"github.com/eclipse-atesor/atesor-go/buildlog"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/buildlog"
 )
 
 // parallelJobs finds a parallel job count on a build command line: make -j4,

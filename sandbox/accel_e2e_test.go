@@ -3,7 +3,6 @@ package sandbox_test
 import (
 	"context"
 	"fmt"
-	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"sort"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 

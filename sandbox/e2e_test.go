@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 

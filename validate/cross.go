@@ -2,6 +2,8 @@ package validate
 
 import (
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 )
 
 // The sandbox is a riscv64 Linux system: builds are native. These rules refuse every
@@ -103,7 +105,7 @@ func crossCompile(c call, line string) error {
 			if err := checkTok(alt); err != nil {
 				return err
 			}
-			if isAssignment(alt) {
+			if shellwords.IsAssignment(alt) {
 				k, v, _ := strings.Cut(alt, "=")
 				if err := crossVar(k, v, refuse); err != nil {
 					return err

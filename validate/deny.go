@@ -192,20 +192,6 @@ func joinArgs(args []arg) arg {
 	return a
 }
 
-func isAssignment(s string) bool {
-	name, _, ok := strings.Cut(s, "=")
-	if !ok || name == "" {
-		return false
-	}
-	for i, r := range name {
-		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
-			continue
-		}
-		return false
-	}
-	return true
-}
-
 func denyCall(c call, depth int, strict bool) error {
 	if err := denyAssigns(c, depth, strict); err != nil {
 		return err

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 )
 
 // This file holds the deny rules against code the rules cannot read: shells fed from a
@@ -85,7 +87,7 @@ func denyAssigns(c call, depth int, strict bool) error {
 		return nil
 	}
 	for _, a := range c.args[1:] {
-		if !isAssignment(a.val()) {
+		if !shellwords.IsAssignment(a.val()) {
 			continue
 		}
 		name, val, _ := strings.Cut(a.val(), "=")

@@ -2,6 +2,8 @@ package validate
 
 import (
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 )
 
 const (
@@ -386,7 +388,7 @@ func denyCMakeE(c call, args []arg, depth int, strict bool) error {
 			}
 			inner = inner[1:]
 		}
-		for len(inner) > 0 && (isAssignment(inner[0].val()) || strings.HasPrefix(inner[0].val(), "--")) {
+		for len(inner) > 0 && (shellwords.IsAssignment(inner[0].val()) || strings.HasPrefix(inner[0].val(), "--")) {
 			inner = inner[1:]
 		}
 		if len(inner) == 0 {

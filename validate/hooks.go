@@ -4,6 +4,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 )
 
 // This file holds the rules against toolchain hooks: options and variables with which a
@@ -257,7 +259,7 @@ func denyMakeHooks(c call, args []arg) error {
 		return reject(ruleHook, c.text(), "make --eval runs make code the rules cannot read", "pass variables as make VAR=value")
 	}
 	for _, o := range pa.operands {
-		if isAssignment(o.val()) {
+		if shellwords.IsAssignment(o.val()) {
 			k, v, _ := strings.Cut(o.val(), "=")
 			if err := denyToolEnv(c, k, arg{alts: []string{v}, dynamic: o.dynamic}); err != nil {
 				return err

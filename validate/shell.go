@@ -128,7 +128,7 @@ func evalParts(parts []syntax.WordPart, first bool, a *arg) []string {
 			if strings.ContainsAny(v, "*?[") {
 				a.glob = true
 			}
-			appendAll([]string{unescapeUnquoted(v)})
+			appendAll([]string{shellwords.Unescape(v)})
 		case *syntax.SglQuoted:
 			if p.Dollar {
 				s, err := ansiC(p)
@@ -144,7 +144,7 @@ func evalParts(parts []syntax.WordPart, first bool, a *arg) []string {
 			var b strings.Builder
 			for _, q := range p.Parts {
 				if l, ok := q.(*syntax.Lit); ok {
-					b.WriteString(unescapeDouble(l.Value))
+					b.WriteString(shellwords.UnescapeDouble(l.Value))
 					continue
 				}
 				a.dynamic = true
@@ -203,43 +203,6 @@ func expandTilde(v string, a *arg) string {
 		return dyn + "/" + tail
 	}
 	return dyn
-}
-
-func unescapeUnquoted(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-func unescapeDouble(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '$', '`', '"', '\\':
-				i++
-			case '\n':
-				i++
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // call is an evaluated simple command.

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 )
 
 // deniedEnv are variables a leading assignment must not set: they change which program
@@ -267,7 +269,7 @@ func simpleParam(p *syntax.ParamExp) bool {
 	if p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 || p.Exp != nil || p.Param == nil {
 		return false
 	}
-	return isAssignment(p.Param.Value + "=")
+	return shellwords.IsAssignment(p.Param.Value + "=")
 }
 
 // checkScriptPath allows ./script (a file of the repository).

@@ -6,6 +6,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 )
 
 // StripTestCommands removes the package's test steps from a build plan: ctest, make/ninja
@@ -274,7 +275,7 @@ func splitTargets(ce *syntax.CallExpr, c call) (keep, test *syntax.CallExpr) {
 			keepArgs = append(keepArgs, ce.Args[i], ce.Args[i+1])
 			testArgs = append(testArgs, ce.Args[i], ce.Args[i+1])
 			i++
-		case strings.HasPrefix(v, "-") || isAssignment(v):
+		case strings.HasPrefix(v, "-") || shellwords.IsAssignment(v):
 			keepArgs = append(keepArgs, ce.Args[i])
 			testArgs = append(testArgs, ce.Args[i])
 		case isTestTarget(v):

@@ -2,6 +2,8 @@ package validate
 
 import (
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 )
 
 // This file unwraps programs that run other programs (sudo, env, nice, timeout, strace,
@@ -222,7 +224,7 @@ func unwrap(c call) (inner call, nested []arg, done bool, err error) {
 			nested = append(nested, pa.values("-S", "--split-string")...)
 			ops := pa.operands
 			assigns := map[string]arg{}
-			for len(ops) > 0 && isAssignment(ops[0].val()) {
+			for len(ops) > 0 && shellwords.IsAssignment(ops[0].val()) {
 				k, v, _ := strings.Cut(ops[0].val(), "=")
 				assigns[k] = arg{alts: []string{v}, dynamic: ops[0].dynamic}
 				ops = ops[1:]

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/batch"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 )
 
 // tickFix is the stand-in model's fix for testdata/packages/tick: read the monotonic

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"io"
 	"log/slog"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/eclipse-atesor/atesor-go/internal/escape"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 )

@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"os"
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/internal/escape"
 
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/memory"

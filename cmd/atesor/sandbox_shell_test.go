@@ -3,13 +3,13 @@ package main
 import (
 	"bytes"
 	"errors"
-	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 

@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"os"
 	"path/filepath"
 	"testing"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 )
 
 // TestPortE2E ports the bundled sample package offline in the real Debian riscv64

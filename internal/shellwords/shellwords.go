@@ -87,7 +87,7 @@ func wordOf(w *syntax.Word) Word {
 			if strings.ContainsAny(p.Value, "*?[{") {
 				out.Static = false
 			}
-			b.WriteString(unescape(p.Value))
+			b.WriteString(Unescape(p.Value))
 		case *syntax.SglQuoted:
 			if p.Dollar {
 				out.Static = false
@@ -100,7 +100,7 @@ func wordOf(w *syntax.Word) Word {
 					out.Static = false
 					continue
 				}
-				b.WriteString(unescapeDouble(l.Value))
+				b.WriteString(UnescapeDouble(l.Value))
 			}
 		default:
 			out.Static = false
@@ -117,7 +117,9 @@ func wordOf(w *syntax.Word) Word {
 	return out
 }
 
-func unescape(s string) string {
+// Unescape removes the backslash escapes of an unquoted shell word: a backslash keeps
+// the next byte literally, and a backslash-newline is a line continuation.
+func Unescape(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
@@ -134,7 +136,9 @@ func unescape(s string) string {
 	return b.String()
 }
 
-func unescapeDouble(s string) string {
+// UnescapeDouble removes the backslash escapes that a double-quoted shell string
+// honours: before $, `, ", \ and newline; every other backslash stays.
+func UnescapeDouble(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
@@ -167,7 +171,7 @@ func (c Command) Program() int {
 			return -1
 		}
 		if wrappers[base(w.Value)] {
-			for i+1 < len(c.Words) && c.Words[i+1].Static && (strings.HasPrefix(c.Words[i+1].Value, "-") || isAssignment(c.Words[i+1].Value)) {
+			for i+1 < len(c.Words) && c.Words[i+1].Static && (strings.HasPrefix(c.Words[i+1].Value, "-") || IsAssignment(c.Words[i+1].Value)) {
 				i++
 			}
 			continue
@@ -193,7 +197,8 @@ func base(p string) string {
 	return p
 }
 
-func isAssignment(s string) bool {
+// IsAssignment reports whether the word s is a shell variable assignment (NAME=value).
+func IsAssignment(s string) bool {
 	name, _, ok := strings.Cut(s, "=")
 	if !ok || name == "" {
 		return false
