@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"regexp"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/osroot"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -173,41 +173,9 @@ func clearRunOutputs(outDir, name string) error {
 	}
 	defer r.Close()
 	for _, n := range []string{name + "_artifacts", name + "_patches", name + "_install.tar.gz"} {
-		if err := removeAllIn(r, n); err != nil {
+		if err := osroot.RemoveAll(r, n); err != nil {
 			return fmt.Errorf("empty the earlier run's %s in %s: %w", n, outDir, err)
 		}
-	}
-	return nil
-}
-
-// removeAllIn removes rel and everything below it inside r, entering only real
-// directories (a link is removed itself).
-func removeAllIn(r *os.Root, rel string) error {
-	fi, err := r.Lstat(rel)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if fi.IsDir() {
-		d, err := r.Open(rel)
-		if err != nil {
-			return err
-		}
-		names, err := d.Readdirnames(-1)
-		d.Close()
-		if err != nil {
-			return err
-		}
-		for _, n := range names {
-			if err := removeAllIn(r, path.Join(rel, n)); err != nil {
-				return err
-			}
-		}
-	}
-	if err := r.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
 	}
 	return nil
 }

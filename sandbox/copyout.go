@@ -19,6 +19,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/osroot"
 )
 
 // What a sandbox hands back is written by a build that may be hostile: a program
@@ -292,7 +293,7 @@ func writeInRoot(r *os.Root, rel string, in io.Reader, perm fs.FileMode, want in
 			// A directory at the destination name: remove it (links inside are removed,
 			// never followed) and try once more.
 			if fi, lerr := r.Lstat(rel); lerr == nil && fi.IsDir() {
-				if err = rootRemoveAll(r, rel); err == nil {
+				if err = osroot.RemoveAll(r, rel); err == nil {
 					err = rootRename(r, tmp, rel)
 				}
 			}
@@ -365,7 +366,7 @@ func copyTreeOut(ctx context.Context, src string, dest *os.Root, prefix string, 
 					return err
 				}
 			}
-			if err := rootRemoveAll(dest, out); err != nil {
+			if err := osroot.RemoveAll(dest, out); err != nil {
 				return err
 			}
 			return rootSymlinkAt(dest, target, out)

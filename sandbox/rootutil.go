@@ -168,35 +168,3 @@ func rootSymlinkAt(r *os.Root, target, rel string) error {
 	}
 	return nil
 }
-
-// rootRemoveAll removes rel and everything below it inside r. Links are removed, never
-// followed, and a directory is entered only when it is one (not a link to one).
-func rootRemoveAll(r *os.Root, rel string) error {
-	fi, err := r.Lstat(rel)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if fi.IsDir() {
-		d, err := r.Open(rel)
-		if err != nil {
-			return err
-		}
-		names, err := d.Readdirnames(-1)
-		d.Close()
-		if err != nil {
-			return err
-		}
-		for _, n := range names {
-			if err := rootRemoveAll(r, path.Join(rel, n)); err != nil {
-				return err
-			}
-		}
-	}
-	if err := r.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return nil
-}
