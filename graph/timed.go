@@ -52,29 +52,13 @@ func (t timedSandbox) WriteFile(ctx context.Context, p string, data []byte, perm
 // Unwrap returns the timed sandbox, so [sandbox.As] finds the capabilities it has.
 func (t timedSandbox) Unwrap() atesor.Sandbox { return t.Sandbox }
 
-// timedHostSandbox is a timedSandbox over a sandbox with host paths. It repeats
-// HostPath for [sandbox.ScanArtifacts], which asks the value it is given, not its
-// wrapper chain, for the fast host-side walk; everything in graph asks [sandbox.As].
-type timedHostSandbox struct {
-	timedSandbox
-	hp sandbox.HostPather
-}
-
-func (t timedHostSandbox) HostPath(p string) (string, error) { return t.hp.HostPath(p) }
-
-var (
-	_ sandbox.Wrapper    = timedSandbox{}
-	_ sandbox.HostPather = timedHostSandbox{}
-)
+var _ sandbox.Wrapper = timedSandbox{}
 
 // timed wraps sb so its operations are timed into total and its commands' start
-// retries counted into retries.
+// retries counted into retries. The wrapper has no capability of its own: callers find
+// what sb can do (host paths, the toolchain report, the gate) through [sandbox.As].
 func timed(sb atesor.Sandbox, total *time.Duration, retries *int) atesor.Sandbox {
-	t := timedSandbox{Sandbox: sb, total: total, retries: retries}
-	if hp, ok := sb.(sandbox.HostPather); ok {
-		return timedHostSandbox{timedSandbox: t, hp: hp}
-	}
-	return t
+	return timedSandbox{Sandbox: sb, total: total, retries: retries}
 }
 
 // hostPather returns the [sandbox.HostPather] in sb's wrapper chain, if any.
