@@ -328,17 +328,18 @@ func TestE2EResumeAfterKill(t *testing.T) {
 			cmd.Process.Kill()
 			t.Fatal("the child never reached the build")
 		}
-		time.Sleep(2 * time.Second)
+		time.Sleep(500 * time.Millisecond)
 		b, err := os.ReadFile(statePath)
 		if err != nil {
 			continue
 		}
-		// The state is saved before the build node starts; the build log grows with each
-		// finished command. Kill once the setup phase is done and the build is under way.
+		// The state is saved before the build node starts, and the build log appears with
+		// its first command. Kill soon after: with the accelerated toolchain the whole
+		// build of zlib takes about 15 s, so a longer wait can miss it.
 		var s atesor.State
 		if json.Unmarshal(b, &s) == nil && s.NextNode == NodeBuild {
 			if _, err := os.Stat(filepath.Join(e.out, "zlib_build.log")); err == nil {
-				time.Sleep(15 * time.Second)
+				time.Sleep(2 * time.Second)
 				break
 			}
 		}
