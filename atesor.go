@@ -82,10 +82,13 @@ type ValidatorFunc[T any] func(v *T) error
 // Validate calls f(v).
 func (f ValidatorFunc[T]) Validate(v *T) error { return f(v) }
 
-// Node is one step of the pipeline. Nodes read and write the run state.
+// Node is one step of the pipeline. It gets the run's services and the state; which part
+// of the state each node owns, and what the pipeline reads of it, is documented on
+// [State]. A returned error ends the run (failure class setup for init, infra
+// otherwise) with a final state; so does a panic.
 type Node interface {
 	Name() string
-	Run(ctx context.Context, s *State) error
+	Run(ctx context.Context, run Run, s *State) error
 }
 
 // Graph runs the whole pipeline for one package.

@@ -39,7 +39,7 @@
 //
 // Three vocabularies name the parts of a run, and they are kept apart on purpose:
 //
-//   - A node (graph.NodeAnalyst, ...) is a step of the pipeline; events (graph.Event.Node),
+//   - A node (graph.NodeAnalyst, ...) is a step of the pipeline; events (atesor.Event.Node),
 //     the state's LastNode and timings, and the audit log's metadata "node" use it.
 //   - A [Role] is an LLM model pool (RolePlanner, ...); [Provider.Pool] is asked by role.
 //   - An agent label is the audit log's role field: who asked the model. When it differs

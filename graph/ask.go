@@ -23,7 +23,7 @@ func (r *run) notice(n llm.Notice) {
 	if n.Kind != llm.NoticeRejected {
 		return
 	}
-	e := Event{Kind: EventAnswerRejected, Node: n.Node, Role: string(n.Role), Agent: n.Label, Model: n.Model, Rule: n.Rule}
+	e := atesor.Event{Kind: atesor.EventAnswerRejected, Node: n.Node, Role: string(n.Role), Agent: n.Label, Model: n.Model, Rule: n.Rule}
 	if n.Err != nil {
 		e.Err = n.Err.Error()
 	}

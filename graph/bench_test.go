@@ -33,8 +33,8 @@ func BenchmarkPipeline(b *testing.B) {
 			},
 		})
 		pl, err := New(Config{Sandbox: sb, OutputDir: out, RunsDir: filepath.Join(out, "runs")},
-			WithEvents(func(e Event) {
-				if e.Kind == EventNodeFinished {
+			WithEvents(func(e atesor.Event) {
+				if e.Kind == atesor.EventNodeFinished {
 					nodes++
 				}
 			}))

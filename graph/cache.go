@@ -108,6 +108,6 @@ func (p *Pipeline) fromCache(ctx context.Context, req atesor.Request, name strin
 
 func (p *Pipeline) emitInfo(line string) {
 	if p.opts.events != nil {
-		p.opts.events(Event{Kind: EventInfo, Line: line})
+		p.opts.events(atesor.Event{Kind: atesor.EventInfo, Line: line})
 	}
 }

@@ -68,7 +68,7 @@ func (c Config) copyLimits() sandbox.CopyLimits {
 type Option func(*options)
 
 type options struct {
-	events     func(Event)
+	events     func(atesor.Event)
 	replaced   map[string]atesor.Node
 	clock      llm.Clock
 	now        func() time.Time
@@ -80,7 +80,7 @@ type options struct {
 }
 
 // WithEvents sets the progress callback.
-func WithEvents(fn func(Event)) Option {
+func WithEvents(fn func(atesor.Event)) Option {
 	return func(o *options) { o.events = fn }
 }
 
@@ -101,7 +101,7 @@ func WithNode(name string, n atesor.Node) Option {
 }
 
 // WithClock sets the clock of the pipeline: run timestamps, node timings and
-// [Event.Elapsed], the report's durations, the wall timeouts of model calls and the
+// [atesor.Event.Elapsed], the report's durations, the wall timeouts of model calls and the
 // waits a Retry-After asks for. Tests pass an [llm.ManualClock], so a run that waits
 // for a rate limit takes no real time. Commands in the sandbox keep real time (their
 // own timeouts are the sandbox's). Default: [llm.RealClock].

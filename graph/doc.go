@@ -16,12 +16,12 @@
 //     events, timings and the audit log use that name, whatever the replacement's Name.
 //   - [WithValidator] adds an [atesor.Validator] to the answers of one type (analysis,
 //     build plan, fixer answer, curator ranking); its error goes back to the model.
-//   - [WithEvents] receives progress [Event]s in order: nodes, commands, output lines,
+//   - [WithEvents] receives progress [atesor.Event]s in order: nodes, commands, output lines,
 //     rejected answers (with the rule), fallbacks, scripted fixes, warnings.
 //   - [Pipeline.RunWith] passes Eino compose options, such as compose.WithCallbacks: a
 //     handler sees each node (a Lambda named after the node) and each model call (a
 //     chat model named after the model, with token usage).
-//   - [WithClock] sets the one clock of the run: timestamps, Event.Elapsed, model wall
+//   - [WithClock] sets the one clock of the run: timestamps, atesor.Event.Elapsed, model wall
 //     timeouts and Retry-After waits.
 //   - Config.Logger receives the run's structured log (see Logging).
 //

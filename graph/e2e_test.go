@@ -79,8 +79,8 @@ func (e *e2eEnv) pipeline(t *testing.T, prov atesor.Provider, opts ...Option) *P
 		cfg.Provider = nil
 	}
 	var outside time.Duration
-	opts = append(opts, WithEvents(func(ev Event) {
-		if ev.Kind == EventPhase || ev.Kind == EventNodeStarted {
+	opts = append(opts, WithEvents(func(ev atesor.Event) {
+		if ev.Kind == atesor.EventPhase || ev.Kind == atesor.EventNodeStarted {
 			t.Logf("[%6.1fs] %s %s %s", ev.Elapsed.Seconds(), ev.Node, ev.Phase, ev.Line)
 		}
 		_ = outside

@@ -209,12 +209,12 @@ func TestWithValidatorRejectsAnswersAndReportsTheRule(t *testing.T) {
 	if calls != 3 {
 		t.Errorf("the validator was asked %d times, want 3 (the answer and 2 critique retries)", calls)
 	}
-	var rejected, fallback []Event
+	var rejected, fallback []atesor.Event
 	for _, e := range h.events {
 		switch e.Kind {
-		case EventAnswerRejected:
+		case atesor.EventAnswerRejected:
 			rejected = append(rejected, e)
-		case EventFallback:
+		case atesor.EventFallback:
 			fallback = append(fallback, e)
 		}
 	}
@@ -279,16 +279,16 @@ func TestRunWithCallbacksSeesNodesAndModelCalls(t *testing.T) {
 }
 
 func TestScriptedFixEvent(t *testing.T) {
-	var got []Event
-	r := &run{p: &Pipeline{opts: options{now: time.Now, events: func(e Event) { got = append(got, e) }}}, log: slog.New(slog.DiscardHandler), start: time.Now()}
+	var got []atesor.Event
+	r := &run{p: &Pipeline{opts: options{now: time.Now, events: func(e atesor.Event) { got = append(got, e) }}}, log: slog.New(slog.DiscardHandler), start: time.Now()}
 	r.emitScriptedFix("missing-header", "install zlib1g-dev for zlib.h")
-	if len(got) != 1 || got[0].Kind != EventScriptedFix || got[0].Rule != "missing-header" || got[0].Node != NodeFix || got[0].Line == "" {
+	if len(got) != 1 || got[0].Kind != atesor.EventScriptedFix || got[0].Rule != "missing-header" || got[0].Node != NodeFix || got[0].Line == "" {
 		t.Errorf("events = %+v", got)
 	}
 }
 
 func TestEventJSONInSeconds(t *testing.T) {
-	e := Event{Kind: EventNodeFinished, Node: NodeBuild, Elapsed: 1500 * time.Millisecond, Err: "boom"}
+	e := atesor.Event{Kind: atesor.EventNodeFinished, Node: NodeBuild, Elapsed: 1500 * time.Millisecond, Err: "boom"}
 	b, err := json.Marshal(e)
 	if err != nil {
 		t.Fatal(err)
@@ -296,7 +296,7 @@ func TestEventJSONInSeconds(t *testing.T) {
 	if !strings.Contains(string(b), `"elapsed_seconds":1.5`) || !strings.Contains(string(b), `"error":"boom"`) {
 		t.Errorf("event JSON %s", b)
 	}
-	var back Event
+	var back atesor.Event
 	if err := json.Unmarshal(b, &back); err != nil || back != e {
 		t.Errorf("round trip %+v (%v)", back, err)
 	}
@@ -322,7 +322,7 @@ func TestFakeQueuesByAgent(t *testing.T) {
 		t.Errorf("calls by agent: %v", agents)
 	}
 	for _, e := range h.events {
-		if e.Kind == EventAnswerRejected && e.Agent == "curator" {
+		if e.Kind == atesor.EventAnswerRejected && e.Agent == "curator" {
 			t.Errorf("the curator got the summarizer's answer: %+v", e)
 		}
 	}

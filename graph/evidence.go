@@ -22,7 +22,7 @@ func (r *run) failureEvidence(ctx context.Context, s *atesor.State, phase, line 
 	if !ok || validate.DenyRules(serial) != nil {
 		return ev
 	}
-	r.emit(Event{Kind: EventInfo, Node: NodeBuild, Phase: phase,
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeBuild, Phase: phase,
 		Line: "no clean error in the parallel build's output; rerunning it serially for evidence: " + serial})
 	sres, fault, err := sandbox.ExecRetryingFaults(ctx, r.sb, atesor.Command{Line: serial, Dir: s.RepoDir, Network: true})
 	if err != nil {

@@ -276,7 +276,7 @@ func (r *run) exportProblems(ctx context.Context, s *atesor.State, built []ateso
 	if ec == nil {
 		return nil
 	}
-	r.emit(Event{Kind: EventInfo, Node: NodeVerify, Line: "exports: " + ec.Summary()})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeVerify, Line: "exports: " + ec.Summary()})
 	r.explainExports(ctx, s, ec)
 	removed := ""
 	if len(s.Removals) > 0 {
@@ -290,7 +290,7 @@ func (r *run) exportProblems(ctx context.Context, s *atesor.State, built []ateso
 		return []string{"exports not proven complete after fixes removed code (" + removalList(s.Removals, 5) + "): " + ec.Summary()}
 	}
 	if sum := explainedSummary(ec); sum != "" {
-		r.emit(Event{Kind: EventInfo, Node: NodeVerify, Line: "exports: missing but not removed by a fix, explained in the report: " + sum})
+		r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeVerify, Line: "exports: missing but not removed by a fix, explained in the report: " + sum})
 	}
 	return nil
 }

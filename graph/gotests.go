@@ -101,7 +101,7 @@ func (r *run) runBoundedCandidate(ctx context.Context, s *atesor.State, c testCa
 	short := c
 	short.cmds = withGoTestFlags(c.cmds, "-short -timeout="+rest.String())
 	short.why = exceeded + ": running the suite with -short"
-	r.emit(Event{Kind: EventInfo, Node: NodeFinish, Phase: "tests", Line: short.why})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeFinish, Phase: "tests", Line: short.why})
 	tr2 := r.runCandidate(ctx, s, short, deadline)
 	both := tr.out.String() + tr2.out.String()
 	tr2.out.Reset()

@@ -242,7 +242,7 @@ func (r *run) ensureGoToolchain(ctx context.Context, s *atesor.State) error {
 		r.goToolchainIn = true
 		return nil
 	}
-	r.emit(Event{Kind: EventInfo, Node: NodeBuild, Line: fmt.Sprintf("go.mod needs %s, newer than the sandbox's Go (%s): fetching it through the Go module proxy", req, orNone(suite))})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeBuild, Line: fmt.Sprintf("go.mod needs %s, newer than the sandbox's Go (%s): fetching it through the Go module proxy", req, orNone(suite))})
 	accel, why := accelInfo(r.sb)
 	f := r.p.goToolchains()
 	got, source, err := chooseGoToolchain(ctx, f, req, suite, accel, why)
@@ -308,7 +308,7 @@ func (r *run) putGoToolchain(ctx context.Context, s *atesor.State, got sandbox.F
 	}
 	r.goToolchainIn = true
 	r.log.Info("go toolchain", "toolchain", t.String(), "module", t.Module, "sum", t.Sum)
-	r.emit(Event{Kind: EventInfo, Node: NodeBuild, Line: "Go toolchain: " + t.String()})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeBuild, Line: "Go toolchain: " + t.String()})
 	return nil
 }
 

@@ -38,10 +38,10 @@ func (r *run) stageInstall(ctx context.Context, s *atesor.State) {
 	inst.Method = method
 	if err != nil {
 		inst.Error = err.Error()
-		r.emit(Event{Kind: EventInfo, Node: NodeBuild, Phase: "install", Line: "no install step: " + inst.Error})
+		r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeBuild, Phase: "install", Line: "no install step: " + inst.Error})
 		return
 	}
-	r.emit(Event{Kind: EventPhase, Node: NodeBuild, Phase: "install"})
+	r.emit(atesor.Event{Kind: atesor.EventPhase, Node: NodeBuild, Phase: "install"})
 	for _, line := range lines {
 		// A rerun after a fix moves the install to the end of the recipe's commands.
 		s.ExecutedCommands = slices.DeleteFunc(s.ExecutedCommands, func(c string) bool { return c == line })
@@ -52,7 +52,7 @@ func (r *run) stageInstall(ctx context.Context, s *atesor.State) {
 		}
 		if failed {
 			inst.Error = fmt.Sprintf("`%s` failed (exit %d): %s", line, res.ExitCode, tail(strings.TrimSpace(res.Output), 600))
-			r.emit(Event{Kind: EventInfo, Node: NodeBuild, Phase: "install", Line: "install step failed: the curator rules choose the artifacts", Err: firstLine(inst.Error)})
+			r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeBuild, Phase: "install", Line: "install step failed: the curator rules choose the artifacts", Err: firstLine(inst.Error)})
 			return
 		}
 		inst.Commands = append(inst.Commands, line)
@@ -69,7 +69,7 @@ func (r *run) stageInstall(ctx context.Context, s *atesor.State) {
 			inst.DevFiles = append(inst.DevFiles, f)
 		}
 	}
-	r.emit(Event{Kind: EventInfo, Node: NodeBuild, Phase: "install", Line: fmt.Sprintf("staged %s (%s)", count(len(files), "file", "files"), count(len(inst.DevFiles), "development file", "development files"))})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeBuild, Phase: "install", Line: fmt.Sprintf("staged %s (%s)", count(len(files), "file", "files"), count(len(inst.DevFiles), "development file", "development files"))})
 }
 
 // installCommands returns the install method and its command lines for the package's

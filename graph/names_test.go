@@ -49,7 +49,7 @@ func TestNamesAgreeBetweenEventsAndAuditLog(t *testing.T) {
 	}
 	started := map[string]bool{}
 	for _, e := range h.events {
-		if e.Kind == EventNodeStarted {
+		if e.Kind == atesor.EventNodeStarted {
 			started[e.Node] = true
 		}
 	}

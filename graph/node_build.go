@@ -36,7 +36,7 @@ func (r *run) buildNode(ctx context.Context, s *atesor.State) error {
 		if contains(s.CompletedPhases, ph.Name) {
 			continue
 		}
-		r.emit(Event{Kind: EventPhase, Node: NodeBuild, Phase: ph.Name})
+		r.emit(atesor.Event{Kind: atesor.EventPhase, Node: NodeBuild, Phase: ph.Name})
 		for _, line := range ph.Commands {
 			if usesGo(line) {
 				if err := r.ensureGoToolchain(ctx, s); err != nil {
@@ -77,7 +77,7 @@ func (r *run) runPlanCommandWithin(ctx context.Context, s *atesor.State, node, p
 	if err := validate.DenyRules(line); err != nil {
 		return atesor.CommandResult{Line: line, ExitCode: -1, Output: "refused by the command safety rules: " + err.Error()}, true, nil
 	}
-	r.emit(Event{Kind: EventCommand, Node: node, Phase: phase, Line: line})
+	r.emit(atesor.Event{Kind: atesor.EventCommand, Node: node, Phase: phase, Line: line})
 	log := r.startLog(line)
 	lw := (&lineWriter{r: r, node: node, phase: phase}).teeTo(log)
 	res, fault, err := sandbox.ExecRetryingFaults(ctx, r.sb, atesor.Command{
@@ -112,7 +112,7 @@ func (r *run) failBuild(ctx context.Context, s *atesor.State, phase, line string
 	r.lastOutput = res.Output
 	s.BuiltFixes = len(s.FixAttempts) // those fixes were followed by a failed build
 	s.Status = atesor.StatusBuildFailed
-	r.emit(Event{Kind: EventInfo, Node: NodeBuild, Phase: phase, Line: "failed: " + line, Err: firstLine(rec.Message)})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeBuild, Phase: phase, Line: "failed: " + line, Err: firstLine(rec.Message)})
 }
 
 // appendLog keeps the full output of every build command.
@@ -136,7 +136,7 @@ func (r *run) ensureRepo(ctx context.Context, s *atesor.State) error {
 	if res.OK() {
 		return nil
 	}
-	r.emit(Event{Kind: EventInfo, Node: NodeBuild, Line: "restoring the package in a fresh sandbox"})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeBuild, Line: "restoring the package in a fresh sandbox"})
 	if err := r.placeSource(ctx, s); err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ func (r *run) finishNode(ctx context.Context, s *atesor.State) error {
 	refused := false
 	if err := r.copyArtifacts(ctx, s); err != nil {
 		r.log.Error("copy artifacts", "err", err)
-		r.emit(Event{Kind: EventInfo, Node: NodeFinish, Line: "copying artifacts out failed", Err: err.Error()})
+		r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeFinish, Line: "copying artifacts out failed", Err: err.Error()})
 		switch {
 		case hostileCopy(err) && s.Verified:
 			// What comes out is not what was verified (or cannot come out safely): the
@@ -75,7 +75,7 @@ func (r *run) finishNode(ctx context.Context, s *atesor.State) error {
 // to say so. The error is returned when even that cannot be written.
 func (r *run) failOutputs(ctx context.Context, s *atesor.State, err error) error {
 	r.log.Error("outputs not written: the run fails", "err", err)
-	r.emit(Event{Kind: EventInfo, Node: r.current, Line: "writing the outputs failed", Err: err.Error()})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: r.current, Line: "writing the outputs failed", Err: err.Error()})
 	files := r.files()
 	for _, k := range []string{atesor.FileArtifacts, atesor.FileInstall} {
 		if rerr := os.RemoveAll(files[k]); rerr != nil {
@@ -109,7 +109,7 @@ func (r *run) escalateNode(ctx context.Context, s *atesor.State) error {
 	if s.EscalationReason == "" && s.LastError != nil {
 		s.EscalationReason = firstLine(s.LastError.Message)
 	}
-	r.emit(Event{Kind: EventInfo, Node: NodeEscalate, Line: fmt.Sprintf("%s (%s): %s", s.Status, s.FailureClass, s.EscalationReason)})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeEscalate, Line: fmt.Sprintf("%s (%s): %s", s.Status, s.FailureClass, s.EscalationReason)})
 	s.Recipe = appendCommands(fallbackRecipe(s), s)
 	return r.writeOutputs(ctx, s)
 }

@@ -65,7 +65,7 @@ func (r *run) fix(ctx context.Context, s *atesor.State) error {
 	}
 	if proposal == nil || proposal.Recommended() == nil {
 		// The seed's fixer fallback: no deterministic fix, the attempt counts as invalid.
-		r.emit(Event{Kind: EventFallback, Node: NodeFix, Role: string(atesor.RoleFixer), Agent: "fixer",
+		r.emit(atesor.Event{Kind: atesor.EventFallback, Node: NodeFix, Role: string(atesor.RoleFixer), Agent: "fixer",
 			Line: "the fixer gave no valid answer: the attempt is recorded as an invalid fix"})
 		return r.rejectFix(s, "no valid answer from the fixer")
 	}
@@ -74,7 +74,7 @@ func (r *run) fix(ctx context.Context, s *atesor.State) error {
 		Attempt: len(s.FixAttempts) + 1, Error: firstLine(last.Message), ErrorCategory: last.Category,
 		Source: atesor.FixSourceModel, Analysis: proposal.Analysis, Strategy: strat.Description, Actions: strat.Actions, Timestamp: r.p.opts.now().UTC(),
 	}
-	r.emit(Event{Kind: EventPhase, Node: NodeFix, Phase: "apply", Line: strat.Description})
+	r.emit(atesor.Event{Kind: atesor.EventPhase, Node: NodeFix, Phase: "apply", Line: strat.Description})
 	if err := r.applyActions(ctx, s, strat.Actions, &attempt); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -107,7 +107,7 @@ func (r *run) recordFailedFix(s *atesor.State, headline, why string) error {
 	s.Errors = append(s.Errors, atesor.ErrorRecord{Node: NodeFix, Message: headline + ": " + why,
 		Category: atesor.CategoryUnknown, Timestamp: r.p.opts.now().UTC()})
 	s.Status = atesor.StatusFailed
-	r.emit(Event{Kind: EventInfo, Node: NodeFix, Line: headline, Err: why})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeFix, Line: headline, Err: why})
 	return nil
 }
 
@@ -215,7 +215,7 @@ func (r *run) investigate(ctx context.Context, s *atesor.State, cmds []string) s
 			fmt.Fprintf(&b, "$ %s\nrefused: %v\n\n", c, err)
 			continue
 		}
-		r.emit(Event{Kind: EventCommand, Node: NodeFix, Phase: "investigate", Line: c})
+		r.emit(atesor.Event{Kind: atesor.EventCommand, Node: NodeFix, Phase: "investigate", Line: c})
 		res, err := r.sb.Exec(ctx, atesor.Command{Line: c, Dir: s.RepoDir, Timeout: investigationTimeout})
 		if err != nil {
 			fmt.Fprintf(&b, "$ %s\nfailed to run: %v\n\n", c, err)
@@ -237,7 +237,7 @@ func (r *run) applyActions(ctx context.Context, s *atesor.State, actions []ateso
 			if err := validate.FixCommand(a.Command); err != nil {
 				return fmt.Errorf("command %q: %w", a.Command, err)
 			}
-			r.emit(Event{Kind: EventCommand, Node: NodeFix, Phase: "apply", Line: a.Command})
+			r.emit(atesor.Event{Kind: atesor.EventCommand, Node: NodeFix, Phase: "apply", Line: a.Command})
 			log := r.startLog(a.Command)
 			lw := (&lineWriter{r: r, node: NodeFix, phase: "apply"}).teeTo(log)
 			res, err := r.sb.Exec(ctx, atesor.Command{Line: a.Command, Dir: s.RepoDir, Network: true, Stdout: lw, Stderr: lw, Env: buildEnv(s)})

@@ -26,7 +26,7 @@ func (r *run) initNode(ctx context.Context, s *atesor.State) error {
 	}
 	s.Detection = det
 	s.Evidence = knowledge.Evidence(ctx, r.hostTree)
-	r.emit(Event{Kind: EventInfo, Node: NodeInit, Line: fmt.Sprintf("detected %s (confidence %.2f, %s)", det.BuildSystem, det.Confidence, det.Evidence)})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeInit, Line: fmt.Sprintf("detected %s (confidence %.2f, %s)", det.BuildSystem, det.Confidence, det.Evidence)})
 	shipped, err := sandbox.ScanArtifacts(ctx, r.sb, s.RepoDir)
 	if err != nil {
 		return fmt.Errorf("scan the source for shipped binaries: %w", err)
@@ -93,10 +93,10 @@ func (r *run) heuristicPlanNode(_ context.Context, s *atesor.State) error {
 	case det == nil:
 		return nil
 	case s.Analysis != nil && s.Analysis.NeedsCustomPlan:
-		r.emit(Event{Kind: EventInfo, Node: NodeHeuristicPlan, Line: "the analysis asks for a custom plan: the scout plans"})
+		r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeHeuristicPlan, Line: "the analysis asks for a custom plan: the scout plans"})
 		return nil
 	case det.Confidence < 0.5 || det.BuildSystem == atesor.BuildUnknown:
-		r.emit(Event{Kind: EventInfo, Node: NodeHeuristicPlan, Line: "the detection is unsure: the scout plans"})
+		r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeHeuristicPlan, Line: "the detection is unsure: the scout plans"})
 		return nil
 	}
 	plan, tests, err := knowledge.DefaultPlan(det, s.Platform)

@@ -22,7 +22,7 @@ func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
 	if !s.Request.Optimize || !s.Verified {
 		return nil
 	}
-	r.emit(Event{Kind: EventPhase, Node: NodeOptimize, Phase: "optimize"})
+	r.emit(atesor.Event{Kind: atesor.EventPhase, Node: NodeOptimize, Phase: "optimize"})
 	if why := r.ensureBuilt(ctx, s); why != "" {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -37,7 +37,7 @@ func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
 	}
 	o := &optimize.Optimizer{
 		Sandbox: r.sb, Logger: r.log, Now: r.now,
-		Progress: func(line string) { r.emit(Event{Kind: EventInfo, Node: NodeOptimize, Line: line}) },
+		Progress: func(line string) { r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeOptimize, Line: line}) },
 	}
 	var hr sandbox.HostProgramRunner
 	if sandbox.As(r.sb, &hr) && hr.RunsHostPrograms() {
@@ -128,7 +128,7 @@ func (r *run) seedFromCache(e *atesor.CachedRecipe) {
 	plan := correctedPlan(s.Platform, e.Plan)
 	s.Plan, s.PlanSource = &plan, planFromCache
 	s.TestCommands = correctedLines(s.Platform, e.TestCommands)
-	r.emit(Event{Kind: EventInfo, Line: "performance mode: rebuilding the cached recipe of " + s.RepoName + " (built " + e.LastBuilt.Format("2006-01-02") + ")"})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Line: "performance mode: rebuilding the cached recipe of " + s.RepoName + " (built " + e.LastBuilt.Format("2006-01-02") + ")"})
 }
 
 // optimizePending reports whether a saved run stopped in (or right before) the optimize
@@ -158,7 +158,7 @@ func (r *run) ensureBuilt(ctx context.Context, s *atesor.State) string {
 	if !missing {
 		return ""
 	}
-	r.emit(Event{Kind: EventInfo, Node: NodeOptimize, Line: "rebuilding the verified build in this sandbox (the run was resumed)"})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeOptimize, Line: "rebuilding the verified build in this sandbox (the run was resumed)"})
 	for _, line := range s.ExecutedCommands {
 		res, failed, err := r.runPlanCommand(ctx, s, NodeOptimize, "rebuild", line)
 		if err != nil {

@@ -71,13 +71,13 @@ func (r *run) verifyNode(ctx context.Context, s *atesor.State) error {
 		s.Status = atesor.StatusNotVerified
 		s.Record(atesor.ErrorRecord{Node: NodeVerify, Message: "verification failed: " + strings.Join(problems, "; "),
 			Category: atesor.CategoryArchitecture})
-		r.emit(Event{Kind: EventInfo, Node: NodeVerify, Line: "not verified", Err: problems[0]})
+		r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeVerify, Line: "not verified", Err: problems[0]})
 		return nil
 	}
 	s.VerifyProblems = nil
 	s.Verified = true
 	s.Status = atesor.StatusVerified
-	r.emit(Event{Kind: EventInfo, Node: NodeVerify, Line: fmt.Sprintf("verified: %d primary artifacts", primaries)})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeVerify, Line: fmt.Sprintf("verified: %d primary artifacts", primaries)})
 	return nil
 }
 

@@ -53,12 +53,12 @@ func TestE2EOptimizeResume(t *testing.T) {
 		OpenSandbox: func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error) {
 			return sandbox.NewRootfs(ctx, p)
 		},
-	}, WithOptimizer(onlyO3), WithEvents(func(ev Event) {
+	}, WithOptimizer(onlyO3), WithEvents(func(ev atesor.Event) {
 		switch {
-		case ev.Kind == EventNodeStarted:
+		case ev.Kind == atesor.EventNodeStarted:
 			nodes = append(nodes, ev.Node)
 			t.Logf("[%6.1fs] %s", ev.Elapsed.Seconds(), ev.Node)
-		case ev.Kind == EventInfo && strings.HasPrefix(ev.Line, "rebuilding the verified build"):
+		case ev.Kind == atesor.EventInfo && strings.HasPrefix(ev.Line, "rebuilding the verified build"):
 			rebuilt = true
 		}
 	}))

@@ -38,7 +38,7 @@ func TestOptimizeNodeAfterFinish(t *testing.T) {
 	}
 	var order []string
 	for _, e := range h.events {
-		if e.Kind == EventNodeStarted {
+		if e.Kind == atesor.EventNodeStarted {
 			order = append(order, e.Node)
 		}
 	}
@@ -83,7 +83,7 @@ func TestOptimizeNodeAfterFinish(t *testing.T) {
 	}
 	order = nil
 	for _, e := range h.events {
-		if e.Kind == EventNodeStarted {
+		if e.Kind == atesor.EventNodeStarted {
 			order = append(order, e.Node)
 		}
 	}
@@ -141,7 +141,7 @@ func TestResumeIntoOptimize(t *testing.T) {
 	}
 	var order []string
 	for _, e := range h.events {
-		if e.Kind == EventNodeStarted {
+		if e.Kind == atesor.EventNodeStarted {
 			order = append(order, e.Node)
 		}
 	}

@@ -106,8 +106,8 @@ func TestFinishFailsWhenAnOutputCannotBeWritten(t *testing.T) {
 	h.prov.Queue(atesor.RoleFixer, string(ans))
 	// A run empties its per-run output folders when it starts, so the file that blocks
 	// the patch directory is put in place as finish begins.
-	blockPatches := WithEvents(func(e Event) {
-		if e.Kind == EventNodeStarted && e.Node == NodeFinish {
+	blockPatches := WithEvents(func(e atesor.Event) {
+		if e.Kind == atesor.EventNodeStarted && e.Node == NodeFinish {
 			if err := os.WriteFile(filepath.Join(h.out, "vecsum_patches"), []byte("in the way"), 0o644); err != nil {
 				t.Error(err)
 			}

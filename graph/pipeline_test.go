@@ -27,7 +27,7 @@ type harness struct {
 	prov     *fake.Provider
 	out      string
 	src      string
-	events   []Event
+	events   []atesor.Event
 }
 
 func newHarness(t *testing.T, withProvider bool) *harness {
@@ -58,7 +58,7 @@ func (h *harness) pipeline(opts ...Option) *Pipeline {
 		// These tests are about the model's fixes; scripted_test.go tests the rules.
 		opts = append(opts, WithoutScriptedRepairs())
 	}
-	opts = append(opts, WithEvents(func(e Event) { h.events = append(h.events, e) }))
+	opts = append(opts, WithEvents(func(e atesor.Event) { h.events = append(h.events, e) }))
 	p, err := New(cfg, opts...)
 	if err != nil {
 		h.t.Fatal(err)
@@ -224,10 +224,10 @@ func TestInvalidFixerAnswersHitTheAttemptLimit(t *testing.T) {
 	}
 	fallbacks, invalid := 0, 0
 	for _, e := range h.events {
-		if e.Kind == EventFallback && e.Node == NodeFix && e.Agent == "fixer" && e.Role == string(atesor.RoleFixer) {
+		if e.Kind == atesor.EventFallback && e.Node == NodeFix && e.Agent == "fixer" && e.Role == string(atesor.RoleFixer) {
 			fallbacks++
 		}
-		if e.Kind == EventInfo && e.Err == "no valid answer from the fixer" {
+		if e.Kind == atesor.EventInfo && e.Err == "no valid answer from the fixer" {
 			invalid++
 		}
 	}
@@ -416,8 +416,8 @@ type nodeFunc struct {
 	fn   func(context.Context, *atesor.State) error
 }
 
-func (n nodeFunc) Name() string                                   { return n.name }
-func (n nodeFunc) Run(ctx context.Context, s *atesor.State) error { return n.fn(ctx, s) }
+func (n nodeFunc) Name() string                                                 { return n.name }
+func (n nodeFunc) Run(ctx context.Context, _ atesor.Run, s *atesor.State) error { return n.fn(ctx, s) }
 
 func countPrefix(lines []string, prefix string) int {
 	n := 0

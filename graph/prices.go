@@ -26,6 +26,6 @@ func (r *run) addUsage(s *atesor.State, u atesor.Usage) {
 		line := fmt.Sprintf("warning: model %s has no known price, so it is charged $%.2f in / $%.2f out per million tokens (the cost limit counts it); %s",
 			id, p.Input, p.Output, llm.UnknownPriceHint)
 		r.log.Warn("model without a known price", "model", id, "input_usd_per_million", p.Input, "output_usd_per_million", p.Output, "hint", llm.UnknownPriceHint)
-		r.emit(Event{Kind: EventWarning, Node: r.current, Model: id, Line: line})
+		r.emit(atesor.Event{Kind: atesor.EventWarning, Node: r.current, Model: id, Line: line})
 	}
 }

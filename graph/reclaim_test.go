@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/procowner"
 )
 
@@ -54,7 +55,7 @@ func TestRunReclaimsTempDirsOfDeadRuns(t *testing.T) {
 	}
 	said := 0
 	for _, e := range h.events {
-		if e.Kind == EventInfo && strings.Contains(e.Line, "reclaimed") {
+		if e.Kind == atesor.EventInfo && strings.Contains(e.Line, "reclaimed") {
 			said++
 		}
 	}

@@ -258,7 +258,7 @@ func (r *run) trackRemovals(ctx context.Context, s *atesor.State) {
 		} else {
 			rm.Fix = last.Attempt
 			last.Removed = append(last.Removed, rm.String())
-			r.emit(Event{Kind: EventInfo, Node: NodeFix, Line: fmt.Sprintf("fix %d %s", last.Attempt, rm)})
+			r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeFix, Line: fmt.Sprintf("fix %d %s", last.Attempt, rm)})
 		}
 		current = append(current, rm)
 	}
@@ -311,7 +311,7 @@ func (r *run) judgeRemovals(s *atesor.State) {
 		why = append(why, reason)
 	}
 	if len(why) == 0 {
-		r.emit(Event{Kind: EventInfo, Node: NodeFinish, Line: "removals proven: exports complete and package tests passed (" + removalList(s.Removals, 5) + ")"})
+		r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeFinish, Line: "removals proven: exports complete and package tests passed (" + removalList(s.Removals, 5) + ")"})
 		return
 	}
 	reason := fmt.Sprintf("fixes removed code from the package (%s) and %s: a removal is verified only by complete exports and passing package tests",
@@ -321,7 +321,7 @@ func (r *run) judgeRemovals(s *atesor.State) {
 	s.FailureClass = atesor.FailureVerify
 	s.EscalationReason = reason
 	s.VerifyProblems = append(s.VerifyProblems, reason)
-	r.emit(Event{Kind: EventInfo, Node: NodeFinish, Line: "not verified", Err: reason})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeFinish, Line: "not verified", Err: reason})
 }
 
 // hollowEvidence is the recipe's paragraph on removals and exports: what each fix took

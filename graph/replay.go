@@ -188,10 +188,10 @@ func (p *Pipeline) Replay(ctx context.Context, in ReplayInput, platformName, out
 		res.Verdict, res.SourceDateEpoch = v, s.SourceDateEpoch
 		res.Duration = r.now().Sub(start)
 		res.Seconds = res.Duration.Seconds()
-		r.emit(Event{Kind: EventInfo, Node: nodeReplay, Line: "replay: " + v})
+		r.emit(atesor.Event{Kind: atesor.EventInfo, Node: nodeReplay, Line: "replay: " + v})
 		return res, nil
 	}
-	r.emit(Event{Kind: EventNodeStarted, Node: nodeReplay})
+	r.emit(atesor.Event{Kind: atesor.EventNodeStarted, Node: nodeReplay})
 	if err := r.placeSource(ctx, s); err != nil {
 		return nil, fmt.Errorf("graph: replay %s: %w", in.Package, err)
 	}

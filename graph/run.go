@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -110,7 +111,7 @@ func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, 
 		}
 	}()
 	if r.sb = p.cfg.Sandbox; r.sb == nil {
-		r.emit(Event{Kind: EventInfo, Line: "opening the " + platform.SandboxKey() + " sandbox"})
+		r.emit(atesor.Event{Kind: atesor.EventInfo, Line: "opening the " + platform.SandboxKey() + " sandbox"})
 		if r.sb, err = p.cfg.OpenSandbox(ctx, platform); err != nil {
 			r.close()
 			return nil, fmt.Errorf("graph: open sandbox: %w", err)
@@ -187,7 +188,7 @@ func (r *run) node(name string) atesor.Node {
 // routing, events, timings and the audit log use (a replacement's Name may differ).
 func (r *run) runNode(ctx context.Context, name string, n atesor.Node, s *atesor.State) error {
 	r.current = name
-	r.emit(Event{Kind: EventNodeStarted, Node: name})
+	r.emit(atesor.Event{Kind: atesor.EventNodeStarted, Node: name})
 	r.log.Info("node started", "node", name)
 	start := r.now()
 	var err error
@@ -196,7 +197,7 @@ func (r *run) runNode(ctx context.Context, name string, n atesor.Node, s *atesor
 		err = r.ensureRepo(ctx, s)
 	}
 	if err == nil {
-		err = n.Run(ctx, s)
+		err = r.call(ctx, name, n, s)
 	}
 	d := r.now().Sub(start)
 	s.Timings = append(s.Timings, atesor.NodeTiming{Node: name, Duration: d})
@@ -205,7 +206,7 @@ func (r *run) runNode(ctx context.Context, name string, n atesor.Node, s *atesor
 		return ctx.Err()
 	}
 	s.LastNode = name
-	ev := Event{Kind: EventNodeFinished, Node: name}
+	ev := atesor.Event{Kind: atesor.EventNodeFinished, Node: name}
 	if err != nil {
 		// A node error is a failure of the machinery (sandbox, source, disk), not of the
 		// package: the run ends with setup or infra.
@@ -224,6 +225,18 @@ func (r *run) runNode(ctx context.Context, name string, n atesor.Node, s *atesor
 	r.save(s)
 	r.emit(ev)
 	return nil
+}
+
+// call runs one node with its services. A panic in the node (an embedder's node or
+// validator) is an error of the node, so the run still ends with a final state.
+func (r *run) call(ctx context.Context, name string, n atesor.Node, s *atesor.State) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error("node panicked", "node", name, "panic", p, "stack", string(debug.Stack()))
+			err = fmt.Errorf("node %s panicked: %v", name, p)
+		}
+	}()
+	return n.Run(ctx, services{r: r, node: name, s: s}, s)
 }
 
 // supervise routes after a node: on resume the first step goes to the saved next node.
@@ -266,7 +279,7 @@ func (r *run) outPath(suffix string) string {
 	return filepath.Join(r.state.Request.OutputDir, r.state.RepoName+suffix)
 }
 
-func (r *run) emit(e Event) {
+func (r *run) emit(e atesor.Event) {
 	if r.p.opts.events == nil {
 		return
 	}
@@ -313,13 +326,13 @@ func (w *lineWriter) Write(b []byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		w.r.emit(Event{Kind: EventOutput, Node: w.node, Phase: w.phase, Line: strings.TrimRight(string(w.buf[:i]), "\r")})
+		w.r.emit(atesor.Event{Kind: atesor.EventOutput, Node: w.node, Phase: w.phase, Line: strings.TrimRight(string(w.buf[:i]), "\r")})
 		w.buf = w.buf[i+1:]
 	}
 	if len(w.buf) > maxEventLine {
 		// A flood without newlines: one event with its start, the rest dropped, so that the
 		// memory a command's output costs stays bounded.
-		w.r.emit(Event{Kind: EventOutput, Node: w.node, Phase: w.phase, Line: string(w.buf[:maxEventLine]) + " [...]"})
+		w.r.emit(atesor.Event{Kind: atesor.EventOutput, Node: w.node, Phase: w.phase, Line: string(w.buf[:maxEventLine]) + " [...]"})
 		w.buf = w.buf[:0]
 	}
 	return len(b), nil
@@ -336,7 +349,7 @@ type builtinNode struct {
 
 func (n builtinNode) Name() string { return n.name }
 
-func (n builtinNode) Run(ctx context.Context, s *atesor.State) error {
+func (n builtinNode) Run(ctx context.Context, _ atesor.Run, s *atesor.State) error {
 	step, ok := builtinSteps[n.name]
 	if !ok {
 		return fmt.Errorf("no node %q", n.name)

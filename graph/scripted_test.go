@@ -70,9 +70,9 @@ func TestOfflineMissingPackageInstallsIt(t *testing.T) {
 	if len(st.FixAttempts) != 1 || st.FixAttempts[0].Rule != "missing-package" || !contains(st.ExecutedCommands, "apt-get install -y zlib1g-dev") {
 		t.Errorf("fix attempts %+v, executed %q", st.FixAttempts, st.ExecutedCommands)
 	}
-	var scripted []Event
+	var scripted []atesor.Event
 	for _, e := range h.events {
-		if e.Kind == EventScriptedFix {
+		if e.Kind == atesor.EventScriptedFix {
 			scripted = append(scripted, e)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
 	"github.com/eclipse-atesor/atesor-go/internal/procowner"
 	"github.com/eclipse-atesor/atesor-go/memory"
@@ -51,7 +52,7 @@ func (p *Pipeline) reclaimTempDirs() {
 		for _, st := range removed {
 			p.cfg.Logger.Warn("reclaimed the temporary directory of a run that ended without removing it (killed or crashed)", "dir", st.Dir, "owner", st.Owner.PID)
 			if p.opts.events != nil {
-				p.opts.events(Event{Kind: EventInfo, Line: fmt.Sprintf("reclaimed %s, left behind by %s (killed or crashed)", st.Dir, st.Owner)})
+				p.opts.events(atesor.Event{Kind: atesor.EventInfo, Line: fmt.Sprintf("reclaimed %s, left behind by %s (killed or crashed)", st.Dir, st.Owner)})
 			}
 		}
 		if err != nil {

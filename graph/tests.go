@@ -60,7 +60,7 @@ func (r *run) runTests(ctx context.Context, s *atesor.State) *atesor.TestResult 
 	}
 	cmds = withGoJSON(withPlanGoTags(cmds, s.Plan))
 	deadline := time.Now().Add(s.Request.WithDefaults().TestTimeout)
-	r.emit(Event{Kind: EventPhase, Node: NodeFinish, Phase: "tests"})
+	r.emit(atesor.Event{Kind: atesor.EventPhase, Node: NodeFinish, Phase: "tests"})
 	var (
 		tried   []string
 		noTests []string
@@ -80,7 +80,7 @@ func (r *run) runTests(ctx context.Context, s *atesor.State) *atesor.TestResult 
 			break
 		}
 		noTests = append(noTests, strings.Join(append(slices.Clone(c.prep), c.cmds...), " && "))
-		r.emit(Event{Kind: EventInfo, Node: NodeFinish, Phase: "tests", Line: "no tests ran: " + strings.Join(c.cmds, " && ") + "; trying the next test command"})
+		r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeFinish, Phase: "tests", Line: "no tests ran: " + strings.Join(c.cmds, " && ") + "; trying the next test command"})
 		if !extended {
 			extended = true
 			queue = append(queue, r.testCandidates(ctx, s, tried)...)
@@ -94,7 +94,7 @@ func (r *run) runTests(ctx context.Context, s *atesor.State) *atesor.TestResult 
 		res.Note = "no tests ran: " + strings.Join(noTests, "; ")
 	}
 	res.Output = tail(outputs.String(), 4000)
-	r.emit(Event{Kind: EventInfo, Node: NodeFinish, Phase: "tests", Line: "package tests: " + res.Summary()})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeFinish, Phase: "tests", Line: "package tests: " + res.Summary()})
 	return res
 }
 
@@ -167,7 +167,7 @@ func (r *run) execTest(ctx context.Context, s *atesor.State, tr *testRun, line s
 		tr.stop = true
 		return atesor.CommandResult{}, false
 	}
-	r.emit(Event{Kind: EventCommand, Node: NodeFinish, Phase: "tests", Line: line})
+	r.emit(atesor.Event{Kind: atesor.EventCommand, Node: NodeFinish, Phase: "tests", Line: line})
 	lw := &lineWriter{r: r, node: NodeFinish, phase: "tests"}
 	cr, err := r.sb.Exec(ctx, atesor.Command{Line: line, Dir: s.RepoDir, Timeout: left, Stdout: lw, Stderr: lw, Env: goToolchainEnv(s)})
 	tr.res.Duration += cr.Duration
@@ -219,7 +219,7 @@ func (r *run) addParsed(tr *testRun, line string, cr atesor.CommandResult, p tes
 		if res.ExitCode == 0 {
 			res.ExitCode = cr.ExitCode
 		}
-		r.emit(Event{Kind: EventInfo, Node: NodeFinish, Phase: "tests", Line: fmt.Sprintf("%s exited %d although no counted test failed", line, cr.ExitCode)})
+		r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeFinish, Phase: "tests", Line: fmt.Sprintf("%s exited %d although no counted test failed", line, cr.ExitCode)})
 	}
 	if p.Counts.Failed > 0 && res.ExitCode == 0 {
 		res.ExitCode = cr.ExitCode
@@ -235,7 +235,7 @@ func (r *run) rerunSignalled(ctx context.Context, s *atesor.State, tr *testRun, 
 	if !selective {
 		again = line
 	}
-	r.emit(Event{Kind: EventInfo, Node: NodeFinish, Phase: "tests", Line: fmt.Sprintf("%d tests died by a signal (%s); rerunning once", len(p.Signalled), strings.Join(p.Signalled, ", "))})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeFinish, Phase: "tests", Line: fmt.Sprintf("%d tests died by a signal (%s); rerunning once", len(p.Signalled), strings.Join(p.Signalled, ", "))})
 	cr, ok := r.execTest(ctx, s, tr, again, deadline)
 	if !ok || cr.TimedOut {
 		return p

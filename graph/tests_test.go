@@ -26,9 +26,9 @@ func testRunOver(t *testing.T, bs atesor.BuildSystem) (*run, *atesor.State, *san
 	}
 	sb := sandboxtest.New(t, p)
 	sb.SetRepo("pkg")
-	var events []Event
+	var events []atesor.Event
 	pl := &Pipeline{}
-	pl.opts.events = func(e Event) { events = append(events, e) }
+	pl.opts.events = func(e atesor.Event) { events = append(events, e) }
 	r := &run{p: pl, sb: sb, log: slog.New(slog.DiscardHandler), start: time.Now()}
 	s := &atesor.State{RepoName: "pkg", RepoDir: "/workspace/pkg", Detection: &atesor.Detection{BuildSystem: bs},
 		Request: atesor.Request{TestTimeout: time.Minute}, Verified: true, Status: atesor.StatusVerified}
@@ -308,7 +308,7 @@ func TestTestsFailingAfterSourceFix(t *testing.T) {
 				t.Errorf("cache entry tests_failing %t, tests %+v", entry.TestsFailing, entry.Tests)
 			}
 			h.events = nil
-			hit := h.run(WithEvents(func(e Event) { h.events = append(h.events, e) }))
+			hit := h.run(WithEvents(func(e atesor.Event) { h.events = append(h.events, e) }))
 			wantHit := atesor.StatusCached
 			if tt.status == atesor.StatusTestsFailing {
 				wantHit = atesor.StatusTestsFailing
@@ -364,7 +364,7 @@ func TestVerdictLinesMatchTheState(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r, s, _ := testRunOver(t, atesor.BuildMake)
 			var lines []string
-			r.p.opts.events = func(e Event) {
+			r.p.opts.events = func(e atesor.Event) {
 				if e.Node == NodeFinish {
 					lines = append(lines, e.Line)
 				}

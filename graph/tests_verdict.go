@@ -80,12 +80,12 @@ func (r *run) judgeTests(s *atesor.State) {
 	}
 	changed := sourceFilesChanged(s)
 	if len(changed) == 0 {
-		r.emit(Event{Kind: EventInfo, Node: NodeFinish, Line: testsFailingLine(s)})
+		r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeFinish, Line: testsFailingLine(s)})
 		return
 	}
 	s.Status = atesor.StatusTestsFailing
 	s.EscalationReason = fmt.Sprintf("%d package tests failed after fixes changed source files (%s)", n, strings.Join(limit(changed, 5), ", "))
-	r.emit(Event{Kind: EventInfo, Node: NodeFinish, Line: string(s.Status) + ": " + s.EscalationReason})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeFinish, Line: string(s.Status) + ": " + s.EscalationReason})
 }
 
 // testsFailingLine is the verdict line of a verified port whose package tests fail

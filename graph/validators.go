@@ -13,7 +13,7 @@ import (
 // its error goes back to the model as a critique, like theirs, and an answer that never
 // passes makes the node use its scripted fallback. Several validators of one type run
 // in the order given. A [validate.Rejection] error names its rule in the
-// EventAnswerRejected event; any other error is reported as rule "validator".
+// atesor.EventAnswerRejected event; any other error is reported as rule "validator".
 func WithValidator[T any](v atesor.Validator[T]) Option {
 	return func(o *options) {
 		if o.validators == nil {

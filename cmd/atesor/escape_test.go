@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/graph"
 )
 
 // hostileName is an artifact name a build can choose: a window title, a screen clear,
@@ -24,8 +23,8 @@ func TestSummaryEscapesArtifactNames(t *testing.T) {
 	printVerdict(&b, res)
 	var p bytes.Buffer
 	prog := newProgress(&p, false, true)
-	prog.Event(graph.Event{Kind: graph.EventOutput, Line: "built " + hostileName})
-	prog.Event(graph.Event{Kind: graph.EventInfo, Line: "scan " + hostileName})
+	prog.Event(atesor.Event{Kind: atesor.EventOutput, Line: "built " + hostileName})
+	prog.Event(atesor.Event{Kind: atesor.EventInfo, Line: "scan " + hostileName})
 	prog.Done()
 	for name, out := range map[string]string{"summary": b.String(), "progress": p.String()} {
 		if strings.ContainsAny(out, "\x1b\x07\r") {

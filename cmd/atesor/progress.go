@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/eclipse-atesor/atesor-go/graph"
+	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
@@ -93,20 +93,20 @@ func (p *progress) shownElapsed() time.Duration {
 }
 
 // Event handles a pipeline event.
-func (p *progress) Event(e graph.Event) {
+func (p *progress) Event(e atesor.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if e.Elapsed > 0 && e.Elapsed >= p.elapsed {
 		p.setElapsed(e.Elapsed)
 	}
 	switch e.Kind {
-	case graph.EventNodeStarted:
+	case atesor.EventNodeStarted:
 		p.node, p.phase, p.command = e.Node, "", ""
 		p.tail = p.tail[:0]
 		if !p.live {
 			p.printf("%s %s", stamp(e.Elapsed), e.Node)
 		}
-	case graph.EventNodeFinished:
+	case atesor.EventNodeFinished:
 		if e.Err != "" {
 			p.printf("%s %s failed: %s", stamp(e.Elapsed), e.Node, e.Err)
 			if !p.verbose || p.live {
@@ -115,30 +115,30 @@ func (p *progress) Event(e graph.Event) {
 				}
 			}
 		}
-	case graph.EventPhase:
+	case atesor.EventPhase:
 		p.phase = e.Phase
 		p.printf("%s %s: %s", stamp(e.Elapsed), orDash(e.Node, p.node), e.Phase)
-	case graph.EventCommand:
+	case atesor.EventCommand:
 		p.command = e.Line
 		if !p.live || p.verbose {
 			p.printf("%s   $ %s", stamp(e.Elapsed), e.Line)
 		}
-	case graph.EventOutput:
+	case atesor.EventOutput:
 		p.addTail(e.Line)
 		if !p.live && p.verbose {
 			p.printf("    %s", e.Line)
 		}
-	case graph.EventInfo:
+	case atesor.EventInfo:
 		p.printf("%s %s", stamp(e.Elapsed), e.Line)
-	case graph.EventScriptedFix:
+	case atesor.EventScriptedFix:
 		p.printf("%s %s: scripted fix (%s): %s", stamp(e.Elapsed), orDash(e.Node, p.node), e.Rule, e.Line)
-	case graph.EventFallback:
+	case atesor.EventFallback:
 		p.printf("%s %s: fallback: %s", stamp(e.Elapsed), orDash(e.Node, p.node), e.Line)
-	case graph.EventAnswerRejected:
+	case atesor.EventAnswerRejected:
 		if p.verbose {
 			p.printf("%s %s: %s's answer from %s rejected (%s): %s", stamp(e.Elapsed), orDash(e.Node, p.node), e.Agent, e.Model, e.Rule, firstLineOf(e.Err))
 		}
-	case graph.EventWarning:
+	case atesor.EventWarning:
 		p.printf("%s warning: %s", stamp(e.Elapsed), e.Line)
 	}
 	p.redraw()

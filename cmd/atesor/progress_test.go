@@ -6,18 +6,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eclipse-atesor/atesor-go/graph"
+	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 func feed(p *progress) {
-	p.Event(graph.Event{Kind: graph.EventNodeStarted, Node: "build", Elapsed: 61 * time.Second})
-	p.Event(graph.Event{Kind: graph.EventPhase, Node: "build", Phase: "configure", Elapsed: 62 * time.Second})
-	p.Event(graph.Event{Kind: graph.EventCommand, Node: "build", Line: "./configure", Elapsed: 62 * time.Second})
+	p.Event(atesor.Event{Kind: atesor.EventNodeStarted, Node: "build", Elapsed: 61 * time.Second})
+	p.Event(atesor.Event{Kind: atesor.EventPhase, Node: "build", Phase: "configure", Elapsed: 62 * time.Second})
+	p.Event(atesor.Event{Kind: atesor.EventCommand, Node: "build", Line: "./configure", Elapsed: 62 * time.Second})
 	for i := 0; i < 10; i++ {
-		p.Event(graph.Event{Kind: graph.EventOutput, Node: "build", Line: "checking line " + string(rune('a'+i)), Elapsed: 63 * time.Second})
+		p.Event(atesor.Event{Kind: atesor.EventOutput, Node: "build", Line: "checking line " + string(rune('a'+i)), Elapsed: 63 * time.Second})
 	}
-	p.Event(graph.Event{Kind: graph.EventNodeFinished, Node: "build", Err: "exit status 2", Elapsed: 70 * time.Second})
+	p.Event(atesor.Event{Kind: atesor.EventNodeFinished, Node: "build", Err: "exit status 2", Elapsed: 70 * time.Second})
 	p.Provision(sandbox.Progress{Stage: "apt-update", Message: "fetching apt lists", Elapsed: 3 * time.Second})
 	p.Done()
 }
@@ -78,7 +78,7 @@ func TestProgressLiveClock(t *testing.T) {
 	p.mu.Lock()
 	p.now = func() time.Time { return clock }
 	p.mu.Unlock()
-	p.Event(graph.Event{Kind: graph.EventNodeStarted, Node: "build", Elapsed: 61 * time.Second})
+	p.Event(atesor.Event{Kind: atesor.EventNodeStarted, Node: "build", Elapsed: 61 * time.Second})
 	if !strings.Contains(b.String(), "[01:01] build") {
 		t.Fatalf("live block lacks the status line: %q", b.String())
 	}
@@ -90,7 +90,7 @@ func TestProgressLiveClock(t *testing.T) {
 		t.Errorf("the clock did not advance on a tick: %q", b.String())
 	}
 	// An event resets the clock to the pipeline's elapsed time.
-	p.Event(graph.Event{Kind: graph.EventOutput, Node: "build", Line: "cc -c big.c", Elapsed: 130 * time.Second})
+	p.Event(atesor.Event{Kind: atesor.EventOutput, Node: "build", Line: "cc -c big.c", Elapsed: 130 * time.Second})
 	if !strings.HasSuffix(b.String(), "[02:10] build\n  cc -c big.c\n") {
 		t.Errorf("after an event: %q", b.String())
 	}
@@ -105,11 +105,11 @@ func TestProgressLiveClock(t *testing.T) {
 // The decisions an embedder's events carry are shown to a porter too: a scripted fix, a
 // fallback and a warning always; a rejected answer with -v.
 func TestProgressShowsDecisions(t *testing.T) {
-	events := []graph.Event{
-		{Kind: graph.EventScriptedFix, Node: "fix", Rule: "missing-package", Line: "install libmnl-dev", Elapsed: 5 * time.Second},
-		{Kind: graph.EventFallback, Node: "analyst", Line: "the analyst gave no valid answer: using the scripted analysis", Elapsed: 6 * time.Second},
-		{Kind: graph.EventWarning, Line: "model x/y has no known price", Elapsed: 7 * time.Second},
-		{Kind: graph.EventAnswerRejected, Node: "fix", Agent: "fixer", Model: "m1", Rule: "no-failure-hiding", Err: "it hides failures\nmore", Elapsed: 8 * time.Second},
+	events := []atesor.Event{
+		{Kind: atesor.EventScriptedFix, Node: "fix", Rule: "missing-package", Line: "install libmnl-dev", Elapsed: 5 * time.Second},
+		{Kind: atesor.EventFallback, Node: "analyst", Line: "the analyst gave no valid answer: using the scripted analysis", Elapsed: 6 * time.Second},
+		{Kind: atesor.EventWarning, Line: "model x/y has no known price", Elapsed: 7 * time.Second},
+		{Kind: atesor.EventAnswerRejected, Node: "fix", Agent: "fixer", Model: "m1", Rule: "no-failure-hiding", Err: "it hides failures\nmore", Elapsed: 8 * time.Second},
 	}
 	for _, verbose := range []bool{false, true} {
 		var b bytes.Buffer

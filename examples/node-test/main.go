@@ -21,7 +21,7 @@ func main() {
 		"dependencies": [], "needs_custom_plan": false, "complexity": 1}`)
 	s := &atesor.State{RepoName: "hello", Detection: &atesor.Detection{BuildSystem: atesor.BuildMake, Confidence: 0.95, Evidence: "Makefile"}}
 	node := &AnalystNode{Client: &llm.Client{Provider: p}}
-	if err := node.Run(context.Background(), s); err != nil {
+	if err := node.Run(context.Background(), nil, s); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

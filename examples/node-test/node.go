@@ -26,7 +26,7 @@ var _ atesor.Node = (*AnalystNode)(nil)
 func (n *AnalystNode) Name() string { return "analyst" }
 
 // Run writes s.Analysis and adds the model usage to s.Usage.
-func (n *AnalystNode) Run(ctx context.Context, s *atesor.State) error {
+func (n *AnalystNode) Run(ctx context.Context, _ atesor.Run, s *atesor.State) error {
 	det := s.Detection
 	if det == nil {
 		det = &atesor.Detection{BuildSystem: atesor.BuildUnknown}

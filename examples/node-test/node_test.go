@@ -54,7 +54,7 @@ func TestAnalystNode(t *testing.T) {
 			tt.script(p)
 			s := &atesor.State{RepoName: "zlib", Detection: det}
 			node := &AnalystNode{Client: &llm.Client{Provider: p}}
-			if err := node.Run(context.Background(), s); err != nil {
+			if err := node.Run(context.Background(), nil, s); err != nil {
 				t.Fatal(err)
 			}
 			if s.Analysis == nil {

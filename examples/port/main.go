@@ -79,11 +79,11 @@ func port(ctx context.Context, source, platform string) (*atesor.Result, error) 
 			}))
 		},
 		OutputDir: "atesor-out",
-	}, graph.WithEvents(func(e graph.Event) {
+	}, graph.WithEvents(func(e atesor.Event) {
 		switch e.Kind {
-		case graph.EventNodeStarted:
+		case atesor.EventNodeStarted:
 			fmt.Fprintf(os.Stderr, "[%s] %s\n", e.Elapsed.Round(1e9), e.Node)
-		case graph.EventPhase:
+		case atesor.EventPhase:
 			fmt.Fprintf(os.Stderr, "[%s]   %s\n", e.Elapsed.Round(1e9), e.Phase)
 		}
 	}))

@@ -68,8 +68,8 @@ func run(ctx context.Context, target, root, platform string, opts []string, sour
 		return err
 	}
 	g, err := graph.New(graph.Config{Provider: prov, Sandbox: board, Memory: store, OutputDir: "atesor-out"},
-		graph.WithEvents(func(e graph.Event) {
-			if e.Kind == graph.EventNodeStarted || e.Kind == graph.EventPhase {
+		graph.WithEvents(func(e atesor.Event) {
+			if e.Kind == atesor.EventNodeStarted || e.Kind == atesor.EventPhase {
 				fmt.Fprintf(os.Stderr, "[%s] %s %s\n", e.Elapsed.Round(1e9), e.Node, e.Phase)
 			}
 		}))
