@@ -32,7 +32,7 @@ func TestBatchUsageErrors(t *testing.T) {
 		}
 	}
 	o := c.run("batch", "--help")
-	for _, want := range []string{"--list", "--jobs", "--shard", "--force", "--no-cache", "JOB_COMPLETION_INDEX", "atesor merge"} {
+	for _, want := range []string{"--list", "--jobs", "--shard", "--force", "--rerun", "--no-cache", "JOB_COMPLETION_INDEX", "atesor merge"} {
 		if !strings.Contains(o.stdout, want) {
 			t.Errorf("batch --help lacks %q; %s", want, o)
 		}

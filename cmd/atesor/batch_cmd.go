@@ -32,8 +32,9 @@ debian:NAME[=VERSION] for a Debian source package.
 Each package's outputs go to OUT/NAME/. As packages finish, OUT/results.jsonl gets one
 line each and OUT/summary.json, summary.md and dashboard.html (a self-contained page with
 the table, verdicts by failure class, wall time and cost charts) are rewritten. A rerun
-skips the packages results.jsonl lists as finished unless --force. Ctrl-C stops the
-running ports, saves the summary (the rest pending) and exits 130; run again to continue.
+skips the packages results.jsonl lists as finished unless --rerun; --force skips the
+recipe cache, as it does for port. Ctrl-C stops the running ports, saves the summary (the
+rest pending) and exits 130; run again to continue.
 
 --shard I/N ports part I (0-based) of N of the list: item k goes to shard k mod N. In a
 Kubernetes Indexed Job it defaults to $JOB_COMPLETION_INDEX/$ATESOR_SHARDS. Combine the
@@ -45,10 +46,10 @@ Exit status: 0 every package verified or cached, 1 some failed, 2 usage or setup
 
 // batchOptions are the flags of batch.
 type batchOptions struct {
-	f              portFlags
-	list, shard    string
-	jobs           int
-	force, noCache bool
+	f           portFlags
+	list, shard string
+	jobs        int
+	rerun       bool
 }
 
 // batchFlagSet defines the flags of batch into o.
@@ -58,17 +59,10 @@ func batchFlagSet(o *batchOptions) *flag.FlagSet {
 	fs.StringVar(&o.f.out, "out", defaultBatchOut, "output directory")
 	fs.IntVar(&o.jobs, "jobs", 1, "ports that run at once (one port already uses every core)")
 	fs.StringVar(&o.shard, "shard", "", "port part I of N of the list, as I/N (default $JOB_COMPLETION_INDEX/$ATESOR_SHARDS)")
-	fs.BoolVar(&o.force, "force", false, "port again the packages an earlier run finished")
-	fs.BoolVar(&o.noCache, "no-cache", false, "skip the recipe cache (port's --force)")
-	fs.StringVar(&o.f.platform, "platform", envOr("ATESOR_PLATFORM", "debian"), "target distro: alpine, debian or ubuntu ($ATESOR_PLATFORM)")
-	fs.StringVar(&o.f.sandbox, "sandbox", "rootfs", "sandbox backend: rootfs, docker or host (host needs --unsafe-host)")
-	fs.BoolVar(&o.f.unsafeHost, "unsafe-host", false, "allow --sandbox host, which runs model-chosen commands on this machine")
-	fs.BoolVar(&o.f.offline, "offline", false, "make no model calls (same as LLM_PROVIDER=none)")
-	fs.IntVar(&o.f.maxAttempts, "max-attempts", atesor.DefaultMaxAttempts, "failed builds, verifications and invalid fixes allowed per package")
-	fs.Float64Var(&o.f.maxCost, "max-cost", atesor.DefaultMaxCostUSD, "escalate a package when its API cost exceeds this many US dollars")
-	fs.DurationVar(&o.f.testTimeout, "test-timeout", atesor.DefaultTestTimeout, "time bound of each package's own tests")
-	fs.BoolVar(&o.f.noAccel, "no-accel", false, "run the emulated riscv64 compiler, binutils and Go tools")
-	fs.BoolVar(&o.f.verbose, "v", false, "verbose: every node of every port, debug logs")
+	fs.BoolVar(&o.rerun, "rerun", false, "port again the packages an earlier run finished")
+	o.f.registerShared(fs)
+	// --no-cache was batch's name for port's --force before the two shared their flags.
+	fs.BoolVar(&o.f.force, "no-cache", false, "the same as --force (an older name)")
 	return fs
 }
 
@@ -79,16 +73,12 @@ func runBatch(ctx context.Context, a *app, args []string) int {
 	if done {
 		return code
 	}
-	f, list, shard, jobs, force, noCache := o.f, o.list, o.shard, o.jobs, o.force, o.noCache
-	switch {
-	case jobs < 1:
+	f, list, shard, jobs, rerun := o.f, o.list, o.shard, o.jobs, o.rerun
+	if jobs < 1 {
 		return usageError(a, "batch", "--jobs must be at least 1")
-	case f.sandbox != "rootfs" && f.sandbox != "docker" && f.sandbox != "host":
-		return usageError(a, "batch", "--sandbox %q: choose rootfs, docker or host", f.sandbox)
-	case f.sandbox == "host" && !f.unsafeHost:
-		return usageError(a, "batch", "--sandbox host runs model-chosen commands on this machine without isolation; add --unsafe-host")
-	case f.maxAttempts <= 0 || f.maxCost <= 0 || f.testTimeout <= 0:
-		return usageError(a, "batch", "--max-attempts, --max-cost and --test-timeout must be more than 0")
+	}
+	if msg := f.checkShared(); msg != "" {
+		return usageError(a, "batch", "%s", msg)
 	}
 	items, err := batchItems(list, pos)
 	if err != nil {
@@ -153,9 +143,9 @@ func runBatch(ctx context.Context, a *app, args []string) int {
 	}
 	fmt.Fprintf(a.stderr, "atesor batch: %d package(s)%s, %d at a time, into %s\n", len(mine), sharded, jobs, f.out)
 	cfg := batch.Config{
-		Port: port, OutDir: f.out, Resolver: debianResolver(home), Jobs: jobs, Force: force, Shard: sh,
+		Port: port, OutDir: f.out, Resolver: debianResolver(home), Jobs: jobs, Force: rerun, Shard: sh,
 		Request: atesor.Request{Platform: f.platform, MaxAttempts: f.maxAttempts, MaxCostUSD: f.maxCost,
-			TestTimeout: f.testTimeout, Force: noCache},
+			TestTimeout: f.testTimeout, Force: f.force},
 		Progress: func(p batch.Progress) { fmt.Fprintln(a.stderr, progressLine(p)) },
 		Learned: func(ctx context.Context, dir string) error {
 			return batch.ExportLearned(ctx, memory.ExamplesDir(home), store.RecipeCachePath(), dir)

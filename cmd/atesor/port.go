@@ -62,24 +62,48 @@ type portFlags struct {
 // portFlagSet defines the flags of port into f.
 func portFlagSet(f *portFlags) *flag.FlagSet {
 	fs := flagSet("port")
+	f.registerShared(fs)
+	fs.StringVar(&f.name, "name", "", "package name (default: derived from SOURCE)")
+	fs.BoolVar(&f.resume, "resume", false, "continue the saved run of this package")
+	fs.BoolVar(&f.optimize, "optimize", false, "performance mode: after a verified port (or from a cached recipe, rebuilt), measure the build and\noptimisation candidates (-O3, the vector extension, LTO, the package's SIMD switches) on a workload")
+	fs.BoolVar(&f.keepSandbox, "keep-sandbox", false, "keep the run's sandbox changes (overlay upper directory)")
+	fs.BoolVar(&f.pkg, "package", false, "also write <out>/<name>_package.zip with recipe, report, artifacts and logs")
+	fs.StringVar(&f.out, "out", defaultOutDir, "output directory")
+	fs.BoolVar(&f.asJSON, "json", false, "print the report as JSON on stdout (the document <out>/<name>_report.json holds)")
+	return fs
+}
+
+// registerShared defines the flags port and batch share, once, so that each means the
+// same in both: batch passes them to every port it runs.
+func (f *portFlags) registerShared(fs *flag.FlagSet) {
 	fs.StringVar(&f.platform, "platform", envOr("ATESOR_PLATFORM", "debian"), "target distro: alpine, debian or ubuntu ($ATESOR_PLATFORM)")
 	fs.StringVar(&f.sandbox, "sandbox", "rootfs", "sandbox backend: rootfs, docker or host (host needs --unsafe-host)")
 	fs.BoolVar(&f.unsafeHost, "unsafe-host", false, "allow --sandbox host, which runs model-chosen commands on this machine")
 	fs.BoolVar(&f.offline, "offline", false, "make no model calls (same as LLM_PROVIDER=none)")
-	fs.StringVar(&f.name, "name", "", "package name (default: derived from SOURCE)")
-	fs.IntVar(&f.maxAttempts, "max-attempts", atesor.DefaultMaxAttempts, "failed builds, verifications and invalid fixes allowed")
-	fs.Float64Var(&f.maxCost, "max-cost", atesor.DefaultMaxCostUSD, "escalate when the API cost exceeds this many US dollars")
-	fs.DurationVar(&f.testTimeout, "test-timeout", atesor.DefaultTestTimeout, "time bound of the package's own tests")
-	fs.BoolVar(&f.force, "force", false, "skip the recipe cache")
-	fs.BoolVar(&f.resume, "resume", false, "continue the saved run of this package")
-	fs.BoolVar(&f.optimize, "optimize", false, "performance mode: after a verified port (or from a cached recipe, rebuilt), measure the build and\noptimisation candidates (-O3, the vector extension, LTO, the package's SIMD switches) on a workload")
-	fs.BoolVar(&f.keepSandbox, "keep-sandbox", false, "keep the run's sandbox changes (overlay upper directory)")
+	fs.IntVar(&f.maxAttempts, "max-attempts", atesor.DefaultMaxAttempts, "failed builds, verifications and invalid fixes allowed per package")
+	fs.Float64Var(&f.maxCost, "max-cost", atesor.DefaultMaxCostUSD, "escalate a package when its API cost exceeds this many US dollars")
+	fs.DurationVar(&f.testTimeout, "test-timeout", atesor.DefaultTestTimeout, "time bound of each package's own tests")
+	fs.BoolVar(&f.force, "force", false, "skip the recipe cache: build even when a verified recipe is cached")
 	fs.BoolVar(&f.noAccel, "no-accel", false, "run the emulated riscv64 compiler, binutils and Go tools instead of their native builds of the same versions")
-	fs.BoolVar(&f.pkg, "package", false, "also write <out>/<name>_package.zip with recipe, report, artifacts and logs")
-	fs.StringVar(&f.out, "out", defaultOutDir, "output directory")
-	fs.BoolVar(&f.asJSON, "json", false, "print the report as JSON on stdout (the document <out>/<name>_report.json holds)")
 	fs.BoolVar(&f.verbose, "v", false, "verbose: every command and output line, debug logs")
-	return fs
+}
+
+// checkShared says what is wrong with the shared flags, or "" when nothing is.
+func (f *portFlags) checkShared() string {
+	switch {
+	case f.sandbox != "rootfs" && f.sandbox != "docker" && f.sandbox != "host":
+		return fmt.Sprintf("--sandbox %q: choose rootfs, docker or host", f.sandbox)
+	case f.sandbox == "host" && !f.unsafeHost:
+		return "--sandbox host runs model-chosen commands on this machine without isolation; " +
+			"add --unsafe-host if that is what you want (it is right on a native riscv64 machine)"
+	case f.maxAttempts <= 0:
+		return "--max-attempts must be at least 1"
+	case f.maxCost <= 0:
+		return "--max-cost must be more than 0"
+	case f.testTimeout <= 0:
+		return "--test-timeout must be more than 0"
+	}
+	return ""
 }
 
 func runPort(ctx context.Context, a *app, args []string) int {
@@ -94,18 +118,10 @@ func runPort(ctx context.Context, a *app, args []string) int {
 	}
 	source := pos[0]
 	var err error
+	if msg := f.checkShared(); msg != "" {
+		return usageError(a, "port", "%s", msg)
+	}
 	switch {
-	case f.sandbox != "rootfs" && f.sandbox != "docker" && f.sandbox != "host":
-		return usageError(a, "port", "--sandbox %q: choose rootfs, docker or host", f.sandbox)
-	case f.sandbox == "host" && !f.unsafeHost:
-		return usageError(a, "port", "--sandbox host runs model-chosen commands on this machine without isolation; "+
-			"add --unsafe-host if that is what you want (it is right on a native riscv64 machine)")
-	case f.maxAttempts <= 0:
-		return usageError(a, "port", "--max-attempts must be at least 1")
-	case f.maxCost <= 0:
-		return usageError(a, "port", "--max-cost must be more than 0")
-	case f.testTimeout <= 0:
-		return usageError(a, "port", "--test-timeout must be more than 0")
 	case f.force && f.resume:
 		return usageError(a, "port", "--force and --resume do not go together")
 	}
