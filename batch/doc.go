@@ -11,7 +11,7 @@
 //	OUT/dashboard.html   a self-contained page: table, verdicts, charts (inline SVG)
 //	OUT/learned/         the learned few-shot examples and recipe cache of the run
 //
-// A rerun skips the packages results.jsonl lists as finished unless Force is set.
+// A rerun skips the packages results.jsonl lists as finished unless Rerun is set.
 // [Merge] combines the output directories of several shards into one; merging again
 // changes nothing.
 package batch

@@ -44,8 +44,8 @@ type Config struct {
 	// Jobs bounds the ports that run at once (default 1: one port already uses every
 	// core of a machine).
 	Jobs int
-	// Force reruns packages that results.jsonl lists as finished.
-	Force bool
+	// Rerun ports again the packages that results.jsonl lists as finished.
+	Rerun bool
 	// Shard is recorded in the records and the summary.
 	Shard Shard
 	// Progress, when set, is called after each package finishes (from one goroutine at
@@ -78,7 +78,7 @@ var ErrInterrupted = errors.New("batch: interrupted")
 
 // Run ports items into cfg.OutDir and returns the summary, which it also writes (after
 // every package, so a killed batch leaves a summary of what finished). Packages that
-// results.jsonl lists are skipped unless cfg.Force. When ctx ends, running ports are
+// results.jsonl lists are skipped unless cfg.Rerun. When ctx ends, running ports are
 // stopped, nothing more starts, the summary is written with the unfinished packages
 // pending, and the error wraps ErrInterrupted.
 func Run(ctx context.Context, cfg Config, items []Item) (*Summary, error) {
@@ -101,7 +101,7 @@ func Run(ctx context.Context, cfg Config, items []Item) (*Summary, error) {
 	var todo []Item
 	for i, it := range items {
 		names[i] = it.Name
-		if _, done := records[it.Name]; !done || cfg.Force {
+		if _, done := records[it.Name]; !done || cfg.Rerun {
 			todo = append(todo, it)
 		}
 	}

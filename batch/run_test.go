@@ -146,7 +146,7 @@ func TestRun(t *testing.T) {
 	if f.calls["ok-a"] != 1 {
 		t.Errorf("a rerun ported ok-a again (%d calls)", f.calls["ok-a"])
 	}
-	cfg.Force = true
+	cfg.Rerun = true
 	if _, err := Run(context.Background(), cfg, list[:1]); err != nil {
 		t.Fatal(err)
 	}

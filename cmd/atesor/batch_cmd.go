@@ -143,7 +143,7 @@ func runBatch(ctx context.Context, a *app, args []string) int {
 	}
 	fmt.Fprintf(a.stderr, "atesor batch: %d package(s)%s, %d at a time, into %s\n", len(mine), sharded, jobs, f.out)
 	cfg := batch.Config{
-		Port: port, OutDir: f.out, Resolver: debianResolver(home), Jobs: jobs, Force: rerun, Shard: sh,
+		Port: port, OutDir: f.out, Resolver: debianResolver(home), Jobs: jobs, Rerun: rerun, Shard: sh,
 		Request: atesor.Request{Platform: f.platform, MaxAttempts: f.maxAttempts, MaxCostUSD: f.maxCost,
 			TestTimeout: f.testTimeout, Force: f.force},
 		Progress: func(p batch.Progress) { fmt.Fprintln(a.stderr, progressLine(p)) },
