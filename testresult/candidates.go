@@ -87,11 +87,7 @@ func RerunCommand(framework, cmd string, names []string) (string, bool) {
 		}
 		return strings.Join(parts, " "), true
 	case Automake:
-		var logs []string
-		for _, n := range names {
-			logs = append(logs, n)
-		}
-		return cmd + " TESTS=" + shellQuote(strings.Join(logs, " ")), true
+		return cmd + " TESTS=" + shellQuote(strings.Join(names, " ")), true
 	}
 	return "", false
 }

@@ -490,10 +490,6 @@ func holdToRepo(c call, tool string, dirs []arg) error {
 	return nil
 }
 
-// dpkgDebSpec is the option table of dpkg-deb (and the extraction actions dpkg passes on).
-var dpkgDebSpec = optSpec{exact: true, long: []string{"--extract", "--vextract", "--raw-extract", "--control", "--ctrl-tarfile", "--build", "--root", "--instdir", "--admindir"},
-	flags: []string{"--fsys-tarfile", "--info", "--contents", "--field", "--show"}}
-
 // denyDpkgDeb holds dpkg-deb -x/-X/-R/-e and dpkg -x to the repository.
 func denyDpkgDeb(c call, args []arg, strict bool) error {
 	var dirs []arg

@@ -151,7 +151,9 @@ func sedScriptProblem(script string) (execs bool, writes []string, bad string) {
 			}
 			d := s[i]
 			i++
-			if !readDelimited(d) || !readDelimited(d) {
+			// Two delimited parts follow: the pattern, then the replacement (or, for y,
+			// the second character list).
+			if pattern := readDelimited(d); !pattern || !readDelimited(d) {
 				return execs, writes, "an unterminated " + string(cmd) + " command"
 			}
 			if cmd == 'y' {
