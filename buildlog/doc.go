@@ -1,8 +1,8 @@
 // Package buildlog reads the output of a failed build command the way a porter does and
 // returns the error that failed it.
 //
-// Everything after a failed build reads one string (DESIGN, graph: the fixer's prompt with
-// "the first 3000 characters of the error", ClassifyError and the supervisor's error-loop
+// Everything after a failed build reads one string (the fixer's prompt, which shows the
+// first 3000 characters of the error, ClassifyError and the supervisor's error-loop
 // rule, the error_pattern of learned fixer examples, the scripted repairs and the
 // escalation reason). [Extract] builds that string from a command's output:
 //
@@ -26,6 +26,6 @@
 // one job to get a clean error; [Parallel] and [Serial] tell whether a command line built
 // in parallel and how to run it serially. The rerun itself belongs to graph's build node.
 //
-// The package imports only the root package and the standard library (DESIGN, layout:
-// it sits below graph and repair, next to knowledge).
+// The package imports only the root package and the standard library: it sits below graph
+// and repair, next to knowledge, so every reader of a build log can use it.
 package buildlog

@@ -7,7 +7,8 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 )
 
-// MaxChars bounds the extracted error: the seed's "first 3000 characters of the error".
+// MaxChars bounds the extracted error: enough for a diagnostic, its include chain and the
+// failing command's last lines, small enough to leave room for the rest of a prompt.
 const MaxChars = 3000
 
 // Limits of the parts of the extracted error.

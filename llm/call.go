@@ -92,7 +92,7 @@ type Outcome[T any] struct {
 func (o Outcome[T]) OK() bool { return o.Data != nil }
 
 // Call sends req.Messages to the models of req.Role until one returns a JSON object that
-// decodes and validates, as the reference system's llm_call_with_validation does. Each
+// decodes and validates. Each
 // attempt asks the provider for a JSON answer ([provider.JSONOutput]; providers without
 // a JSON mode, and servers that ignore it, still work, since the JSON is extracted from
 // the text):

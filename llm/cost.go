@@ -61,7 +61,7 @@ func IsFree(modelID string) bool {
 }
 
 // CostForUsage returns the cost in USD of a call to modelID that used the given input and
-// output tokens, from the reference system's price table (USD per million tokens). A
+// output tokens, from the built-in price table (USD per million tokens). A
 // free model costs 0; a paid model not in the table costs 3.00 in and 12.00 out.
 func CostForUsage(modelID string, inputTokens, outputTokens int) float64 {
 	if IsFree(modelID) {
@@ -78,7 +78,7 @@ func CostForUsage(modelID string, inputTokens, outputTokens int) float64 {
 //   - spec.Price when the provider set one (its Source defaults to
 //     [atesor.PriceFromSpec]): local models, gateways, ATESOR_PRICE_INPUT/OUTPUT;
 //   - 0 for a free model ([IsFree]), source [atesor.PriceFreeModel];
-//   - the reference system's table ([CostForUsage]), source [atesor.PriceFromTable];
+//   - the built-in table ([CostForUsage]), source [atesor.PriceFromTable];
 //   - else 3.00 in and 12.00 out per million tokens, source [atesor.PriceUnknown]: an
 //     unknown model counts high, never free. Callers report it, naming the model and
 //     how to set its price ([UnknownPriceHint]).

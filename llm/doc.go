@@ -1,6 +1,6 @@
 // Package llm makes the model calls of the Atesor pipeline: [Client.Invoke] for one call
 // under a wall timeout, [Call] for the validated JSON call with critique retries, model
-// rotation and the provider error rules of the reference system, [CostForUsage] for the
+// rotation and the rules for each kind of provider error, [CostForUsage] for the
 // price of a call, and [AuditLog] for the per-package log of every call.
 //
 // # Calls never fail loudly
@@ -16,6 +16,7 @@
 // Wall timeouts and Retry-After waits go through a [Clock]; tests use a [ManualClock] and
 // never wait for real.
 //
-// The decoding of a reply is pluggable ([Request].Decode), so schema validation lives in
-// package validate and this package does not depend on it.
+// The decoding of a reply is pluggable ([Request].Decode), so the schemas and semantic
+// rules live in package validate and a caller chooses them per call; this package imports
+// validate only to name the rule behind a rejected answer ([RuleOf]) in its notices.
 package llm

@@ -7,14 +7,15 @@
 //   - fixer_examples.json: error patterns and fixes, used by the fixer prompt;
 //   - builder_examples.json: build phases, saved after verified ports but used by no prompt;
 //   - supervisor_examples.json: a legacy v1.0 file (context, expected_output) that no code
-//     reads; it is shipped for compatibility with the reference system.
+//     reads; it is shipped because example directories are shared with Atesor's Python
+//     implementation, which still reads it.
 //
 // The bundled files of this package (directory bundled/, embedded with go:embed, schema in
 // bundled/README.md) are copied into the examples directory when [Open] finds them missing;
 // an existing file is never replaced.
 //
 // [Store.Relevant] filters examples by sandbox (an example without one belongs to
-// alpine-riscv64), scores them with the reference system's table (see [Score]), caps each
+// alpine-riscv64), scores them with a fixed table (see [Score]), caps each
 // score at 1.0, keeps positive scores and returns the best first, ties in file order.
 // [Format] renders them for a prompt.
 //

@@ -8,7 +8,8 @@ import (
 	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
-// The scoring table of the reference system, in hundredths so that sums are exact and
+// The scoring table (the same as the Python implementation's, so both pick the same
+// examples from a shared file), in hundredths so that sums are exact and
 // equal scores tie.
 const (
 	weightBuildSystem     = 50  // same build system
@@ -23,7 +24,7 @@ const (
 	scoreCap              = 100
 )
 
-// Score returns the relevance of ex for q with the reference system's table, capped at
+// Score returns the relevance of ex for q by the scoring table, capped at
 // 1.0. Relevant uses the same function after dropping examples of other sandboxes, so
 // there the sandbox always adds 0.25.
 func Score(ex atesor.Example, q atesor.Query) float64 {

@@ -13,9 +13,9 @@
 //     --help, a bench make target, go test -bench, cargo bench;
 //  4. the package's test suite, when its tests passed.
 //
-// The agent follows the reference system: 2 critique retries, rotate on timeout, the
-// other role's pool asked once when no model of the role answers in time, audit label
-// "optimizer" and phases optimize-workload-program / optimize-harness-<lang>.
+// The agent's calls are bounded like every validated call: 2 critique retries, rotate on
+// timeout, the other role's pool asked once when no model of the role answers in time,
+// audit label "optimizer" and phases optimize-workload-program / optimize-harness-<lang>.
 //
 // Candidates ([Candidates]) are rebuilds of the package in their own directory: -O3,
 // -O3 -march=rv64gcv (built and run with [VectorCPU] under emulation), -O3 with LTO,

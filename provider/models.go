@@ -32,7 +32,8 @@ type ModelEntry struct {
 
 func temp(t float32) *float32 { return &t }
 
-// roleTemperature is the temperature column of the seed's table.
+// roleTemperature is the temperature of a role: low for the roles whose answers are
+// commands and JSON, a little higher for prose.
 func roleTemperature(role atesor.Role) float32 {
 	switch role {
 	case atesor.RoleFixer:
@@ -44,8 +45,9 @@ func roleTemperature(role atesor.Role) float32 {
 	}
 }
 
-// DefaultModels returns the role x provider model table of the reference system, keyed
-// by provider name and role. Anthropic entries carry an effort and no temperature. The
+// DefaultModels returns the role x provider model table, keyed by provider name and role:
+// the same models the example files and recipe caches shared with Atesor's Python
+// implementation were made with. Anthropic entries carry an effort and no temperature. The
 // map is a fresh copy on every call.
 func DefaultModels() map[string]map[atesor.Role]ModelEntry {
 	type row struct {

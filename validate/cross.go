@@ -10,7 +10,7 @@ import (
 // spelling of cross-compilation (a foreign target, a toolchain or cross file, a cross
 // tool prefix) while the native triplet stays allowed: ./configure
 // --host=riscv64-linux-gnu, --build=riscv64-unknown-linux-gnu and CC=riscv64-linux-gnu-gcc
-// name the machine the sandbox is. The seed's rule against riscv64-unknown-linux-gnu-gcc
+// name the machine the sandbox is. The rule against riscv64-unknown-linux-gnu-gcc
 // is about that cross-toolchain name, which only exists on a foreign host.
 
 // crossArchs and crossTools make up triplet-prefixed tools.

@@ -19,7 +19,8 @@ import (
 	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
-// Limits the lenient decoding clamps to (the reference system's numbers).
+// Limits the lenient decoding clamps to: enough for any real package, small enough that a
+// runaway answer cannot flood the prompts it feeds.
 const (
 	MaxDependencies      = 15
 	MaxRiscvRisks        = 10
@@ -54,8 +55,9 @@ func (e *SchemaError) Error() string {
 // absent key, and an integral number such as 7.0 decodes into an int field. Errors are
 // *[SchemaError]s naming each JSON path, in words a model can act on.
 //
-// Acceptance is lenient, as in the reference system: unknown keys are ignored and a null
-// counts as an absent key; only what the seed's validators require must be present. For an
+// Acceptance is lenient, because models drift in shape more than in substance: unknown
+// keys are ignored and a null counts as an absent key; only what a node cannot do without
+// must be present. For an
 // analysis: purpose (non-empty), build_system as an object with a type, dependencies as an
 // array (of names or {name, evidence} objects), needs_custom_plan as a JSON boolean (the
 // string "true" is rejected); dependencies are cut to 15, riscv_risks and

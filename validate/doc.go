@@ -39,7 +39,8 @@
 //     wrote, decoded or downloaded and then run — within one line, one plan or one fix;
 //   - combine harmless steps into a harmful one: a link out of the repository and a write
 //     through it, another repository cloned or fetched and then built;
-//   - cross-compile, which the seed's scout rules forbid (the native riscv64 triplet is
+//   - cross-compile: the sandbox is a riscv64 system, so a cross toolchain only hides
+//     a build that was not native (the native riscv64 triplet is
 //     the sandbox's own and stays allowed).
 //
 // Options are resolved the way each program's own parser reads them (GNU getopt_long

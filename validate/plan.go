@@ -17,7 +17,7 @@ var placeholders = []string{
 	"your-project", "<your",
 }
 
-// BuildPlan checks a scout build plan with the seed's scout rules: phases is non-empty,
+// BuildPlan checks a scout build plan with the scout rules: phases is non-empty,
 // each phase has a name and non-empty string commands, and no command line
 //
 //   - hides its failure (|| true, || :, || exit 0, || echo ..., ; true);
