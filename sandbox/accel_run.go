@@ -11,8 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/osroot"
 )
 
 // accelRun is the accelerated toolchain of one [Rootfs] run. The C layer is an overlay
@@ -235,10 +237,10 @@ func (a *accelRun) copyFile(root *os.Root, src, f string) error {
 	}
 	defer in.Close()
 	rel := strings.TrimPrefix(path.Clean(f), "/")
-	if err := rootMkdirAll(root, path.Dir(rel), 0o755); err != nil {
+	if err := osroot.MkdirAll(root, path.Dir(rel), 0o755); err != nil {
 		return err
 	}
-	return writeRootFile(root, rel, in, 0o755)
+	return osroot.WriteFile(root, rel, in, 0o755, time.Time{})
 }
 
 // restore replaces the sandbox path f of the run with the cached root filesystem's
@@ -260,7 +262,7 @@ func (a *accelRun) restore(root *os.Root, f string) error {
 		if err := root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		return rootSymlink(root, target, rel)
+		return osroot.Symlink(root, target, rel)
 	default:
 		return a.copyFile(root, orig, f)
 	}

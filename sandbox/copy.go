@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go/internal/decompress"
+	"github.com/eclipse-atesor/atesor-go/internal/osroot"
 )
 
 // IsGitURL reports whether src names a git repository to clone rather than a host path:
@@ -135,18 +136,18 @@ func copyTree(ctx context.Context, src, dest string, budget *byteBudget, skip fu
 		}
 		switch {
 		case d.IsDir():
-			if err := rootMkdirAll(r, rel, 0o755); err != nil {
+			if err := osroot.MkdirAll(r, rel, 0o755); err != nil {
 				return err
 			}
 			dirs.add(rel, info.ModTime())
-			return rootChmod(r, rel, info.Mode().Perm())
+			return osroot.Chmod(r, rel, info.Mode().Perm())
 		case d.Type()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(p)
 			if err != nil {
 				return err
 			}
 			_ = r.Remove(rel)
-			return rootSymlink(r, target, rel)
+			return osroot.Symlink(r, target, rel)
 		case d.Type().IsRegular():
 			if err := budget.take(info.Size()); err != nil {
 				return err
@@ -156,7 +157,7 @@ func copyTree(ctx context.Context, src, dest string, budget *byteBudget, skip fu
 				return err
 			}
 			defer in.Close()
-			return writeRootFileTimed(r, rel, io.LimitReader(ctxReader{ctx, in}, info.Size()), info.Mode().Perm(), info.ModTime())
+			return osroot.WriteFile(r, rel, io.LimitReader(ctxReader{ctx, in}, info.Size()), info.Mode().Perm(), info.ModTime())
 		default:
 			return nil // devices, sockets and fifos are not part of a source tree
 		}
@@ -165,38 +166,6 @@ func copyTree(ctx context.Context, src, dest string, budget *byteBudget, skip fu
 		return err
 	}
 	return dirs.apply(r)
-}
-
-func writeRootFile(r *os.Root, rel string, in io.Reader, perm fs.FileMode) error {
-	return writeRootFileTimed(r, rel, in, perm, time.Time{})
-}
-
-// writeRootFileTimed is [writeRootFile] that also sets the file's modification time when
-// mtime is not zero. Source trees need their files' times: make compares them, and an
-// autotools tree whose configure.ac looks newer than its generated files re-runs the
-// exact automake version that generated them (aclocal-1.16: command not found).
-func writeRootFileTimed(r *os.Root, rel string, in io.Reader, perm fs.FileMode, mtime time.Time) error {
-	if li, err := r.Lstat(rel); err == nil && li.Mode()&fs.ModeSymlink != 0 {
-		if err := r.Remove(rel); err != nil {
-			return err
-		}
-	}
-	out, err := r.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm|0o200)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	if err := setFileTime(out, mtime); err != nil {
-		out.Close()
-		return err
-	}
-	if err := out.Close(); err != nil {
-		return err
-	}
-	return rootChmod(r, rel, perm)
 }
 
 // Extract unpacks the archive file (.tar.gz, .tar.xz, .tar.bz2, .tar or .zip) into the
@@ -248,20 +217,20 @@ func ExtractWithLimits(ctx context.Context, archive, dest string, l ExtractLimit
 		}
 		switch e.kind {
 		case entryDir:
-			if err := rootMkdirAll(r, rel, 0o755); err != nil {
+			if err := osroot.MkdirAll(r, rel, 0o755); err != nil {
 				return err
 			}
 			dirs.add(rel, e.mtime)
-			return rootChmod(r, rel, e.mode|0o700)
+			return osroot.Chmod(r, rel, e.mode|0o700)
 		case entrySymlink:
 			if dir := path.Dir(rel); dir != "." {
-				if err := rootMkdirAll(r, dir, 0o755); err != nil {
+				if err := osroot.MkdirAll(r, dir, 0o755); err != nil {
 					return err
 				}
 			}
 			_ = r.Remove(rel)
 			delete(sizes, rel)
-			return rootSymlink(r, e.link, rel)
+			return osroot.Symlink(r, e.link, rel)
 		case entryHardlink:
 			target := cleanEntry(e.link, strip)
 			if target == "" || strings.HasPrefix(target, "../") {
@@ -279,7 +248,7 @@ func ExtractWithLimits(ctx context.Context, archive, dest string, l ExtractLimit
 				return err
 			}
 			_ = r.Remove(rel)
-			if err := rootLink(r, target, rel); err != nil {
+			if err := osroot.Link(r, target, rel); err != nil {
 				return err
 			}
 			sizes[rel] = size
@@ -289,13 +258,13 @@ func ExtractWithLimits(ctx context.Context, archive, dest string, l ExtractLimit
 				return err
 			}
 			if dir := path.Dir(rel); dir != "." {
-				if err := rootMkdirAll(r, dir, 0o755); err != nil {
+				if err := osroot.MkdirAll(r, dir, 0o755); err != nil {
 					return err
 				}
 			}
 			// The archive readers yield no more than the entry's size (tar by its
 			// header, zip by its declared size); the limit makes sure of it.
-			if err := writeRootFileTimed(r, rel, io.LimitReader(ctxReader{ctx, e.r}, e.size), e.mode, e.mtime); err != nil {
+			if err := osroot.WriteFile(r, rel, io.LimitReader(ctxReader{ctx, e.r}, e.size), e.mode, e.mtime); err != nil {
 				return err
 			}
 			sizes[rel] = e.size

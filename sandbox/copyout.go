@@ -266,7 +266,7 @@ func writeInRoot(r *os.Root, rel string, in io.Reader, perm fs.FileMode, want in
 		return fmt.Errorf("copy out %s: destination %q is not inside the output directory", name, rel)
 	}
 	if dir := path.Dir(rel); dir != "." {
-		if err := rootMkdirAll(r, dir, 0o755); err != nil {
+		if err := osroot.MkdirAll(r, dir, 0o755); err != nil {
 			return err
 		}
 	}
@@ -288,13 +288,13 @@ func writeInRoot(r *os.Root, rel string, in io.Reader, perm fs.FileMode, want in
 		err = cerr
 	}
 	if err == nil {
-		err = rootRename(r, tmp, rel)
+		err = osroot.Rename(r, tmp, rel)
 		if err != nil {
 			// A directory at the destination name: remove it (links inside are removed,
 			// never followed) and try once more.
 			if fi, lerr := r.Lstat(rel); lerr == nil && fi.IsDir() {
 				if err = osroot.RemoveAll(r, rel); err == nil {
-					err = rootRename(r, tmp, rel)
+					err = osroot.Rename(r, tmp, rel)
 				}
 			}
 		}
@@ -346,14 +346,14 @@ func copyTreeOut(ctx context.Context, src string, dest *os.Root, prefix string, 
 		switch m := fi.Mode(); {
 		case m.IsDir():
 			if out != "." {
-				if err := rootMkdirAll(dest, out, 0o755); err != nil {
+				if err := osroot.MkdirAll(dest, out, 0o755); err != nil {
 					return err
 				}
 				dirs.add(out, fi.ModTime())
 			}
 			return nil
 		case m&fs.ModeSymlink != 0:
-			target, err := rootReadlink(sr, p)
+			target, err := osroot.Readlink(sr, p)
 			if err != nil {
 				return err
 			}
@@ -362,14 +362,14 @@ func copyTreeOut(ctx context.Context, src string, dest *os.Root, prefix string, 
 				return nil
 			}
 			if dir := path.Dir(out); dir != "." {
-				if err := rootMkdirAll(dest, dir, 0o755); err != nil {
+				if err := osroot.MkdirAll(dest, dir, 0o755); err != nil {
 					return err
 				}
 			}
 			if err := osroot.RemoveAll(dest, out); err != nil {
 				return err
 			}
-			return rootSymlinkAt(dest, target, out)
+			return osroot.SymlinkAt(dest, target, out)
 		case m.IsRegular():
 			_, err := copyRegularOutIn(ctx, p, sr, p, dest, out, b)
 			return err
@@ -528,7 +528,7 @@ func CopyOutTree(ctx context.Context, sb atesor.Sandbox, sandboxPath string, des
 		return fmt.Errorf("sandbox: copy out %s: %w", sandboxPath, &FileTypeError{Path: sandboxPath, Type: fileType(fi.Mode())})
 	}
 	if prefix != "." && prefix != "" {
-		if err := rootMkdirAll(dest, prefix, 0o755); err != nil {
+		if err := osroot.MkdirAll(dest, prefix, 0o755); err != nil {
 			return err
 		}
 	}

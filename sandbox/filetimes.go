@@ -4,22 +4,12 @@ import (
 	"os"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/eclipse-atesor/atesor-go/internal/osroot"
 )
 
 // Modification times of copied source trees. make decides what to rebuild by comparing
 // them, so a tree must arrive with the times its archive or directory recorded, not with
 // the order in which the copy happened to write its files.
-
-// setFileTime sets the access and modification times of the open file f to t; a zero t
-// leaves them alone. It works on the descriptor, so it follows no path.
-func setFileTime(f *os.File, t time.Time) error {
-	if t.IsZero() {
-		return nil
-	}
-	tv := unix.NsecToTimeval(t.UnixNano())
-	return unix.Futimes(int(f.Fd()), []unix.Timeval{tv, tv})
-}
 
 // dirTimes collects directory times while a tree is written: a directory's time changes
 // with every entry made in it, so the times are set after the last entry, deepest first.
@@ -44,7 +34,7 @@ func (d dirTimes) apply(r *os.Root) error {
 		if err != nil {
 			return err
 		}
-		err = setFileTime(f, d[i].t)
+		err = osroot.SetFileTime(f, d[i].t)
 		f.Close()
 		if err != nil {
 			return err

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/osroot"
 )
 
 // jail enters commands into a riscv64 root filesystem with bwrap, hardened as the
@@ -265,10 +266,10 @@ func (j *jail) installHostConfig(root string) error {
 }
 
 func writeConfig(r *os.Root, rel string, data []byte) error {
-	if err := rootMkdirAll(r, path.Dir(rel), 0o755); err != nil {
+	if err := osroot.MkdirAll(r, path.Dir(rel), 0o755); err != nil {
 		return err
 	}
-	return writeRootFile(r, rel, strings.NewReader(string(data)), 0o644)
+	return osroot.WriteFile(r, rel, strings.NewReader(string(data)), 0o644, time.Time{})
 }
 
 // runJailed runs one command in the root filesystem of spec through a jail made for it

@@ -9,6 +9,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/internal/osroot"
 )
 
 // ErrOutsideRepository is returned when a path resolves outside the package repository.
@@ -166,7 +168,7 @@ func WriteFileIn(root, repo, p string, data []byte, perm fs.FileMode) error {
 	defer r.Close()
 	rel := strings.TrimPrefix(resolved, "/")
 	if dir := path.Dir(rel); dir != "." {
-		if err := rootMkdirAll(r, dir, 0o755); err != nil {
+		if err := osroot.MkdirAll(r, dir, 0o755); err != nil {
 			return fmt.Errorf("sandbox: write %s: %w", p, err)
 		}
 	}

@@ -1,21 +1,21 @@
-package sandbox
+package osroot
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
 
-// Helpers over os.Root that only use the Go 1.24 API of os.Root.
-
-// rootMkdirAll creates rel and its missing parents inside r.
-func rootMkdirAll(r *os.Root, rel string, perm fs.FileMode) error {
+// MkdirAll creates rel and its missing parents inside r.
+func MkdirAll(r *os.Root, rel string, perm fs.FileMode) error {
 	rel = path.Clean(rel)
 	if rel == "." || rel == "/" {
 		return nil
@@ -39,8 +39,8 @@ func rootMkdirAll(r *os.Root, rel string, perm fs.FileMode) error {
 	return nil
 }
 
-// rootChmod changes the mode of rel (following links only inside r).
-func rootChmod(r *os.Root, rel string, mode fs.FileMode) error {
+// Chmod changes the mode of rel (following links only inside r).
+func Chmod(r *os.Root, rel string, mode fs.FileMode) error {
 	f, err := r.Open(rel)
 	if err != nil {
 		return err
@@ -73,17 +73,17 @@ func noLinkParents(r *os.Root, rel string) error {
 	return nil
 }
 
-// rootSymlink creates the link rel -> target inside r (the target is not checked: a link
+// Symlink creates the link rel -> target inside r (the target is not checked: a link
 // is resolved in sandbox coordinates when it is used).
-func rootSymlink(r *os.Root, target, rel string) error {
+func Symlink(r *os.Root, target, rel string) error {
 	if err := noLinkParents(r, rel); err != nil {
 		return err
 	}
 	return os.Symlink(target, filepath.Join(r.Name(), filepath.FromSlash(rel)))
 }
 
-// rootLink creates the hard link newRel to oldRel, both inside r.
-func rootLink(r *os.Root, oldRel, newRel string) error {
+// Link creates the hard link newRel to oldRel, both inside r.
+func Link(r *os.Root, oldRel, newRel string) error {
 	if err := noLinkParents(r, newRel); err != nil {
 		return err
 	}
@@ -100,10 +100,10 @@ func rootLink(r *os.Root, oldRel, newRel string) error {
 	return os.Link(filepath.Join(r.Name(), filepath.FromSlash(oldRel)), filepath.Join(r.Name(), filepath.FromSlash(newRel)))
 }
 
-// rootDirAt opens the directory that holds rel inside r and returns it with rel's last
+// dirAt opens the directory that holds rel inside r and returns it with rel's last
 // name, so that the *at system calls below act on that name without following it and
 // without resolving any parent again.
-func rootDirAt(r *os.Root, rel string) (*os.File, string, error) {
+func dirAt(r *os.Root, rel string) (*os.File, string, error) {
 	rel = path.Clean(filepath.ToSlash(rel))
 	dir, base := path.Split(rel)
 	if dir == "" {
@@ -119,13 +119,13 @@ func rootDirAt(r *os.Root, rel string) (*os.File, string, error) {
 	return d, base, nil
 }
 
-// rootRename renames oldRel to newRel, both inside r and in one directory of r; a link
+// Rename renames oldRel to newRel, both inside r and in one directory of r; a link
 // or file at newRel is replaced, never followed.
-func rootRename(r *os.Root, oldRel, newRel string) error {
+func Rename(r *os.Root, oldRel, newRel string) error {
 	if path.Dir(path.Clean(oldRel)) != path.Dir(path.Clean(newRel)) {
 		return fmt.Errorf("rename %s to %s: not in one directory", oldRel, newRel)
 	}
-	d, newBase, err := rootDirAt(r, newRel)
+	d, newBase, err := dirAt(r, newRel)
 	if err != nil {
 		return err
 	}
@@ -137,9 +137,9 @@ func rootRename(r *os.Root, oldRel, newRel string) error {
 	return nil
 }
 
-// rootReadlink returns the target of the link rel inside r.
-func rootReadlink(r *os.Root, rel string) (string, error) {
-	d, base, err := rootDirAt(r, rel)
+// Readlink returns the target of the link rel inside r.
+func Readlink(r *os.Root, rel string) (string, error) {
+	d, base, err := dirAt(r, rel)
 	if err != nil {
 		return "", err
 	}
@@ -155,10 +155,10 @@ func rootReadlink(r *os.Root, rel string) (string, error) {
 	return string(buf[:n]), nil
 }
 
-// rootSymlinkAt creates the link rel -> target inside r, in the directory r resolves
+// SymlinkAt creates the link rel -> target inside r, in the directory r resolves
 // (no parent is looked up again by path).
-func rootSymlinkAt(r *os.Root, target, rel string) error {
-	d, base, err := rootDirAt(r, rel)
+func SymlinkAt(r *os.Root, target, rel string) error {
+	d, base, err := dirAt(r, rel)
 	if err != nil {
 		return err
 	}
@@ -167,4 +167,43 @@ func rootSymlinkAt(r *os.Root, target, rel string) error {
 		return &os.LinkError{Op: "symlink", Old: target, New: rel, Err: err}
 	}
 	return nil
+}
+
+// WriteFile writes what in yields to the file rel inside r (created with perm, or
+// truncated), replacing a link at rel rather than following it, and sets the file's
+// modification time to mtime when it is not zero. Source trees need their files' times:
+// make compares them, and an autotools tree whose configure.ac looks newer than its
+// generated files re-runs the exact automake version that generated them.
+func WriteFile(r *os.Root, rel string, in io.Reader, perm fs.FileMode, mtime time.Time) error {
+	if li, err := r.Lstat(rel); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+		if err := r.Remove(rel); err != nil {
+			return err
+		}
+	}
+	out, err := r.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm|0o200)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := SetFileTime(out, mtime); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	return Chmod(r, rel, perm)
+}
+
+// SetFileTime sets the access and modification times of the open file f to t; a zero t
+// leaves them alone. It works on the descriptor, so it follows no path.
+func SetFileTime(f *os.File, t time.Time) error {
+	if t.IsZero() {
+		return nil
+	}
+	tv := unix.NsecToTimeval(t.UnixNano())
+	return unix.Futimes(int(f.Fd()), []unix.Timeval{tv, tv})
 }
