@@ -4,13 +4,13 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/internal/redact"
 )
 
 // RedactURL removes credentials from a source URL (https://user:token@host/x.git becomes
 // https://host/x.git; an ssh URL keeps its user name). Anything that is not a URL is
 // returned unchanged.
-func RedactURL(s string) string { return sandbox.RedactURLs(s) }
+func RedactURL(s string) string { return redact.URLs(s) }
 
 // RedactError returns err with the credentials of source removed from its text (a
 // failed clone or download names the URL it was given).
@@ -22,21 +22,10 @@ func RedactError(err error, source string) error {
 	if red == source || !strings.Contains(err.Error(), source) {
 		if u, perr := url.Parse(source); perr == nil && u.User != nil {
 			if p, ok := u.User.Password(); ok && p != "" && strings.Contains(err.Error(), p) {
-				return redactedError{msg: strings.ReplaceAll(err.Error(), p, "REDACTED"), err: err}
+				return redact.Replaced(err, strings.ReplaceAll(err.Error(), p, "REDACTED"))
 			}
 		}
-		return sandbox.RedactError(err)
+		return redact.Error(err)
 	}
-	return sandbox.RedactError(redactedError{msg: strings.ReplaceAll(err.Error(), source, red), err: err})
+	return redact.Error(redact.Replaced(err, strings.ReplaceAll(err.Error(), source, red)))
 }
-
-// redactedError keeps the wrapped error for errors.Is/As and shows the redacted text.
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e redactedError) Error() string { return e.msg }
-func (e redactedError) Unwrap() error { return e.err }
-
-var _ interface{ Unwrap() error } = redactedError{}

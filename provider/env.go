@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/redact"
 )
 
 // The environment variables the provider layer reads. [EnvVariables] lists them all,
@@ -156,15 +157,9 @@ func (s Settings) String() string {
 	return out
 }
 
-// RedactURL returns u without its user information (a gateway URL may carry a password).
-func RedactURL(u string) string {
-	p, err := url.Parse(u)
-	if err != nil || p.User == nil {
-		return u
-	}
-	p.User = nil
-	return p.String()
-}
+// RedactURL returns u without its user information (a gateway URL may carry a
+// password), by the module's one rule for credentials in URLs.
+func RedactURL(u string) string { return redact.URLs(u) }
 
 // Config turns the settings into a provider Config.
 func (s Settings) Config() Config {

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/redact"
 )
 
 // repoTracker remembers the repository directory (/workspace/<repo>) of a sandbox:
@@ -84,10 +85,10 @@ func (c *closer) markClosed() bool {
 // cloneError turns the result of a git clone command into an error, or nil.
 func cloneError(src string, res atesor.CommandResult, err error) error {
 	if err != nil {
-		return fmt.Errorf("sandbox: git clone %s: %w", redactURL(src), err)
+		return fmt.Errorf("sandbox: git clone %s: %w", redact.URLs(src), err)
 	}
 	if !res.OK() {
-		return fmt.Errorf("sandbox: git clone %s failed (exit %d): %s", redactURL(src), res.ExitCode, redactURL(tail(res.Output, 2000)))
+		return fmt.Errorf("sandbox: git clone %s failed (exit %d): %s", redact.URLs(src), res.ExitCode, redact.URLs(tail(res.Output, 2000)))
 	}
 	return nil
 }

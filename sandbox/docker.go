@@ -18,6 +18,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/redact"
 )
 
 var (
@@ -224,7 +225,7 @@ func (d *Docker) CopyIn(ctx context.Context, src, sandboxPath string) error {
 	if IsGitURL(src) {
 		dest := path.Clean(sandboxPath)
 		if strings.HasPrefix(src, "file://") {
-			return fmt.Errorf("sandbox: git clone %s: the docker sandbox sees no host path; give the repository's directory as the source (it is copied in) or its network URL", redactURL(src))
+			return fmt.Errorf("sandbox: git clone %s: the docker sandbox sees no host path; give the repository's directory as the source (it is copied in) or its network URL", redact.URLs(src))
 		}
 		res, err := d.Exec(ctx, atesor.Command{Line: "mkdir -p " + shellQuote(path.Dir(dest)), Dir: "/", Timeout: time.Minute})
 		if err := cloneError(src, res, err); err != nil {
@@ -240,7 +241,7 @@ func (d *Docker) CopyIn(ctx context.Context, src, sandboxPath string) error {
 		}
 		if h, err := d.HostPath(dest); err == nil {
 			if err := scrubGitCredentials(h); err != nil {
-				return fmt.Errorf("sandbox: remove credentials from the clone of %s: %w", redactURL(src), err)
+				return fmt.Errorf("sandbox: remove credentials from the clone of %s: %w", redact.URLs(src), err)
 			}
 		}
 		d.noteRepo(dest)

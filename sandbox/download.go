@@ -10,6 +10,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/eclipse-atesor/atesor-go/internal/redact"
 )
 
 // DownloadLimits bounds [Download]; zero fields take the defaults of
@@ -53,11 +55,11 @@ var ErrDownloadLimit = errors.New("download limit reached")
 // The URL may carry credentials (https://user:token@host/...): they are used, and
 // removed from the text of every error.
 func Download(ctx context.Context, url, dest string, l DownloadLimits) error {
-	return RedactError(downloadBounded(ctx, url, dest, l))
+	return redact.Error(downloadBounded(ctx, url, dest, l))
 }
 
 func downloadBounded(ctx context.Context, url, dest string, l DownloadLimits) error {
-	shown := redactURL(url)
+	shown := redact.URLs(url)
 	d := DefaultDownloadLimits()
 	if l.MaxBytes <= 0 {
 		l.MaxBytes = d.MaxBytes

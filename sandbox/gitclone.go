@@ -11,6 +11,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/redact"
 )
 
 // This file clones a git source with its submodules so that the clone reaches only what
@@ -54,7 +55,7 @@ func cloneGit(ctx context.Context, run gitExec, src, dest string) error {
 	}
 	res, err = run(ctx, "git config --file "+shellQuote(path.Join(dest, ".gitmodules"))+" --null --get-regexp '^submodule\\..*\\.url$'", "/", false, nil)
 	if err != nil {
-		return fmt.Errorf("sandbox: read the submodules of %s: %w", redactURL(src), err)
+		return fmt.Errorf("sandbox: read the submodules of %s: %w", redact.URLs(src), err)
 	}
 	subs := parseSubmoduleURLs(res.Stdout)
 	if len(subs) == 0 {
@@ -67,10 +68,10 @@ func cloneGit(ctx context.Context, run gitExec, src, dest string) error {
 	for _, s := range subs {
 		switch {
 		case isRelativeGitURL(s.url) && local != "" && base == "":
-			return fmt.Errorf("sandbox: %w: submodule %q of %s has the relative URL %q, which resolves to a path beside the repository on this host; a clone from the network resolves it against the repository's remote, and this repository has no network remote (remote.origin.url): give the repository's network URL as the source, or set its remote.origin.url", ErrLocalSubmodule, s.name, redactURL(src), s.url)
+			return fmt.Errorf("sandbox: %w: submodule %q of %s has the relative URL %q, which resolves to a path beside the repository on this host; a clone from the network resolves it against the repository's remote, and this repository has no network remote (remote.origin.url): give the repository's network URL as the source, or set its remote.origin.url", ErrLocalSubmodule, s.name, redact.URLs(src), s.url)
 		case isRelativeGitURL(s.url):
 		case !isNetworkGitURL(s.url):
-			return fmt.Errorf("sandbox: %w: submodule %q of %s has the URL %q, a path on this host or a transport a clone from the network does not use; only https, http, git and ssh submodules are fetched", ErrLocalSubmodule, s.name, redactURL(src), redactURL(s.url))
+			return fmt.Errorf("sandbox: %w: submodule %q of %s has the URL %q, a path on this host or a transport a clone from the network does not use; only https, http, git and ssh submodules are fetched", ErrLocalSubmodule, s.name, redact.URLs(src), redact.URLs(s.url))
 		}
 	}
 	if base != "" {

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/redact"
 )
 
 var (
@@ -126,7 +127,7 @@ func (h *Host) CopyIn(ctx context.Context, src, sandboxPath string) error {
 			return err
 		}
 		if err := scrubGitCredentials(hdest); err != nil {
-			return fmt.Errorf("sandbox: remove credentials from the clone of %s: %w", redactURL(src), err)
+			return fmt.Errorf("sandbox: remove credentials from the clone of %s: %w", redact.URLs(src), err)
 		}
 		h.noteRepo(dest)
 		return nil

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/redact"
 )
 
 var (
@@ -219,7 +220,7 @@ func (r *Rootfs) CopyIn(ctx context.Context, hostSrc, sandboxPath string) error 
 			return err
 		}
 		if err := scrubGitCredentials(hostPath(r.merged, dest)); err != nil {
-			return fmt.Errorf("sandbox: remove credentials from the clone of %s: %w", redactURL(hostSrc), err)
+			return fmt.Errorf("sandbox: remove credentials from the clone of %s: %w", redact.URLs(hostSrc), err)
 		}
 		r.noteRepo(dest)
 		return nil

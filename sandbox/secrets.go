@@ -7,8 +7,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/internal/redact"
 )
 
 // The sandbox runs the package's own scripts as root: whatever is copied in can be read by
@@ -61,10 +62,6 @@ func skipSecrets(logger *slog.Logger) func(rel string, d fs.DirEntry) bool {
 	}
 }
 
-// urlUserinfo matches the user information of a URL (https://user:token@host), up to
-// the last @ of the authority, as URL parsers read it.
-var urlUserinfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\s"']*@`)
-
 // gitMetadataBound bounds one file of a clone's git metadata that is scrubbed: larger
 // files are not text git writes URLs into.
 var gitMetadataBound = Bound{Kind: "git metadata file", Max: 4 << 20}
@@ -109,61 +106,10 @@ func scrubGitCredentials(repo string) error {
 		if !bytes.Contains(data, []byte("@")) {
 			return nil
 		}
-		clean := scrubURLs(data)
+		clean := redact.Bytes(data)
 		if bytes.Equal(clean, data) {
 			return nil
 		}
 		return os.WriteFile(p, clean, info.Mode().Perm())
 	})
 }
-
-// scrubURLs drops the user information of every URL in text, keeping an ssh URL's user
-// name (git@host is an address, not a secret).
-func scrubURLs(text []byte) []byte {
-	return urlUserinfo.ReplaceAllFunc(text, func(m []byte) []byte {
-		i := bytes.Index(m, []byte("://"))
-		scheme := strings.ToLower(string(m[:i]))
-		user := m[i+3 : len(m)-1]
-		if scheme == "ssh" || scheme == "git+ssh" {
-			if j := bytes.IndexByte(user, ':'); j >= 0 {
-				return append(append(append([]byte{}, m[:i+3]...), user[:j]...), '@')
-			}
-			return m
-		}
-		return m[:i+3]
-	})
-}
-
-// RedactURLs returns s with the credentials of every URL in it removed
-// (https://user:token@host becomes https://host; an ssh URL keeps its user name), for
-// the text of errors, logs and reports.
-func RedactURLs(s string) string {
-	if !strings.Contains(s, "@") {
-		return s
-	}
-	return string(scrubURLs([]byte(s)))
-}
-
-func redactURL(s string) string { return RedactURLs(s) }
-
-// RedactError returns err with the credentials of every URL in its text removed; the
-// result still wraps err for errors.Is and errors.As.
-func RedactError(err error) error {
-	if err == nil {
-		return nil
-	}
-	msg := err.Error()
-	if red := RedactURLs(msg); red != msg {
-		return redactedError{msg: red, err: err}
-	}
-	return err
-}
-
-// redactedError keeps the wrapped error for errors.Is/As and shows the redacted text.
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e redactedError) Error() string { return e.msg }
-func (e redactedError) Unwrap() error { return e.err }
