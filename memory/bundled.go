@@ -43,67 +43,9 @@ func installBundled(dir string) error {
 		if err != nil {
 			return err
 		}
-		if err := createNew(dst, data); err != nil {
+		if _, err := atomicfile.WriteNew(dst, data, 0o644); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// createNew writes data to path only if path does not exist, atomically: the data goes
-// to a temporary file that is then hard-linked to path, which fails if another process
-// created path meanwhile.
-func createNew(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".install-*")
-	if err != nil {
-		return fmt.Errorf("install %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("install %s: %w", path, err)
-	}
-	if err := os.Link(tmp, path); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return nil
-		}
-		// A file system without hard links: create the file exclusively instead.
-		if err := writeExclusive(path, data); err != nil {
-			return err
-		}
-	}
-	return atomicfile.SyncDir(filepath.Dir(path))
-}
-
-// writeExclusive creates path with data, doing nothing when path exists.
-func writeExclusive(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("install %s: %w", path, err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-		return fmt.Errorf("install %s: %w", path, err)
 	}
 	return nil
 }

@@ -291,16 +291,3 @@ func TestWriterKilledBeforeRenameLeavesOldFile(t *testing.T) {
 		})
 	}
 }
-
-func TestWriteExclusiveNeverReplaces(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "scout_examples.json")
-	if err := writeExclusive(path, []byte("first")); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeExclusive(path, []byte("second")); err != nil {
-		t.Fatal(err)
-	}
-	if b, err := os.ReadFile(path); err != nil || string(b) != "first" {
-		t.Fatalf("file holds %q (%v), want the first content", b, err)
-	}
-}

@@ -99,6 +99,71 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	return f.Commit()
 }
 
+// WriteNew creates path with data and permissions perm only when path does not exist,
+// and never replaces it: created is false when path was there (or another process
+// created it meanwhile). Like [WriteFile], a reader never sees a part of the data: it
+// goes to a synced temporary file that is then hard-linked to path, which fails when
+// path exists. On a file system without hard links the file is created exclusively
+// instead (a crash there can leave a short file, never a replaced one).
+func WriteNew(path string, data []byte, perm fs.FileMode) (created bool, err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), newPrefix(path)+"*")
+	if err != nil {
+		return false, fmt.Errorf("create %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return false, fmt.Errorf("create %s: %w", path, err)
+	}
+	if err := os.Link(tmp, path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return false, nil
+		}
+		if created, err = writeExclusive(path, data, perm); err != nil || !created {
+			return created, err
+		}
+	}
+	return true, SyncDir(filepath.Dir(path))
+}
+
+// newPrefix is the prefix of [WriteNew]'s temporary files. It differs from
+// [TempPrefix], so [RemoveStale], run by a replacing writer under its lock, never takes
+// the file of a creator that holds no lock.
+func newPrefix(path string) string { return "." + filepath.Base(path) + ".new-" }
+
+// writeExclusive creates path with data, doing nothing when path exists.
+func writeExclusive(path string, data []byte, perm fs.FileMode) (bool, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("create %s: %w", path, err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return false, fmt.Errorf("create %s: %w", path, err)
+	}
+	return true, nil
+}
+
 // SyncDir flushes a directory's entries (a rename or a new name in it) to disk. A file
 // system that cannot sync directories (EINVAL) has nothing to flush.
 func SyncDir(dir string) error {

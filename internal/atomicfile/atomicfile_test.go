@@ -176,3 +176,42 @@ func mustWrite(t *testing.T, p, data string, perm fs.FileMode) {
 		t.Fatal(err)
 	}
 }
+
+func TestWriteExclusiveNeverReplaces(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "scout_examples.json")
+	if _, err := writeExclusive(path, []byte("first"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := writeExclusive(path, []byte("second"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "first" {
+		t.Fatalf("file holds %q (%v), want the first content", b, err)
+	}
+}
+
+// TestWriteNew: the first write creates the file with its mode, a second never replaces
+// it, and no temporary file is left beside it.
+func TestWriteNew(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "scout_examples.json")
+	created, err := WriteNew(path, []byte("first"), 0o640)
+	if err != nil || !created {
+		t.Fatalf("first WriteNew = %v, %v; want created", created, err)
+	}
+	created, err = WriteNew(path, []byte("second"), 0o644)
+	if err != nil || created {
+		t.Fatalf("second WriteNew = %v, %v; want not created, no error", created, err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || string(b) != "first" {
+		t.Fatalf("file holds %q (%v), want the first content", b, err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o640 {
+		t.Errorf("mode = %v (%v), want 0640", st.Mode().Perm(), err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("directory holds %d entries, want the file alone", len(entries))
+	}
+}
