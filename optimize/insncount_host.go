@@ -13,6 +13,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
 )
 
 // The files of the counter's tool directory.
@@ -109,11 +111,15 @@ func layOutCounter(ctx context.Context, dir, qemu, cc string) error {
 	if err := os.WriteFile(src, insnPluginSource, 0o644); err != nil {
 		return err
 	}
-	out, err := exec.CommandContext(ctx, cc, "-shared", "-fPIC", "-O2", "-fvisibility=hidden", "-o", filepath.Join(dir, counterPlugin), src).CombinedOutput()
+	build := exec.CommandContext(ctx, cc, "-shared", "-fPIC", "-O2", "-fvisibility=hidden", "-o", filepath.Join(dir, counterPlugin), src)
+	build.Env = hostenv.Environ()
+	out, err := build.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("building the counting plugin with %s failed: %v: %s", cc, err, lastLine(string(out)))
 	}
-	out, err = exec.CommandContext(ctx, "ldd", qemu).Output()
+	ldd := exec.CommandContext(ctx, "ldd", qemu)
+	ldd.Env = hostenv.Environ()
+	out, err = ldd.Output()
 	if err != nil {
 		return fmt.Errorf("listing the libraries of %s (ldd) failed: %v", qemu, err)
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
 	"github.com/eclipse-atesor/atesor-go/internal/redact"
 )
 
@@ -146,13 +147,7 @@ func (d *Docker) docker(ctx context.Context, args ...string) (string, error) {
 
 // dockerCLIEnv is what the docker CLI itself needs from the host (never API keys).
 func dockerCLIEnv() []string {
-	var env []string
-	for _, k := range []string{"PATH", "HOME", "DOCKER_HOST", "DOCKER_CONFIG", "DOCKER_CONTEXT", "DOCKER_CERT_PATH", "DOCKER_TLS_VERIFY"} {
-		if v, ok := os.LookupEnv(k); ok {
-			env = append(env, k+"="+v)
-		}
-	}
-	return env
+	return hostenv.Only([]string{"PATH", "HOME", "DOCKER_HOST", "DOCKER_CONFIG", "DOCKER_CONTEXT", "DOCKER_CERT_PATH", "DOCKER_TLS_VERIFY"})
 }
 
 // Platform returns the sandbox's distro profile.

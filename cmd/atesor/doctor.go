@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/optimize"
 	"github.com/eclipse-atesor/atesor-go/provider"
@@ -255,7 +256,9 @@ func doctorGoReleases(ctx context.Context, r *report) {
 		r.info("no go command on the host: a Go module that needs a newer Go than the suite's cannot get that release (install Go on the host)")
 		return
 	}
-	out, err := exec.CommandContext(ctx, goCmd, "env", "GOVERSION", "GOPROXY").Output()
+	goEnv := exec.CommandContext(ctx, goCmd, "env", "GOVERSION", "GOPROXY")
+	goEnv.Env = hostenv.Environ() // as the Go release fetch runs it
+	out, err := goEnv.Output()
 	if err != nil {
 		r.info("%s env failed (%v): newer Go releases for Go modules may not be fetched", goCmd, err)
 		return

@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
 )
 
 // DefaultKeyring is the Debian archive keyring of the debian-archive-keyring package.
@@ -87,7 +89,7 @@ func (g GPGV) Verify(ctx context.Context, signed, detached []byte) ([]byte, erro
 	}
 	cmd := exec.CommandContext(ctx, prog, args...)
 	cmd.ExtraFiles = []*os.File{sw}
-	cmd.Env = []string{"LC_ALL=C", "PATH=" + os.Getenv("PATH")}
+	cmd.Env = hostenv.Only([]string{"PATH"}, "LC_ALL=C")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

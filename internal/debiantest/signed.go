@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/ulikunitz/xz"
+
+	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
 )
 
 // Signer is a throwaway OpenPGP key made with the host's gpg in a temporary GNUPGHOME,
@@ -46,7 +48,7 @@ func NewSigner(t testing.TB, name string) *Signer {
 	s := &Signer{home: home, Keyring: filepath.Join(home, "keyring.gpg")}
 	t.Cleanup(func() {
 		c := exec.Command("gpgconf", "--kill", "gpg-agent")
-		c.Env = append(os.Environ(), "GNUPGHOME="+home)
+		c.Env = hostenv.Environ("GNUPGHOME=" + home)
 		_ = c.Run()
 		os.RemoveAll(home)
 	})
@@ -61,7 +63,7 @@ func NewSigner(t testing.TB, name string) *Signer {
 func (s *Signer) gpg(t testing.TB, stdin []byte, args ...string) []byte {
 	t.Helper()
 	c := exec.Command("gpg", append([]string{"--batch", "--quiet", "--pinentry-mode", "loopback", "--passphrase", ""}, args...)...)
-	c.Env = append(os.Environ(), "GNUPGHOME="+s.home)
+	c.Env = hostenv.Environ("GNUPGHOME=" + s.home)
 	c.Stdin = bytes.NewReader(stdin)
 	var stderr bytes.Buffer
 	c.Stderr = &stderr

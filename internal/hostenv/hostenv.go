@@ -1,7 +1,10 @@
-// Package hostenv builds the environment of host tools Atesor starts (mmdebstrap,
-// apt-get on the host): the process environment without provider keys and other
-// credentials, which those tools never need and their maintainer scripts, hooks and
-// logs must never see.
+// Package hostenv is the one policy for the environment of the host tools Atesor starts
+// (mmdebstrap, apt-get, go, the C compiler, docker, gpgv, nsenter): never a provider key
+// or another credential, which those tools never need and their maintainer scripts,
+// hooks and logs must never see. A tool that needs the host's settings (proxies, locale,
+// TMPDIR) gets the environment without them ([Environ]); a tool that needs a known few
+// variables gets just those ([Only]). Tools started with an empty environment on purpose
+// (the jail's bwrap and slirp4netns) need neither.
 package hostenv
 
 import (
@@ -36,6 +39,19 @@ func Secret(name string) bool {
 // ("KEY=value" entries).
 func Environ(extra ...string) []string {
 	return Filter(os.Environ(), extra...)
+}
+
+// Only returns the variables names of os.Environ() that are set and not secret, followed
+// by extra ("KEY=value" entries): for a host tool that needs nothing else of the host
+// (the docker CLI: PATH, HOME and its DOCKER_ settings; gpgv: PATH).
+func Only(names []string, extra ...string) []string {
+	out := make([]string, 0, len(names)+len(extra))
+	for _, name := range names {
+		if v, ok := os.LookupEnv(name); ok && !Secret(name) {
+			out = append(out, name+"="+v)
+		}
+	}
+	return append(out, extra...)
 }
 
 // Filter returns env without secret variables, followed by extra.

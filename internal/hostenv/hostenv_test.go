@@ -23,3 +23,15 @@ func TestEnvironDropsKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestOnly(t *testing.T) {
+	t.Setenv("PATH", "/usr/bin")
+	t.Setenv("DOCKER_HOST", "unix:///run/docker.sock")
+	t.Setenv("DOCKER_TOKEN", "secret")
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	got := Only([]string{"PATH", "DOCKER_HOST", "DOCKER_TOKEN", "OPENAI_API_KEY", "UNSET_VARIABLE_X"}, "LC_ALL=C")
+	want := []string{"PATH=/usr/bin", "DOCKER_HOST=unix:///run/docker.sock", "LC_ALL=C"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Only = %q, want %q", got, want)
+	}
+}
