@@ -90,21 +90,7 @@ func OpenAuditLog(dir, repo string, secrets ...string) (*AuditLog, error) {
 // NewAuditLog returns a log that writes entries to w (nil: memory only). secrets, and the
 // API keys found in the environment's key variables, are blanked out of every entry.
 func NewAuditLog(w io.Writer, secrets ...string) *AuditLog {
-	return &AuditLog{w: w, secrets: append(slices.Clone(secrets), envKeys()...), now: time.Now}
-}
-
-// envKeys returns the API keys set in the environment (GOOGLE_API_KEY, OPENAI_API_KEY,
-// ...), so a key that reaches a prompt or a reply never reaches the log.
-func envKeys() []string {
-	var out []string
-	for _, name := range provider.KnownProviders() {
-		if v := provider.KeyVariable(name); v != "" {
-			if key := strings.TrimSpace(os.Getenv(v)); key != "" {
-				out = append(out, key)
-			}
-		}
-	}
-	return out
+	return &AuditLog{w: w, secrets: append(slices.Clone(secrets), provider.EnvKeys()...), now: time.Now}
 }
 
 // Path returns the log file's path, or "" for a log without a file.

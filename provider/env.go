@@ -100,6 +100,20 @@ func KeyVariable(providerName string) string {
 	return ""
 }
 
+// EnvKeys returns the API keys set in the environment's key variables (see
+// [KeyVariable]), so that a log can blank out a key that reaches a prompt or a reply.
+func EnvKeys() []string {
+	var out []string
+	for _, name := range KnownProviders() {
+		if v := KeyVariable(name); v != "" {
+			if key := strings.TrimSpace(os.Getenv(v)); key != "" {
+				out = append(out, key)
+			}
+		}
+	}
+	return out
+}
+
 // KnownProviders lists the provider names LLM_PROVIDER accepts, none included, sorted.
 func KnownProviders() []string {
 	return []string{Anthropic, Gemini, None, OpenAI, OpenRouter}

@@ -77,3 +77,15 @@ func TestKeyVariable(t *testing.T) {
 		}
 	}
 }
+
+func TestEnvKeys(t *testing.T) {
+	for _, v := range []string{"GOOGLE_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "ANTHROPIC_API_KEY"} {
+		t.Setenv(v, "")
+	}
+	t.Setenv("OPENAI_API_KEY", " sk-test ")
+	t.Setenv("ANTHROPIC_API_KEY", "ak-test")
+	got := provider.EnvKeys()
+	if len(got) != 2 || got[0] != "ak-test" || got[1] != "sk-test" {
+		t.Errorf("EnvKeys = %q, want the Anthropic and OpenAI keys, trimmed", got)
+	}
+}
