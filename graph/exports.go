@@ -14,6 +14,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
 // Export completeness: the global functions the primary libraries define, compared with
@@ -52,7 +53,7 @@ func (r *run) checkExports(ctx context.Context, s *atesor.State, arts []atesor.A
 		return nil
 	}
 	ec := &atesor.ExportCheck{}
-	var defined []sandbox.LibrarySymbols
+	var defined []verify.LibrarySymbols
 	sonames := map[string]bool{}
 	count := map[string]bool{}
 	for _, a := range libs {
@@ -61,7 +62,7 @@ func (r *run) checkExports(ctx context.Context, s *atesor.State, arts []atesor.A
 			ec.Notes = append(ec.Notes, fmt.Sprintf("%s: could not be read: %v", rel(s.RepoDir, a.Path), err))
 			continue
 		}
-		syms, err := sandbox.DefinedSymbols(bytes.NewReader(data))
+		syms, err := verify.DefinedSymbols(bytes.NewReader(data))
 		if err != nil {
 			ec.Notes = append(ec.Notes, fmt.Sprintf("%s: symbols unreadable: %v", rel(s.RepoDir, a.Path), err))
 			continue
@@ -174,7 +175,7 @@ func (r *run) repoFiles(ctx context.Context, s *atesor.State) []string {
 				return nil
 			}
 			if d.IsDir() {
-				if rp != "." && (skipTreeDir[d.Name()] || sandbox.IsNoisePath("/"+rp+"/")) {
+				if rp != "." && (skipTreeDir[d.Name()] || verify.IsNoisePath("/"+rp+"/")) {
 					return fs.SkipDir
 				}
 				return nil

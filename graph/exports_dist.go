@@ -18,6 +18,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
 // The distribution half of export completeness: for a source from Debian's archive, the
@@ -271,7 +272,7 @@ func compareDistribution(debs []distDeb, arch, version string, sonames map[strin
 			continue
 		}
 		for _, lib := range d.Contents.Libraries {
-			syms, err := sandbox.DefinedSymbols(bytes.NewReader(lib.Data))
+			syms, err := verify.DefinedSymbols(bytes.NewReader(lib.Data))
 			if err != nil {
 				ec.Notes = append(ec.Notes, fmt.Sprintf("%s (from %s): %v", lib.Path, d.Package, err))
 				continue

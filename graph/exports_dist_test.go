@@ -15,7 +15,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debpkg"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
-	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
 const (
@@ -45,7 +45,7 @@ func builtLike(t *testing.T, d distDeb, drop ...string) func(string) bool {
 	if len(d.Contents.Libraries) == 0 {
 		t.Fatalf("%s has no library", d.Package)
 	}
-	syms, err := sandbox.DefinedSymbols(bytes.NewReader(d.Contents.Libraries[0].Data))
+	syms, err := verify.DefinedSymbols(bytes.NewReader(d.Contents.Libraries[0].Data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func definesFrom(t *testing.T, elfFile string) func(string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	syms, err := sandbox.DefinedSymbols(bytes.NewReader(b))
+	syms, err := verify.DefinedSymbols(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestCompareDistribution(t *testing.T) {
 
 func mustFunctions(t *testing.T, d distDeb) []string {
 	t.Helper()
-	syms, err := sandbox.DefinedSymbols(bytes.NewReader(d.Contents.Libraries[0].Data))
+	syms, err := verify.DefinedSymbols(bytes.NewReader(d.Contents.Libraries[0].Data))
 	if err != nil {
 		t.Fatal(err)
 	}

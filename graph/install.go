@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
 // stageDirName is the staging directory of the install step, inside the repository so
@@ -212,7 +212,7 @@ func (r *run) chooseArtifacts(ctx context.Context, s *atesor.State, built []ates
 	if !inst.OK {
 		return built
 	}
-	staged, err := sandbox.ScanArtifacts(ctx, r.sb, inst.StageDir)
+	staged, err := verify.ScanArtifacts(ctx, r.sb, inst.StageDir, r.log)
 	if err != nil {
 		inst.Error = "scan the staged files: " + err.Error()
 		return built

@@ -11,7 +11,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/procowner"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
-	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
 // initNode puts the source into the sandbox at /workspace/<repo>, runs the scripted
@@ -27,7 +27,7 @@ func (r *run) initNode(ctx context.Context, s *atesor.State) error {
 	s.Detection = det
 	s.Evidence = knowledge.Evidence(ctx, r.hostTree)
 	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeInit, Line: fmt.Sprintf("detected %s (confidence %.2f, %s)", det.BuildSystem, det.Confidence, det.Evidence)})
-	shipped, err := sandbox.ScanArtifacts(ctx, r.sb, s.RepoDir)
+	shipped, err := verify.ScanArtifacts(ctx, r.sb, s.RepoDir, r.log)
 	if err != nil {
 		return fmt.Errorf("scan the source for shipped binaries: %w", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
 // smokeTimeout bounds each smoke run; a program still running then has started.
@@ -22,7 +22,7 @@ const smokeTimeout = 10 * time.Second
 // starts and each primary library's needed libraries resolve.
 func (r *run) verifyNode(ctx context.Context, s *atesor.State) error {
 	s.Verified = false
-	arts, err := sandbox.ScanArtifacts(ctx, r.sb, s.RepoDir)
+	arts, err := verify.ScanArtifacts(ctx, r.sb, s.RepoDir, r.log)
 	if err != nil {
 		return fmt.Errorf("scan artifacts: %w", err)
 	}
@@ -48,7 +48,7 @@ func (r *run) verifyNode(ctx context.Context, s *atesor.State) error {
 			continue
 		}
 		primaries++
-		if err := sandbox.CheckArtifact(*a, s.Platform); err != nil {
+		if err := verify.CheckArtifact(*a, s.Platform); err != nil {
 			a.Problem = err.Error()
 			problems = append(problems, fmt.Sprintf("%s: %v", rel(s.RepoDir, a.Path), err))
 		}
@@ -166,7 +166,7 @@ func curateByRules(arts []atesor.Artifact, pkg, repoDir string) []atesor.Artifac
 	var out []atesor.Artifact
 	for _, a := range arts {
 		p := "/" + rel(repoDir, a.Path)
-		if sandbox.IsNoisePath(p) {
+		if verify.IsNoisePath(p) {
 			continue
 		}
 		base := path.Base(p)

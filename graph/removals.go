@@ -16,6 +16,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
 // Removal tracking: the original tree's code and build files are remembered at init
@@ -66,7 +67,7 @@ func snapshotFS(ctx context.Context, fsys fs.FS) ([]atesor.SourceFile, error) {
 			return err
 		}
 		if d.IsDir() {
-			if p != "." && (skipTreeDir[d.Name()] || sandbox.IsNoisePath("/"+p+"/")) {
+			if p != "." && (skipTreeDir[d.Name()] || verify.IsNoisePath("/"+p+"/")) {
 				return fs.SkipDir
 			}
 			return nil

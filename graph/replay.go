@@ -13,7 +13,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
-	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
 // The verdicts of a replay.
@@ -227,7 +227,7 @@ func (p *Pipeline) Replay(ctx context.Context, in ReplayInput, platformName, out
 			return finish(ReplayFailed)
 		}
 	}
-	arts, err := sandbox.ScanArtifacts(ctx, r.sb, s.RepoDir)
+	arts, err := verify.ScanArtifacts(ctx, r.sb, s.RepoDir, r.log)
 	if err != nil {
 		return nil, fmt.Errorf("graph: replay %s: %w", in.Package, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
 	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
 // accelPackage is a real package of Debian's archive built the same way with and without
@@ -75,7 +76,7 @@ func accelBuild(tb testing.TB, ctx context.Context, p accelPackage, accel bool) 
 	}
 	run(p.setup)
 	took := run(p.steps)
-	arts, err := sandbox.ScanArtifacts(ctx, sb, "/workspace/"+p.repo)
+	arts, err := verify.ScanArtifacts(ctx, sb, "/workspace/"+p.repo, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

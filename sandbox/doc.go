@@ -42,9 +42,8 @@
 // module cache under the state home, for modules whose go.mod needs a newer Go than the
 // sandbox's distribution (package graph decides which build and puts it in the sandbox).
 //
-// The package also verifies build outputs: [InspectELF] reads one ELF file or static
-// archive with debug/elf, and [ScanArtifacts] finds every ELF artifact below a directory
-// of a sandbox. [ExecRetryingFaults] reruns a command that the emulator may have killed
+// Build outputs are read through the [Gate] by package verify, which inspects the ELF
+// files a build left; this package does not judge them. [ExecRetryingFaults] reruns a command that the emulator may have killed
 // and classifies the fault.
 //
 // Package sandboxtest provides an importable fake sandbox for other packages' tests.

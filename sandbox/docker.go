@@ -20,6 +20,7 @@ import (
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
 	"github.com/eclipse-atesor/atesor-go/internal/redact"
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 )
 
 var (
@@ -222,7 +223,7 @@ func (d *Docker) CopyIn(ctx context.Context, src, sandboxPath string) error {
 		if strings.HasPrefix(src, "file://") {
 			return fmt.Errorf("sandbox: git clone %s: the docker sandbox sees no host path; give the repository's directory as the source (it is copied in) or its network URL", redact.URLs(src))
 		}
-		res, err := d.Exec(ctx, atesor.Command{Line: "mkdir -p " + shellQuote(path.Dir(dest)), Dir: "/", Timeout: time.Minute})
+		res, err := d.Exec(ctx, atesor.Command{Line: "mkdir -p " + shellwords.Quote(path.Dir(dest)), Dir: "/", Timeout: time.Minute})
 		if err := cloneError(src, res, err); err != nil {
 			return err
 		}

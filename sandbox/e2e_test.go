@@ -15,6 +15,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
 	"github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
 // debianPlatform is the Debian profile as far as the sandbox needs it.
@@ -88,7 +89,7 @@ func TestE2ERootfsZlib(t *testing.T) {
 		t.Errorf("live output %d bytes; result output lacks minigzip", live.Len())
 	}
 
-	arts, err := sandbox.ScanArtifacts(ctx, sb, "/workspace/zlib")
+	arts, err := verify.ScanArtifacts(ctx, sb, "/workspace/zlib", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,12 +100,12 @@ func TestE2ERootfsZlib(t *testing.T) {
 		switch {
 		case strings.HasPrefix(base, "libz.so.") && a.Kind == atesor.KindSharedLibrary:
 			sawLib = true
-			if err := sandbox.CheckArtifact(a, p); err != nil {
+			if err := verify.CheckArtifact(a, p); err != nil {
 				t.Errorf("%s: %v", a.Path, err)
 			}
 		case base == "minigzip":
 			sawExe = true
-			if err := sandbox.CheckArtifact(a, p); err != nil || a.Interpreter != p.Loader || a.Kind != atesor.KindExecutable {
+			if err := verify.CheckArtifact(a, p); err != nil || a.Interpreter != p.Loader || a.Kind != atesor.KindExecutable {
 				t.Errorf("%s: %v %+v", a.Path, err, a)
 			}
 		case base == "libz.a":

@@ -12,6 +12,7 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/redact"
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 )
 
 // This file clones a git source with its submodules so that the clone reaches only what
@@ -53,7 +54,7 @@ func cloneGit(ctx context.Context, run gitExec, src, dest string) error {
 	if err := cloneError(src, res, err); err != nil {
 		return err
 	}
-	res, err = run(ctx, "git config --file "+shellQuote(path.Join(dest, ".gitmodules"))+" --null --get-regexp '^submodule\\..*\\.url$'", "/", false, nil)
+	res, err = run(ctx, "git config --file "+shellwords.Quote(path.Join(dest, ".gitmodules"))+" --null --get-regexp '^submodule\\..*\\.url$'", "/", false, nil)
 	if err != nil {
 		return fmt.Errorf("sandbox: read the submodules of %s: %w", redact.URLs(src), err)
 	}
@@ -77,12 +78,12 @@ func cloneGit(ctx context.Context, run gitExec, src, dest string) error {
 	if base != "" {
 		// Relative submodule URLs resolve against the superproject's origin: make it the
 		// network remote the local repository names, never the host path.
-		res, err := run(ctx, "git -C "+shellQuote(dest)+" remote set-url origin "+shellQuote(base), "/", false, nil)
+		res, err := run(ctx, "git -C "+shellwords.Quote(dest)+" remote set-url origin "+shellwords.Quote(base), "/", false, nil)
 		if err := cloneError(src, res, err); err != nil {
 			return err
 		}
 	}
-	line := "git " + strings.Join(submoduleTransports, " ") + " -C " + shellQuote(dest) + " submodule update --init --recursive --depth 1"
+	line := "git " + strings.Join(submoduleTransports, " ") + " -C " + shellwords.Quote(dest) + " submodule update --init --recursive --depth 1"
 	res, err = run(ctx, line, "/", true, nil)
 	return cloneError(src, res, err)
 }
@@ -91,7 +92,7 @@ func cloneGit(ctx context.Context, run gitExec, src, dest string) error {
 // none, or when it names another local path).
 func localRemote(ctx context.Context, run gitExec, repo string, binds []string) string {
 	for _, cfg := range []string{path.Join(repo, ".git", "config"), path.Join(repo, "config")} {
-		res, err := run(ctx, "git config --file "+shellQuote(cfg)+" --get remote.origin.url", "/", false, binds)
+		res, err := run(ctx, "git config --file "+shellwords.Quote(cfg)+" --get remote.origin.url", "/", false, binds)
 		if err != nil || !res.OK() {
 			continue
 		}
@@ -170,7 +171,7 @@ func gitCloneLine(url, dest string) string {
 	if strings.HasPrefix(url, "file://") {
 		c += " -c protocol.file.allow=always"
 	}
-	return c + " clone --depth 1 " + shellQuote(url) + " " + shellQuote(dest)
+	return c + " clone --depth 1 " + shellwords.Quote(url) + " " + shellwords.Quote(dest)
 }
 
 // cloneTimeout bounds each command of a clone.

@@ -260,31 +260,6 @@ func TestLocalSubmodulesStayOut(t *testing.T) {
 	}
 }
 
-func TestScanArtifactsHost(t *testing.T) {
-	ctx := context.Background()
-	h := newHost(t)
-	for _, f := range []string{"riscv64-glibc-hello", "x86_64-hello", "libriscv64-math.a", "script.sh"} {
-		if err := h.CopyIn(ctx, fixture(t, f), "/workspace/pkg/out/"+f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := h.CopyIn(ctx, fixture(t, "riscv64-glibc-hello"), "/workspace/pkg/CMakeFiles/3.31/CompilerIdC/a.out"); err != nil {
-		t.Fatal(err)
-	}
-	arts, err := sandbox.ScanArtifacts(ctx, h, "/workspace/pkg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var paths []string
-	for _, a := range arts {
-		paths = append(paths, a.Path)
-	}
-	want := "/workspace/pkg/out/libriscv64-math.a /workspace/pkg/out/riscv64-glibc-hello /workspace/pkg/out/x86_64-hello"
-	if strings.Join(paths, " ") != want {
-		t.Errorf("paths = %v", paths)
-	}
-}
-
 // BenchmarkHostExecTrue measures command start on the host, for comparison with
 // BenchmarkE2EExecTrue.
 func BenchmarkHostExecTrue(b *testing.B) {

@@ -10,6 +10,14 @@ type Wrapper interface {
 	Unwrap() atesor.Sandbox
 }
 
+// HostPather is implemented by sandboxes whose files are visible on the host; HostPath
+// maps a sandbox path to the host path that holds it. Readers of sandbox files (the
+// artifact scan, the copy-out) use it to read the tree directly, through a [Gate],
+// instead of listing and reading it with commands.
+type HostPather interface {
+	HostPath(sandboxPath string) (string, error)
+}
+
 // maxUnwrap bounds the wrapper chain As walks, so a wrapper that returns itself cannot
 // make it loop.
 const maxUnwrap = 64

@@ -13,6 +13,7 @@ import (
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
 const program = `#include <stdio.h>
@@ -44,13 +45,13 @@ func main() {
 	if !res.OK() {
 		log.Fatalf("build failed with exit code %d", res.ExitCode)
 	}
-	arts, err := sandbox.ScanArtifacts(ctx, sb, "/workspace/hello")
+	arts, err := verify.ScanArtifacts(ctx, sb, "/workspace/hello", nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	for _, a := range arts {
 		verdict := "OK"
-		if err := sandbox.CheckArtifact(a, debian); err != nil {
+		if err := verify.CheckArtifact(a, debian); err != nil {
 			verdict = "REJECTED: " + err.Error()
 		}
 		fmt.Printf("%s: %s %s %s abi=%s interp=%s sha256=%s... %s\n",

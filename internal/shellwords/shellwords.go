@@ -243,3 +243,10 @@ func Apply(line string, reps []Replacement) string {
 	b.WriteString(line[last:])
 	return b.String()
 }
+
+// Quote quotes s as one word for sh: in single quotes, with each single quote of s
+// closing the quotes, escaped, and reopening them. Every character stays data,
+// whatever the shell would make of it.
+func Quote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -9,8 +9,8 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
-	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
+	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
 // The fixtures are the module's real ELF files, and a build rule plants them where the
@@ -45,7 +45,7 @@ func TestBuildRulePlantsRealELFFixtures(t *testing.T) {
 	if res, err := sb.Exec(ctx, atesor.Command{Line: "make -j2"}); err != nil || !res.OK() {
 		t.Fatalf("make: %+v %v", res, err)
 	}
-	arts, err := sandbox.ScanArtifacts(ctx, sb, "/workspace/pkg")
+	arts, err := verify.ScanArtifacts(ctx, sb, "/workspace/pkg", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package sandbox_test
+package verify
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 )
 
@@ -26,7 +25,7 @@ func TestDefinedSymbolsOfRealRISCV64Libraries(t *testing.T) {
 		{file: "libriscv64-math.a", wantFn: []string{"add", "mul"}},
 		{file: "riscv64-add.o", wantErr: nil, wantFn: []string{}}, // an object has no dynamic symbols
 		{file: "libmixed.a", wantFn: []string{"add"}},
-		{file: "script.sh", wantErr: sandbox.ErrNotELF},
+		{file: "script.sh", wantErr: ErrNotELF},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -34,7 +33,7 @@ func TestDefinedSymbolsOfRealRISCV64Libraries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := sandbox.DefinedSymbols(bytes.NewReader(b))
+			got, err := DefinedSymbols(bytes.NewReader(b))
 			if tt.wantErr != nil {
 				if !errors.Is(err, tt.wantErr) {
 					t.Fatalf("err = %v, want %v", err, tt.wantErr)
@@ -68,7 +67,7 @@ func TestDefinedSymbolsTruncated(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range []int{9, 70, len(b) / 2} {
-		if _, err := sandbox.DefinedSymbols(bytes.NewReader(b[:n])); err == nil {
+		if _, err := DefinedSymbols(bytes.NewReader(b[:n])); err == nil {
 			t.Errorf("truncated to %d bytes: no error", n)
 		}
 	}
@@ -85,6 +84,6 @@ func FuzzDefinedSymbols(f *testing.F) {
 		f.Add(append([]byte("!<arch>\n"+arMember("bomb.o/", len(data))), data...))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _ = sandbox.DefinedSymbols(bytes.NewReader(data))
+		_, _ = DefinedSymbols(bytes.NewReader(data))
 	})
 }

@@ -1,4 +1,4 @@
-package sandbox
+package verify
 
 import (
 	"bytes"
@@ -19,9 +19,6 @@ import (
 // static archive of ELF objects (a script, a text file, ...).
 var ErrNotELF = errors.New("not an ELF file or static archive")
 
-// EMRISCV is the ELF machine number of RISC-V (EM_RISCV).
-const EMRISCV = 243
-
 const (
 	efRISCVFloatABIMask = 0x6
 	df1PIE              = 0x08000000
@@ -30,9 +27,9 @@ const (
 	maxArchiveMembers   = 1 << 16
 )
 
-// FloatABI returns the RISC-V float ABI named by e_flags for the class: lp64, lp64f,
+// floatABI returns the RISC-V float ABI named by e_flags for the class: lp64, lp64f,
 // lp64d or lp64q (ilp32… for 32-bit).
-func FloatABI(class elf.Class, flags uint32) string {
+func floatABI(class elf.Class, flags uint32) string {
 	prefix := "lp64"
 	if class == elf.ELFCLASS32 {
 		prefix = "ilp32"
@@ -108,7 +105,7 @@ func inspectELFFile(r io.ReaderAt, size int64) (a atesor.Artifact, err error) {
 		if err != nil {
 			return a, err
 		}
-		a.FloatABI = FloatABI(f.Class, flags)
+		a.FloatABI = floatABI(f.Class, flags)
 		isa, err := elfISA(f)
 		if err != nil {
 			return a, fmt.Errorf("inspect: %w", err)

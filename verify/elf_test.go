@@ -1,4 +1,4 @@
-package sandbox_test
+package verify
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 )
 
@@ -53,9 +52,9 @@ func TestInspectELFFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			a, err := sandbox.InspectELF(f)
+			a, err := InspectELF(f)
 			if tc.wantErr {
-				if !errors.Is(err, sandbox.ErrNotELF) {
+				if !errors.Is(err, ErrNotELF) {
 					t.Fatalf("err = %v, want ErrNotELF", err)
 				}
 				return
@@ -86,20 +85,20 @@ func TestInspectELFFixtures(t *testing.T) {
 func TestCheckArtifact(t *testing.T) {
 	p := debianPlatform()
 	good := atesor.Artifact{Kind: atesor.KindExecutable, RISCV64: true, FloatABI: "lp64d", Interpreter: p.Loader}
-	if err := sandbox.CheckArtifact(good, p); err != nil {
+	if err := CheckArtifact(good, p); err != nil {
 		t.Fatal(err)
 	}
 	musl := good
 	musl.Interpreter = "/lib/ld-musl-riscv64.so.1"
-	if sandbox.CheckArtifact(musl, p) == nil {
+	if CheckArtifact(musl, p) == nil {
 		t.Error("musl loader accepted on the Debian profile")
 	}
 	soft := good
 	soft.FloatABI = "lp64"
-	if sandbox.CheckArtifact(soft, p) == nil {
+	if CheckArtifact(soft, p) == nil {
 		t.Error("lp64 accepted")
 	}
-	if sandbox.CheckArtifact(atesor.Artifact{Machine: "EM_X86_64"}, p) == nil {
+	if CheckArtifact(atesor.Artifact{Machine: "EM_X86_64"}, p) == nil {
 		t.Error("x86-64 accepted")
 	}
 }
@@ -118,7 +117,7 @@ func FuzzInspectELF(f *testing.F) {
 		f.Add(append([]byte("!<arch>\n"+arMember("bomb.o/", len(data))), data...))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a, err := sandbox.InspectELF(bytes.NewReader(data))
+		a, err := InspectELF(bytes.NewReader(data))
 		if err == nil && a.Size != int64(len(data)) {
 			t.Fatalf("size %d, want %d", a.Size, len(data))
 		}
@@ -151,14 +150,14 @@ func TestCheckArtifactISA(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := sandbox.InspectELF(bytes.NewReader(data))
+		a, err := InspectELF(bytes.NewReader(data))
 		if err != nil {
 			t.Fatalf("%s: %v", tt.file, err)
 		}
 		if !strings.Contains(a.ISA, tt.isaHas) {
 			t.Errorf("%s: ISA %q lacks %q", tt.file, a.ISA, tt.isaHas)
 		}
-		err = sandbox.CheckArtifact(a, tt.platform)
+		err = CheckArtifact(a, tt.platform)
 		switch {
 		case tt.errHas == "" && err != nil:
 			t.Errorf("%s on %s: refused: %v", tt.file, tt.platform.ISABaseline, err)
@@ -168,12 +167,12 @@ func TestCheckArtifactISA(t *testing.T) {
 	}
 	// Without a declared baseline nothing is checked, and a file without attributes (the
 	// Go linker writes none) is not refused for lacking them.
-	a, _ := sandbox.InspectELF(bytes.NewReader(mustRead(t, fixture(t, "libriscv64-add-rvv.so"))))
-	if err := sandbox.CheckArtifact(a, atesor.Platform{Profile: "debian", FloatABI: "lp64d"}); err != nil {
+	a, _ := InspectELF(bytes.NewReader(mustRead(t, fixture(t, "libriscv64-add-rvv.so"))))
+	if err := CheckArtifact(a, atesor.Platform{Profile: "debian", FloatABI: "lp64d"}); err != nil {
 		t.Errorf("no baseline: %v", err)
 	}
 	a.ISA = ""
-	if err := sandbox.CheckArtifact(a, debian); err != nil {
+	if err := CheckArtifact(a, debian); err != nil {
 		t.Errorf("no attributes: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package sandbox
+package verify
 
 import (
 	"bytes"
@@ -9,12 +9,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"path"
 	"sort"
 	"strings"
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 // NoiseDirs are the path fragments of build scratch directories that never hold
@@ -41,50 +44,47 @@ func IsNoisePath(p string) bool {
 	return strings.HasSuffix(dir, "/.libs/") && strings.HasPrefix(base, "lt-")
 }
 
-// HostPather is implemented by sandboxes whose files are visible on the host; HostPath
-// maps a sandbox path to the host path that holds it. [ScanArtifacts] uses it to walk
-// the tree directly instead of listing it with a command.
-type HostPather interface {
-	HostPath(sandboxPath string) (string, error)
-}
-
 // ScanArtifacts finds every ELF file and static archive below the sandbox directory dir
 // and inspects it with [InspectELF]. Symbolic links are not followed, and the curator's
 // noise directories (see [NoiseDirs]) are skipped. A sandbox whose tree is on the host
-// is read through a [Gate]: regular files only, each at most [BoundArtifact]. A file that
+// is read through a [sandbox.Gate]: regular files only, each at most [sandbox.BoundArtifact]. A file that
 // starts like an ELF file but is malformed or over the bound comes back as an artifact
 // with its Problem set, so that it fails verification instead of being skipped silently.
-// Artifacts come back sorted by path.
-func ScanArtifacts(ctx context.Context, sb atesor.Sandbox, dir string) ([]atesor.Artifact, error) {
+// Artifacts come back sorted by path. Files skipped for a reason worth knowing are logged
+// to log at debug level (nil: the default logger).
+func ScanArtifacts(ctx context.Context, sb atesor.Sandbox, dir string, log *slog.Logger) ([]atesor.Artifact, error) {
+	if log == nil {
+		log = slog.Default()
+	}
 	dir = path.Clean(dir)
-	g, err := GateOf(sb)
+	g, err := sandbox.GateOf(sb)
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: scan %s: %w", dir, err)
+		return nil, fmt.Errorf("verify: scan %s: %w", dir, err)
 	}
 	if g != nil {
 		defer g.Close()
-		return scanGate(ctx, g, dir, func(p string) string { return p })
+		return scanGate(ctx, g, log, dir, func(p string) string { return p })
 	}
-	var hp HostPather
-	if As(sb, &hp) {
+	var hp sandbox.HostPather
+	if sandbox.As(sb, &hp) {
 		// Only dir is visible on the host (a bind mount): the gate's tree is dir itself.
 		hdir, err := hp.HostPath(dir)
 		if err != nil {
-			return nil, fmt.Errorf("sandbox: scan %s: %w", dir, err)
+			return nil, fmt.Errorf("verify: scan %s: %w", dir, err)
 		}
-		g, err := NewGate(hdir)
+		g, err := sandbox.NewGate(hdir)
 		if err != nil {
-			return nil, fmt.Errorf("sandbox: scan %s: %w", dir, err)
+			return nil, fmt.Errorf("verify: scan %s: %w", dir, err)
 		}
 		defer g.Close()
-		return scanGate(ctx, g, "/", func(p string) string { return path.Join(dir, p) })
+		return scanGate(ctx, g, log, "/", func(p string) string { return path.Join(dir, p) })
 	}
 	return scanByCommand(ctx, sb, dir)
 }
 
 // scanGate walks treeDir of the gate's tree; sandboxPath maps a path of that tree to the
 // sandbox path artifacts are named by.
-func scanGate(ctx context.Context, g *Gate, treeDir string, sandboxPath func(string) string) ([]atesor.Artifact, error) {
+func scanGate(ctx context.Context, g *sandbox.Gate, log *slog.Logger, treeDir string, sandboxPath func(string) string) ([]atesor.Artifact, error) {
 	var out []atesor.Artifact
 	err := g.WalkDir(ctx, treeDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -103,7 +103,7 @@ func scanGate(ctx context.Context, g *Gate, treeDir string, sandboxPath func(str
 		if !d.Type().IsRegular() || IsNoisePath(sp) {
 			return nil
 		}
-		a, ok := inspectInGate(ctx, g, p)
+		a, ok := inspectInGate(ctx, g, log, p)
 		if ok {
 			a.Path = sp
 			out = append(out, a)
@@ -111,7 +111,7 @@ func scanGate(ctx context.Context, g *Gate, treeDir string, sandboxPath func(str
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: scan %s: %w", sandboxPath(treeDir), err)
+		return nil, fmt.Errorf("verify: scan %s: %w", sandboxPath(treeDir), err)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
@@ -119,12 +119,12 @@ func scanGate(ctx context.Context, g *Gate, treeDir string, sandboxPath func(str
 
 // inspectInGate inspects the file p found by a walk; ok is false for a file that is not
 // an artifact (or vanished, or stopped being a regular file).
-func inspectInGate(ctx context.Context, g *Gate, p string) (atesor.Artifact, bool) {
-	f, err := g.Open(ctx, p, NoFollow, BoundArtifact)
-	if errors.Is(err, ErrTooLarge) {
+func inspectInGate(ctx context.Context, g *sandbox.Gate, log *slog.Logger, p string) (atesor.Artifact, bool) {
+	f, err := g.Open(ctx, p, sandbox.NoFollow, sandbox.BoundArtifact)
+	if errors.Is(err, sandbox.ErrTooLarge) {
 		// Only an artifact-looking file over the bound is reported; its head is read
 		// through a bound of its own.
-		if head, herr := g.Open(ctx, p, NoFollow, Bound{Kind: "artifact", Max: -1}); herr == nil {
+		if head, herr := g.Open(ctx, p, sandbox.NoFollow, sandbox.Bound{Kind: "artifact", Max: -1}); herr == nil {
 			defer head.Close()
 			if looksLikeArtifact(head) {
 				return atesor.Artifact{Size: head.Size, Problem: err.Error()}, true
@@ -133,7 +133,7 @@ func inspectInGate(ctx context.Context, g *Gate, p string) (atesor.Artifact, boo
 		return atesor.Artifact{}, false
 	}
 	if err != nil {
-		slogFrom(ctx).Debug("sandbox: skipping a file the gate refused", "path", p, "err", err)
+		log.Debug("verify: skipping a file the gate refused", "path", p, "err", err)
 		return atesor.Artifact{}, false
 	}
 	defer f.Close()
@@ -145,7 +145,7 @@ func inspectInGate(ctx context.Context, g *Gate, p string) (atesor.Artifact, boo
 		return malformedArtifact(f.Section(), err), true
 	}
 	if err != nil {
-		slogFrom(ctx).Debug("sandbox: skipping unreadable ELF", "path", p, "err", err)
+		log.Debug("verify: skipping unreadable ELF", "path", p, "err", err)
 		return atesor.Artifact{}, false
 	}
 	return a, true
@@ -175,19 +175,19 @@ func looksLikeArtifact(f interface {
 // scanByCommand lists candidate files with find inside the sandbox and reads the ELF
 // ones through ReadFile.
 func scanByCommand(ctx context.Context, sb atesor.Sandbox, dir string) ([]atesor.Artifact, error) {
-	line := "find " + shellQuote(dir) + " -type f -size +0 -print0 2>/dev/null | " +
+	line := "find " + shellwords.Quote(dir) + " -type f -size +0 -print0 2>/dev/null | " +
 		"xargs -0 -r sh -c 'for f; do h=$(head -c 4 \"$f\" | od -An -c | tr -d \" \\n\"); " +
 		"case \"$h\" in 177ELF|\\!\\<ar) printf \"%s\\n\" \"$f\";; esac; done' atesor"
 	res, err := sb.Exec(ctx, atesor.Command{Line: line, Dir: "/", Timeout: 10 * time.Minute})
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: scan %s: %w", dir, err)
+		return nil, fmt.Errorf("verify: scan %s: %w", dir, err)
 	}
 	var out []atesor.Artifact
 	for _, p := range strings.Split(strings.TrimSpace(res.Stdout), "\n") {
 		if p == "" || IsNoisePath(p) {
 			continue
 		}
-		data, err := ReadBounded(ctx, sb, p, BoundFile)
+		data, err := sandbox.ReadBounded(ctx, sb, p, sandbox.BoundFile)
 		if err != nil {
 			continue
 		}
@@ -202,9 +202,4 @@ func scanByCommand(ctx context.Context, sb atesor.Sandbox, dir string) ([]atesor
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
-}
-
-// shellQuote quotes s for sh.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -1,4 +1,4 @@
-package sandbox_test
+package verify
 
 import (
 	"context"
@@ -32,7 +32,7 @@ func TestIsNoisePath(t *testing.T) {
 		"relative/CMakeFiles/x":                                true,
 	}
 	for p, want := range tests {
-		if got := sandbox.IsNoisePath(p); got != want {
+		if got := IsNoisePath(p); got != want {
 			t.Errorf("IsNoisePath(%q) = %v, want %v", p, got, want)
 		}
 	}
@@ -57,7 +57,7 @@ func TestScanArtifactsLibtool(t *testing.T) {
 	if err := h.CopyIn(ctx, fixture(t, "riscv64-glibc-hello"), "/workspace/pkg/src/.libs/lt-hello"); err != nil {
 		t.Fatal(err)
 	}
-	arts, err := sandbox.ScanArtifacts(ctx, h, "/workspace/pkg")
+	arts, err := ScanArtifacts(ctx, h, "/workspace/pkg", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,28 +83,13 @@ func ExampleInspectELF() {
 		return
 	}
 	defer f.Close()
-	a, err := sandbox.InspectELF(f)
+	a, err := InspectELF(f)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(a.Kind, a.Machine, a.FloatABI, a.Interpreter, a.RISCV64)
 	// Output: executable EM_RISCV lp64d /lib/ld-linux-riscv64-lp64d.so.1 true
-}
-
-func ExampleResolveInRepo() {
-	root, _ := os.MkdirTemp("", "sandbox-example-")
-	defer os.RemoveAll(root)
-	_ = os.MkdirAll(filepath.Join(root, "workspace", "pkg"), 0o755)
-	// A link made by a build: absolute targets are taken inside the sandbox.
-	_ = os.Symlink("/etc/passwd", filepath.Join(root, "workspace", "pkg", "evil"))
-	_, err := sandbox.ResolveInRepo(root, "/workspace/pkg", "evil")
-	fmt.Println(err)
-	p, _ := sandbox.ResolveInRepo(root, "/workspace/pkg", "src/../main.c")
-	fmt.Println(p)
-	// Output:
-	// /workspace/pkg/evil resolves to /etc/passwd, outside /workspace/pkg: path resolves outside the repository
-	// /workspace/pkg/main.c
 }
 
 // TestScanArtifactsHostile: a build that leaves a malformed ELF, a FIFO, a socket, a link
@@ -135,7 +120,7 @@ func TestScanArtifactsHostile(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	arts, err := sandbox.ScanArtifacts(ctx, h, "/workspace/pkg")
+	arts, err := ScanArtifacts(ctx, h, "/workspace/pkg", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,4 +146,50 @@ func TestScanArtifactsHostile(t *testing.T) {
 	if p := got["/workspace/pkg/bomb-"+string(sandboxtest.InterpBomb)]; !strings.Contains(p, "program interpreter claims 68719476736 bytes") {
 		t.Errorf("interpreter bomb: %q", p)
 	}
+}
+
+func TestScanArtifactsHost(t *testing.T) {
+	ctx := context.Background()
+	h := newHost(t)
+	for _, f := range []string{"riscv64-glibc-hello", "x86_64-hello", "libriscv64-math.a", "script.sh"} {
+		if err := h.CopyIn(ctx, fixture(t, f), "/workspace/pkg/out/"+f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.CopyIn(ctx, fixture(t, "riscv64-glibc-hello"), "/workspace/pkg/CMakeFiles/3.31/CompilerIdC/a.out"); err != nil {
+		t.Fatal(err)
+	}
+	arts, err := ScanArtifacts(ctx, h, "/workspace/pkg", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, a := range arts {
+		paths = append(paths, a.Path)
+	}
+	want := "/workspace/pkg/out/libriscv64-math.a /workspace/pkg/out/riscv64-glibc-hello /workspace/pkg/out/x86_64-hello"
+	if strings.Join(paths, " ") != want {
+		t.Errorf("paths = %v", paths)
+	}
+}
+
+// debianPlatform is the Debian riscv64 profile the checks are run against.
+func debianPlatform() atesor.Platform {
+	return atesor.Platform{
+		Name: "debian", Profile: "debian", DisplayName: "Debian GNU/Linux (trixie)", Libc: "glibc",
+		Triplet: "riscv64-linux-gnu", PackageManager: "apt-get", InstallCommand: "apt-get install -y",
+		UpdateCommand: "apt-get update", Loader: "/lib/ld-linux-riscv64-lp64d.so.1", FloatABI: "lp64d",
+		OSReleaseID: "debian",
+	}
+}
+
+// newHost is a host sandbox with the repository pkg in a private work directory.
+func newHost(t *testing.T) *sandbox.Host {
+	t.Helper()
+	h, err := sandbox.NewHost(debianPlatform(), sandbox.WithWorkdir(t.TempDir()), sandbox.WithRepo("pkg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
 }

@@ -1,4 +1,4 @@
-package sandbox
+package verify
 
 import (
 	"debug/elf"

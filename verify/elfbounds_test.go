@@ -1,4 +1,4 @@
-package sandbox_test
+package verify
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 )
 
@@ -36,11 +35,11 @@ func TestHostileELF(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var ierr, serr error
 			n := allocated(func() {
-				_, ierr = sandbox.InspectELF(bytes.NewReader(data))
-				_, serr = sandbox.DefinedSymbols(bytes.NewReader(data))
+				_, ierr = InspectELF(bytes.NewReader(data))
+				_, serr = DefinedSymbols(bytes.NewReader(data))
 			})
 			for what, err := range map[string]error{"InspectELF": ierr, "DefinedSymbols": serr} {
-				if !errors.Is(err, sandbox.ErrMalformedELF) || !errors.Is(err, sandbox.ErrNotELF) {
+				if !errors.Is(err, ErrMalformedELF) || !errors.Is(err, ErrNotELF) {
 					t.Errorf("%s: err = %v, want ErrMalformedELF", what, err)
 				}
 			}
