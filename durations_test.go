@@ -11,10 +11,9 @@ import (
 
 func TestDurationsInJSONAreSeconds(t *testing.T) {
 	s := State{
-		RepoName: "zlib", Request: Request{Source: "zlib", TestTimeout: 90 * time.Second},
-		Timings:  []NodeTiming{{Node: "build", Duration: 2500 * time.Millisecond}},
-		Duration: 95 * time.Second, SandboxTime: 80 * time.Second,
-		Tests: &TestResult{Commands: []string{"make check"}, Duration: 12 * time.Second},
+		RunPart:    RunPart{RepoName: "zlib", Request: Request{Source: "zlib", TestTimeout: 90 * time.Second}},
+		TestPart:   TestPart{Tests: &TestResult{Commands: []string{"make check"}, Duration: 12 * time.Second}},
+		TimingPart: TimingPart{Timings: []NodeTiming{{Node: "build", Duration: 2500 * time.Millisecond}}, Duration: 95 * time.Second, SandboxTime: 80 * time.Second},
 	}
 	b, err := json.Marshal(s)
 	if err != nil {

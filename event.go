@@ -1,7 +1,6 @@
 package atesor
 
 import (
-	"encoding/json"
 	"time"
 )
 
@@ -66,28 +65,4 @@ type Event struct {
 	// error, so events can be stored and sent as JSON; the run's Result and State keep
 	// the failure (failure class, escalation reason, error records).
 	Err string `json:"error,omitempty"`
-}
-
-// MarshalJSON writes Elapsed as elapsed_seconds (a number), as every duration in Atesor's
-// JSON.
-func (e Event) MarshalJSON() ([]byte, error) {
-	type plain Event
-	return json.Marshal(struct {
-		plain
-		Elapsed float64 `json:"elapsed_seconds"`
-	}{plain(e), e.Elapsed.Seconds()})
-}
-
-// UnmarshalJSON reads elapsed_seconds into Elapsed.
-func (e *Event) UnmarshalJSON(b []byte) error {
-	type plain Event
-	v := struct {
-		*plain
-		Elapsed float64 `json:"elapsed_seconds"`
-	}{plain: (*plain)(e)}
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	e.Elapsed = time.Duration(v.Elapsed * float64(time.Second))
-	return nil
 }

@@ -1,7 +1,6 @@
 package atesor
 
 import (
-	"encoding/json"
 	"time"
 )
 
@@ -86,43 +85,6 @@ type Variant struct {
 	Min       time.Duration   `json:"-"`
 	Max       time.Duration   `json:"-"`
 	Durations []time.Duration `json:"-"`
-}
-
-// MarshalJSON writes the durations as seconds.
-func (v Variant) MarshalJSON() ([]byte, error) {
-	type plain Variant
-	var ds []float64
-	for _, d := range v.Durations {
-		ds = append(ds, d.Seconds())
-	}
-	return json.Marshal(struct {
-		plain
-		Median    float64   `json:"median_seconds"`
-		Min       float64   `json:"min_seconds"`
-		Max       float64   `json:"max_seconds"`
-		Durations []float64 `json:"durations_seconds,omitempty"`
-	}{plain(v), v.Median.Seconds(), v.Min.Seconds(), v.Max.Seconds(), ds})
-}
-
-// UnmarshalJSON reads the durations in seconds.
-func (v *Variant) UnmarshalJSON(b []byte) error {
-	type plain Variant
-	w := struct {
-		*plain
-		Median    float64   `json:"median_seconds"`
-		Min       float64   `json:"min_seconds"`
-		Max       float64   `json:"max_seconds"`
-		Durations []float64 `json:"durations_seconds"`
-	}{plain: (*plain)(v)}
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	v.Median, v.Min, v.Max = fromSeconds(w.Median), fromSeconds(w.Min), fromSeconds(w.Max)
-	v.Durations = nil
-	for _, s := range w.Durations {
-		v.Durations = append(v.Durations, fromSeconds(s))
-	}
-	return nil
 }
 
 // WinningVariant returns the winner's variant, or nil.

@@ -215,19 +215,17 @@ func sampleState() State {
 	hasMain := true
 	_ = hasMain
 	s := State{
-		RunID: "zlib-1", Request: Request{Source: "zlib.tar.gz", MaxAttempts: 5, TestTimeout: time.Minute},
-		RepoName: "zlib", RepoDir: "/workspace/zlib",
-		Platform:  Platform{Name: "debian", Profile: "debian", Libc: "glibc", Packages: map[string]string{"zlib": "zlib1g-dev"}},
-		Detection: &Detection{BuildSystem: BuildAutotools, Confidence: 0.9, Dependencies: []Dependency{{Name: "zlib"}}},
-		Analysis:  &PackageAnalysis{Purpose: "compression", BuildSystem: BuildAutotools},
-		Plan:      &BuildPlan{Phases: []Phase{{Name: "build", Commands: []string{"./configure", "make"}}}},
-		Status:    StatusBuildFailed, Attempts: 2,
-		FixAttempts: []FixAttempt{{Attempt: 1, Error: "x", Strategy: "s",
-			Actions: []Action{{Type: ActionCommand, Command: "make"}}, Timestamp: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}},
-		Artifacts: []Artifact{{Path: "/workspace/zlib/libz.so.1", Kind: KindSharedLibrary, Needed: []string{"libc.so.6"}}},
-		Tests:     &TestResult{Commands: []string{"make check"}, Passed: true, Duration: time.Second},
-		Usage:     Usage{Calls: 3, InputTokens: 10, OutputTokens: 5, CostUSD: 0.01},
-		StartedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+		RunPart:       RunPart{RunID: "zlib-1", Request: Request{Source: "zlib.tar.gz", MaxAttempts: 5, TestTimeout: time.Minute}, RepoName: "zlib", RepoDir: "/workspace/zlib", Platform: Platform{Name: "debian", Profile: "debian", Libc: "glibc", Packages: map[string]string{"zlib": "zlib1g-dev"}}},
+		RoutePart:     RoutePart{Status: StatusBuildFailed, Attempts: 2},
+		DetectionPart: DetectionPart{Detection: &Detection{BuildSystem: BuildAutotools, Confidence: 0.9, Dependencies: []Dependency{{Name: "zlib"}}}},
+		AnalysisPart:  AnalysisPart{Analysis: &PackageAnalysis{Purpose: "compression", BuildSystem: BuildAutotools}},
+		PlanPart:      PlanPart{Plan: &BuildPlan{Phases: []Phase{{Name: "build", Commands: []string{"./configure", "make"}}}}},
+		FixPart: FixPart{FixAttempts: []FixAttempt{{Attempt: 1, Error: "x", Strategy: "s",
+			Actions: []Action{{Type: ActionCommand, Command: "make"}}, Timestamp: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}}},
+		VerifyPart: VerifyPart{Artifacts: []Artifact{{Path: "/workspace/zlib/libz.so.1", Kind: KindSharedLibrary, Needed: []string{"libc.so.6"}}}},
+		TestPart:   TestPart{Tests: &TestResult{Commands: []string{"make check"}, Passed: true, Duration: time.Second}},
+		UsagePart:  UsagePart{Usage: Usage{Calls: 3, InputTokens: 10, OutputTokens: 5, CostUSD: 0.01}},
+		TimingPart: TimingPart{StartedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)},
 	}
 	s.Record(ErrorRecord{Node: "build", Command: "make", Message: "fatal error: zlib.h: No such file or directory",
 		Timestamp: time.Date(2026, 1, 1, 0, 0, 1, 0, time.UTC)})

@@ -75,11 +75,15 @@ func (p *Pipeline) fromCache(ctx context.Context, req atesor.Request, name strin
 	p.emitInfo(hit)
 	now := p.opts.now().UTC()
 	s := &atesor.State{
-		RunID: name + "-" + platform.SandboxKey(), Request: req, RepoName: name, Platform: platform,
-		RepoDir: "/workspace/" + name, Status: status, Verified: true, EscalationReason: reason,
-		SourceSHA256: entry.SourceSHA256, SourceCommit: entry.SourceCommit, Analysis: entry.Analysis,
-		Plan: &entry.Plan, TestCommands: entry.TestCommands, Tests: entry.Tests, Artifacts: entry.Artifacts,
-		Recipe: entry.Recipe, StartedAt: now, FinishedAt: now, PlanSource: "cache",
+		RunPart:      atesor.RunPart{Version: atesor.StateVersion, RunID: name + "-" + platform.SandboxKey(), Request: req, RepoName: name, Platform: platform, RepoDir: "/workspace/" + name},
+		RoutePart:    atesor.RoutePart{Status: status, EscalationReason: reason},
+		SourcePart:   atesor.SourcePart{SourceSHA256: entry.SourceSHA256, SourceCommit: entry.SourceCommit},
+		AnalysisPart: atesor.AnalysisPart{Analysis: entry.Analysis},
+		PlanPart:     atesor.PlanPart{Plan: &entry.Plan, TestCommands: entry.TestCommands, PlanSource: "cache"},
+		VerifyPart:   atesor.VerifyPart{Verified: true, Artifacts: entry.Artifacts},
+		TestPart:     atesor.TestPart{Tests: entry.Tests},
+		OutputPart:   atesor.OutputPart{Recipe: entry.Recipe},
+		TimingPart:   atesor.TimingPart{StartedAt: now, FinishedAt: now},
 	}
 	r := &run{p: p, state: s, src: src, start: now}
 	files := r.files()

@@ -76,7 +76,9 @@ func TestCopyArtifacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	s := &atesor.State{RepoName: "pkg", RepoDir: "/workspace/pkg", Request: atesor.Request{OutputDir: out}}
+	s := &atesor.State{
+		RunPart: atesor.RunPart{RepoName: "pkg", RepoDir: "/workspace/pkg", Request: atesor.Request{OutputDir: out}},
+	}
 	for _, a := range []struct{ name, sum string }{{"good", good}, {"changed", changedSum}, {"zero", zeroSum}} {
 		s.Artifacts = append(s.Artifacts, atesor.Artifact{Path: "/workspace/pkg/" + a.name, SHA256: a.sum, Role: atesor.ArtifactPrimary})
 	}

@@ -34,10 +34,11 @@ func TestOptimizeUsesFetchedGoToolchain(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &atesor.State{
-				RepoName: "gopkg", RepoDir: "/workspace/gopkg", GoToolchain: tc.tc, SourceDateEpoch: 1700000000,
-				ExecutedCommands: []string{"go build ./..."},
-				Tests:            &atesor.TestResult{Commands: []string{"go test ./..."}, Passed: true},
-				Analysis:         &atesor.PackageAnalysis{Language: "go"},
+				RunPart:      atesor.RunPart{RepoName: "gopkg", RepoDir: "/workspace/gopkg"},
+				SourcePart:   atesor.SourcePart{SourceDateEpoch: 1700000000},
+				AnalysisPart: atesor.AnalysisPart{Analysis: &atesor.PackageAnalysis{Language: "go"}},
+				BuildPart:    atesor.BuildPart{GoToolchain: tc.tc, ExecutedCommands: []string{"go build ./..."}},
+				TestPart:     atesor.TestPart{Tests: &atesor.TestResult{Commands: []string{"go test ./..."}, Passed: true}},
 			}
 			tgt := (&run{}).optimizeTarget(s)
 			tgt.Source = fstest.MapFS{"go.mod": {Data: []byte("module example.com/gopkg\n")}, "main.go": {Data: []byte("package main\n")}}

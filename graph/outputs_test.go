@@ -171,7 +171,9 @@ func TestWriteOutputsReturnsErrors(t *testing.T) {
 		}
 	}
 	r := &run{p: &Pipeline{opts: options{now: time.Now}}, state: &atesor.State{
-		RepoName: "vecsum", Recipe: "# recipe", Request: atesor.Request{OutputDir: h.out}}, runDir: t.TempDir(), log: slog.New(slog.DiscardHandler)}
+		RunPart:    atesor.RunPart{RepoName: "vecsum", Request: atesor.Request{OutputDir: h.out}},
+		OutputPart: atesor.OutputPart{Recipe: "# recipe"},
+	}, runDir: t.TempDir(), log: slog.New(slog.DiscardHandler)}
 	err := r.writeOutputs(t.Context(), r.state)
 	if err == nil {
 		t.Fatal("writeOutputs succeeded with the report and recipe paths blocked")

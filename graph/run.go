@@ -80,9 +80,10 @@ func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, 
 		}
 	} else {
 		r.state = &atesor.State{
-			RunID: id, Request: req, RepoName: name, Platform: platform,
-			RepoDir: "/workspace/" + name, Status: atesor.StatusRunning,
-			SourceSHA256: src.sha256, SourceDateEpoch: src.epoch, StartedAt: r.start.UTC(),
+			RunPart:    atesor.RunPart{Version: atesor.StateVersion, RunID: id, Request: req, RepoName: name, Platform: platform, RepoDir: "/workspace/" + name},
+			RoutePart:  atesor.RoutePart{Status: atesor.StatusRunning},
+			SourcePart: atesor.SourcePart{SourceSHA256: src.sha256, SourceDateEpoch: src.epoch},
+			TimingPart: atesor.TimingPart{StartedAt: r.start.UTC()},
 		}
 		if p.cfg.Provider != nil {
 			r.state.ProviderName = p.cfg.Provider.Name()
@@ -260,6 +261,7 @@ func (r *run) supervise(s *atesor.State, _ string) string {
 // directory, each atomically. A failure is logged; the error is for the callers that
 // must not carry on without the file (the final outputs).
 func (r *run) save(s *atesor.State) error {
+	s.Version = atesor.StateVersion
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		r.log.Error("encode state", "err", err)
@@ -295,14 +297,23 @@ func (r *run) now() time.Time {
 	return r.p.opts.now()
 }
 
+// loadState reads a saved run state for resume. A state that does not decode, or that a
+// newer Atesor wrote (a state_version above [atesor.StateVersion]), is refused with what
+// to do instead: resuming would guess at fields this version does not know.
 func loadState(path string) (*atesor.State, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("no saved run (%w)", err)
 	}
+	var probe struct {
+		Version int `json:"state_version"`
+	}
+	if err := json.Unmarshal(b, &probe); err == nil && probe.Version > atesor.StateVersion {
+		return nil, fmt.Errorf("the saved state %s has format version %d and this Atesor reads versions up to %d: resume it with the Atesor that started it, or port the package again without resume", path, probe.Version, atesor.StateVersion)
+	}
 	var s atesor.State
 	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("saved state %s is not valid JSON: %w", path, err)
+		return nil, fmt.Errorf("the saved state %s cannot be read (%w): port the package again without resume", path, err)
 	}
 	return &s, nil
 }

@@ -23,106 +23,190 @@ func TestSupervisorRouting(t *testing.T) {
 		wantClass atesor.FailureClass
 		attempts  int
 	}{
-		{"fresh run starts at init", false, func() *atesor.State { return &atesor.State{} }, NodeInit, "", 0},
+		{"fresh run starts at init", false, func() *atesor.State {
+			return &atesor.State{}
+		}, NodeInit, "", 0},
 		{"init failure escalates", false, func() *atesor.State {
-			return &atesor.State{LastNode: NodeInit, FailureClass: atesor.FailureSetup}
+			return &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeInit, FailureClass: atesor.FailureSetup},
+			}
 		}, NodeEscalate, atesor.FailureSetup, 0},
-		{"init goes to analyst", false, func() *atesor.State { return &atesor.State{LastNode: NodeInit} }, NodeAnalyst, "", 0},
+		{"init goes to analyst", false, func() *atesor.State {
+			return &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeInit},
+			}
+		}, NodeAnalyst, "", 0},
 		{"a cached recipe rebuilds after init", false, func() *atesor.State {
-			return &atesor.State{LastNode: NodeInit, Plan: plan, PlanSource: planFromCache}
+			return &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeInit},
+				PlanPart:  atesor.PlanPart{Plan: plan, PlanSource: planFromCache},
+			}
 		}, NodeBuild, "", 0},
 		{"finish ends a run without performance mode", false, func() *atesor.State {
-			return &atesor.State{LastNode: NodeFinish, Verified: true}
+			return &atesor.State{
+				RoutePart:  atesor.RoutePart{LastNode: NodeFinish},
+				VerifyPart: atesor.VerifyPart{Verified: true},
+			}
 		}, nodeEnd, "", 0},
 		{"finish goes to optimize in performance mode", false, func() *atesor.State {
-			return &atesor.State{LastNode: NodeFinish, Verified: true, Request: atesor.Request{Optimize: true}}
+			return &atesor.State{
+				RunPart:    atesor.RunPart{Request: atesor.Request{Optimize: true}},
+				RoutePart:  atesor.RoutePart{LastNode: NodeFinish},
+				VerifyPart: atesor.VerifyPart{Verified: true},
+			}
 		}, NodeOptimize, "", 0},
 		{"an unverified port is not measured", false, func() *atesor.State {
-			return &atesor.State{LastNode: NodeFinish, Request: atesor.Request{Optimize: true}}
+			return &atesor.State{
+				RunPart:   atesor.RunPart{Request: atesor.Request{Optimize: true}},
+				RoutePart: atesor.RoutePart{LastNode: NodeFinish},
+			}
 		}, nodeEnd, "", 0},
 		{"optimize ends the run", false, func() *atesor.State {
-			return &atesor.State{LastNode: NodeOptimize, Verified: true, Request: atesor.Request{Optimize: true}}
+			return &atesor.State{
+				RunPart:    atesor.RunPart{Request: atesor.Request{Optimize: true}},
+				RoutePart:  atesor.RoutePart{LastNode: NodeOptimize},
+				VerifyPart: atesor.VerifyPart{Verified: true},
+			}
 		}, nodeEnd, "", 0},
-		{"heuristic plan builds", false, func() *atesor.State { return &atesor.State{LastNode: NodeHeuristicPlan, Plan: plan} }, NodeBuild, "", 0},
-		{"no heuristic plan scouts", false, func() *atesor.State { return &atesor.State{LastNode: NodeHeuristicPlan} }, NodeScout, "", 0},
-		{"built goes to verify", false, func() *atesor.State { return &atesor.State{LastNode: NodeBuild, BuildSucceeded: true} }, NodeVerify, "", 0},
+		{"heuristic plan builds", false, func() *atesor.State {
+			return &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeHeuristicPlan},
+				PlanPart:  atesor.PlanPart{Plan: plan},
+			}
+		}, NodeBuild, "", 0},
+		{"no heuristic plan scouts", false, func() *atesor.State {
+			return &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeHeuristicPlan},
+			}
+		}, NodeScout, "", 0},
+		{"built goes to verify", false, func() *atesor.State {
+			return &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeBuild},
+				BuildPart: atesor.BuildPart{BuildSucceeded: true},
+			}
+		}, NodeVerify, "", 0},
 		{"verified goes to finish even over budget", false, func() *atesor.State {
-			return &atesor.State{LastNode: NodeVerify, Verified: true, Usage: atesor.Usage{CostUSD: 5}}
+			return &atesor.State{
+				RoutePart:  atesor.RoutePart{LastNode: NodeVerify},
+				VerifyPart: atesor.VerifyPart{Verified: true},
+				UsagePart:  atesor.UsagePart{Usage: atesor.Usage{CostUSD: 5}},
+			}
 		}, NodeFinish, "", 0},
 		{"failed build goes to fix", false, func() *atesor.State {
-			s := &atesor.State{LastNode: NodeBuild}
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeBuild},
+			}
 			s.Record(failedBuild("foo.c:1:1: error: expected ';'"))
 			return s
 		}, NodeFix, "", 1},
 		{"failed verify goes to fix", false, func() *atesor.State {
-			s := &atesor.State{LastNode: NodeVerify, BuildSucceeded: true}
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeVerify},
+				BuildPart: atesor.BuildPart{BuildSucceeded: true},
+			}
 			s.Record(atesor.ErrorRecord{Node: NodeVerify, Message: "verification failed: x"})
 			return s
 		}, NodeFix, "", 1},
 		{"offline failed build escalates as build", true, func() *atesor.State {
-			s := &atesor.State{LastNode: NodeBuild}
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeBuild},
+			}
 			s.Record(failedBuild("foo.c:1:1: error: expected ';'"))
 			return s
 		}, NodeEscalate, atesor.FailureBuild, 1},
 		{"offline failed verify escalates as verify", true, func() *atesor.State {
-			s := &atesor.State{LastNode: NodeVerify, BuildSucceeded: true}
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeVerify},
+				BuildPart: atesor.BuildPart{BuildSucceeded: true},
+			}
 			s.Record(atesor.ErrorRecord{Node: NodeVerify, Message: "verification failed: x"})
 			return s
 		}, NodeEscalate, atesor.FailureVerify, 1},
 		{"attempt limit", false, func() *atesor.State {
-			s := &atesor.State{LastNode: NodeBuild, Attempts: 4}
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeBuild, Attempts: 4},
+			}
 			s.Record(failedBuild("foo.c:1:1: error: expected ';'"))
 			return s
 		}, NodeEscalate, atesor.FailureBudget, 5},
 		{"cost just below the limit goes on", false, func() *atesor.State {
-			s := &atesor.State{LastNode: NodeBuild, Usage: atesor.Usage{CostUSD: 1.00}}
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeBuild},
+				UsagePart: atesor.UsagePart{Usage: atesor.Usage{CostUSD: 1.00}},
+			}
 			s.Record(failedBuild("foo.c:1:1: error: expected ';'"))
 			return s
 		}, NodeFix, "", 1},
 		{"cost just above the limit escalates", false, func() *atesor.State {
-			s := &atesor.State{LastNode: NodeBuild, Usage: atesor.Usage{CostUSD: 1.0001}}
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeBuild},
+				UsagePart: atesor.UsagePart{Usage: atesor.Usage{CostUSD: 1.0001}},
+			}
 			s.Record(failedBuild("foo.c:1:1: error: expected ';'"))
 			return s
 		}, NodeEscalate, atesor.FailureBudget, 1},
 		{"cost over the limit after a fix escalates", false, func() *atesor.State {
-			return &atesor.State{LastNode: NodeFix, Usage: atesor.Usage{CostUSD: 1.5}}
+			return &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeFix},
+				UsagePart: atesor.UsagePart{Usage: atesor.Usage{CostUSD: 1.5}},
+			}
 		}, NodeEscalate, atesor.FailureBudget, 0},
-		{"valid fix rebuilds", false, func() *atesor.State { return &atesor.State{LastNode: NodeFix} }, NodeBuild, "", 0},
+		{"valid fix rebuilds", false, func() *atesor.State {
+			return &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeFix},
+			}
+		}, NodeBuild, "", 0},
 		{"invalid fix counts and retries the fixer", false, func() *atesor.State {
-			s := &atesor.State{LastNode: NodeFix, FixInvalid: true}
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeFix},
+				FixPart:   atesor.FixPart{FixInvalid: true},
+			}
 			s.Record(failedBuild("foo.c:1:1: error: expected ';'"))
 			return s
 		}, NodeFix, "", 1},
 		{"error loop escalates", false, func() *atesor.State {
-			s := &atesor.State{LastNode: NodeBuild, Attempts: 2}
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeBuild, Attempts: 2},
+			}
 			s.Record(failedBuild("a.c:1:1: error: x"))
 			s.Record(failedBuild("b.c:2:1: error: y"))
 			s.Record(failedBuild("c.c:3:1: error: z"))
 			return s
 		}, NodeEscalate, atesor.FailureEscalated, 3},
 		{"unrecoverable category escalates", false, func() *atesor.State {
-			s := &atesor.State{LastNode: NodeBuild}
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeBuild},
+			}
 			s.Record(failedBuild("write error: No space left on device"))
 			return s
 		}, NodeEscalate, atesor.FailureEscalated, 1},
 		{"emulator fault is infra", false, func() *atesor.State {
-			s := &atesor.State{LastNode: NodeBuild}
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeBuild},
+			}
 			s.Record(atesor.ErrorRecord{Node: NodeBuild, Message: emulatorFaultPrefix + "qemu crashed", Category: atesor.CategoryUnknown})
 			return s
 		}, NodeEscalate, atesor.FailureInfra, 1},
 		{"re-plan signature re-scouts", false, func() *atesor.State {
-			s := &atesor.State{LastNode: NodeBuild}
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeBuild},
+			}
 			s.Record(failedBuild("E: Unable to locate package libfoo-dev"))
 			return s
 		}, NodeScout, "", 1},
 		{"re-plan signature only once", false, func() *atesor.State {
-			s := &atesor.State{LastNode: NodeBuild, ReplanSignatures: []string{"unable to locate package"}}
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeBuild, ReplanSignatures: []string{"unable to locate package"}},
+			}
 			s.Record(failedBuild("E: Unable to locate package libfoo-dev"))
 			return s
 		}, NodeFix, "", 1},
 		{"two failed fixes of one error re-scout once", false, func() *atesor.State {
-			s := &atesor.State{LastNode: NodeBuild, FixAttempts: []atesor.FixAttempt{
-				{Error: "x.c:10:2: error: foo"}, {Error: "x.c:12:2: error: foo"}}}
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeBuild},
+				FixPart: atesor.FixPart{FixAttempts: []atesor.FixAttempt{
+					{Error: "x.c:10:2: error: foo"}, {Error: "x.c:12:2: error: foo"}}},
+			}
 			s.Record(atesor.ErrorRecord{Node: NodeBuild, Message: "x.c:14:2: error: foo", Category: atesor.CategoryCompilation})
 			return s
 		}, NodeScout, "", 1},
@@ -145,9 +229,11 @@ func TestSupervisorRouting(t *testing.T) {
 }
 
 func TestRecipeSections(t *testing.T) {
-	s := &atesor.State{RepoName: "zlib", RepoDir: "/workspace/zlib", Verified: true,
-		Platform:         atesor.Platform{Name: "debian", Profile: "debian", DisplayName: "Debian", FloatABI: "lp64d"},
-		ExecutedCommands: []string{"./configure", "make -j$(nproc)"}}
+	s := &atesor.State{
+		RunPart:    atesor.RunPart{RepoName: "zlib", RepoDir: "/workspace/zlib", Platform: atesor.Platform{Name: "debian", Profile: "debian", DisplayName: "Debian", FloatABI: "lp64d"}},
+		BuildPart:  atesor.BuildPart{ExecutedCommands: []string{"./configure", "make -j$(nproc)"}},
+		VerifyPart: atesor.VerifyPart{Verified: true},
+	}
 	md := appendCommands(fallbackRecipe(s), s)
 	if !recipeHasSections(md) {
 		t.Fatalf("fallback recipe lacks a section:\n%s", md)

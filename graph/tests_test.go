@@ -30,8 +30,12 @@ func testRunOver(t *testing.T, bs atesor.BuildSystem) (*run, *atesor.State, *san
 	pl := &Pipeline{}
 	pl.opts.events = func(e atesor.Event) { events = append(events, e) }
 	r := &run{p: pl, sb: sb, log: slog.New(slog.DiscardHandler), start: time.Now()}
-	s := &atesor.State{RepoName: "pkg", RepoDir: "/workspace/pkg", Detection: &atesor.Detection{BuildSystem: bs},
-		Request: atesor.Request{TestTimeout: time.Minute}, Verified: true, Status: atesor.StatusVerified}
+	s := &atesor.State{
+		RunPart:       atesor.RunPart{RepoName: "pkg", RepoDir: "/workspace/pkg", Request: atesor.Request{TestTimeout: time.Minute}},
+		RoutePart:     atesor.RoutePart{Status: atesor.StatusVerified},
+		DetectionPart: atesor.DetectionPart{Detection: &atesor.Detection{BuildSystem: bs}},
+		VerifyPart:    atesor.VerifyPart{Verified: true},
+	}
 	return r, s, sb
 }
 
@@ -220,9 +224,13 @@ func TestJudgeTests(t *testing.T) {
 }
 
 func TestRecipeCarriesTheTestEvidence(t *testing.T) {
-	s := &atesor.State{RepoName: "pkg", Verified: true, Status: atesor.StatusVerified,
-		Tests: &atesor.TestResult{Commands: []string{"ctest --test-dir build"}, ExitCode: 8,
-			Counts: &atesor.TestCounts{Framework: "ctest", Ran: 122, Passed: 120, Failed: 2, FailedTests: []string{"strtod", "bignum"}}}}
+	s := &atesor.State{
+		RunPart:    atesor.RunPart{RepoName: "pkg"},
+		RoutePart:  atesor.RoutePart{Status: atesor.StatusVerified},
+		VerifyPart: atesor.VerifyPart{Verified: true},
+		TestPart: atesor.TestPart{Tests: &atesor.TestResult{Commands: []string{"ctest --test-dir build"}, ExitCode: 8,
+			Counts: &atesor.TestCounts{Framework: "ctest", Ran: 122, Passed: 120, Failed: 2, FailedTests: []string{"strtod", "bignum"}}}},
+	}
 	model := "# pkg\n\n## Executive Summary\n\nok\n\n## Verification\n\nAll artifacts are riscv64.\n\n## Known Issues & Recommendations\n\nnone\n"
 	got := withTestEvidence(model, s)
 	ver := got[strings.Index(got, "## Verification"):strings.Index(got, "## Known Issues")]

@@ -19,7 +19,10 @@ func main() {
 	p.Queue(atesor.RolePlanner, `{"purpose": "a greeting library", "language": "C",
 		"build_system": {"type": "make", "confidence": 0.95, "reasoning": "Makefile"},
 		"dependencies": [], "needs_custom_plan": false, "complexity": 1}`)
-	s := &atesor.State{RepoName: "hello", Detection: &atesor.Detection{BuildSystem: atesor.BuildMake, Confidence: 0.95, Evidence: "Makefile"}}
+	s := &atesor.State{
+		RunPart:       atesor.RunPart{RepoName: "hello"},
+		DetectionPart: atesor.DetectionPart{Detection: &atesor.Detection{BuildSystem: atesor.BuildMake, Confidence: 0.95, Evidence: "Makefile"}},
+	}
 	node := &AnalystNode{Client: &llm.Client{Provider: p}}
 	if err := node.Run(context.Background(), nil, s); err != nil {
 		fmt.Fprintln(os.Stderr, err)

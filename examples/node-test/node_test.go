@@ -52,7 +52,10 @@ func TestAnalystNode(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := fake.New()
 			tt.script(p)
-			s := &atesor.State{RepoName: "zlib", Detection: det}
+			s := &atesor.State{
+				RunPart:       atesor.RunPart{RepoName: "zlib"},
+				DetectionPart: atesor.DetectionPart{Detection: det},
+			}
 			node := &AnalystNode{Client: &llm.Client{Provider: p}}
 			if err := node.Run(context.Background(), nil, s); err != nil {
 				t.Fatal(err)
