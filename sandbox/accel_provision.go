@@ -9,6 +9,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
 )
 
 // accelStaleAfter is how old layers that do not match the root filesystem may get
@@ -103,7 +104,7 @@ func provisionAccel(ctx context.Context, p atesor.Platform, rootfs string, o *op
 	rep.report("accel-bootstrap", "mmdebstrap "+strings.Join(args, " "))
 	if out, err := runMmdebstrapArgs(ctx, args, rep, "accel-bootstrap"); err != nil {
 		return AccelMeta{}, fmt.Errorf("sandbox: accelerator: mmdebstrap of the amd64 tree (suite %s, mirror %q): %w\n%s",
-			rmeta.Suite, rmeta.Mirror, err, tail(out, 4000))
+			rmeta.Suite, rmeta.Mirror, err, proc.Tail(out, 4000))
 	}
 	amdStatus, err := readDpkgStatus(amd)
 	if err != nil {

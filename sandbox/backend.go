@@ -10,6 +10,7 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/redact"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
 )
 
 // repoTracker remembers the repository directory (/workspace/<repo>) of a sandbox:
@@ -88,7 +89,7 @@ func cloneError(src string, res atesor.CommandResult, err error) error {
 		return fmt.Errorf("sandbox: git clone %s: %w", redact.URLs(src), err)
 	}
 	if !res.OK() {
-		return fmt.Errorf("sandbox: git clone %s failed (exit %d): %s", redact.URLs(src), res.ExitCode, redact.URLs(tail(res.Output, 2000)))
+		return fmt.Errorf("sandbox: git clone %s failed (exit %d): %s", redact.URLs(src), res.ExitCode, redact.URLs(proc.Tail(res.Output, 2000)))
 	}
 	return nil
 }

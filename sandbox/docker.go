@@ -21,6 +21,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
 	"github.com/eclipse-atesor/atesor-go/internal/redact"
 	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
 )
 
 var (
@@ -211,8 +212,8 @@ func (d *Docker) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandRe
 		defer cancel()
 		_, _ = d.docker(kctx, "exec", d.container, "kill", "-KILL", "-1")
 	}
-	return run(ctx, process{argv: args, env: dockerCLIEnv(), line: cmd.Line, timeout: timeout,
-		stdout: cmd.Stdout, stderr: cmd.Stderr, onKill: kill})
+	return proc.Run(ctx, proc.Process{Argv: args, Env: dockerCLIEnv(), Line: cmd.Line, Timeout: timeout,
+		Stdout: cmd.Stdout, Stderr: cmd.Stderr, OnKill: kill})
 }
 
 // CopyIn copies a host directory or file into the bind-mounted workspace, unpacks a
@@ -290,7 +291,7 @@ func (d *Docker) copyOutStream(ctx context.Context, sandboxPath, dest string, l 
 	}
 	cmd := exec.CommandContext(ctx, d.bin, "cp", d.container+":"+sandboxPath, "-")
 	cmd.Env = dockerCLIEnv()
-	stderr := newBoundedBuffer(4096, 4096)
+	stderr := proc.NewBuffer(4096, 4096)
 	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

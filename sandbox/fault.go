@@ -7,24 +7,13 @@ import (
 	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
 )
-
-// qemuUncaught matches qemu-user's report of a fatal guest signal.
-var qemuUncaught = regexp.MustCompile(`qemu: uncaught target signal (\d+)(?: \(([A-Za-z ]+)\))?`)
 
 // IsEmulatorFault reports whether a command died in a way that may be the emulator's
 // fault: killed by SIGSEGV, SIGILL or SIGBUS, or reported by qemu as an uncaught target
 // signal.
-func IsEmulatorFault(r atesor.CommandResult) bool {
-	if r.TimedOut {
-		return false
-	}
-	switch r.Signal {
-	case "SIGSEGV", "SIGILL", "SIGBUS":
-		return true
-	}
-	return qemuUncaught.MatchString(r.Output) || qemuUncaught.MatchString(r.Stderr)
-}
+func IsEmulatorFault(r atesor.CommandResult) bool { return proc.IsEmulatorFault(r) }
 
 // FaultClass is the verdict on a command that hit an emulator fault.
 type FaultClass string
@@ -57,8 +46,8 @@ func faultSignature(r atesor.CommandResult) string {
 		out = r.Stdout + r.Stderr
 	}
 	parts := []string{r.Signal}
-	if m := qemuUncaught.FindStringSubmatch(out); m != nil {
-		parts = append(parts, "qemu:"+m[1])
+	if sig := proc.UncaughtSignal(out); sig != "" {
+		parts = append(parts, "qemu:"+sig)
 	}
 	if m := toolchainCrash.FindString(out); m != "" {
 		parts = append(parts, "toolchain:"+strings.TrimSpace(m))

@@ -10,6 +10,7 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/redact"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
 )
 
 var (
@@ -101,8 +102,8 @@ func (h *Host) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandResu
 		pathEnv = DefaultPath
 	}
 	env := AllowedEnv(pathEnv, filepath.Join(h.root, "root"), h.o.cc, h.o.cxx, cmd.Env)
-	return run(ctx, process{argv: []string{"/bin/sh", "-c", cmd.Line}, dir: hdir, env: env, line: cmd.Line,
-		timeout: timeout, stdout: cmd.Stdout, stderr: cmd.Stderr})
+	return proc.Run(ctx, proc.Process{Argv: []string{"/bin/sh", "-c", cmd.Line}, Dir: hdir, Env: env, Line: cmd.Line,
+		Timeout: timeout, Stdout: cmd.Stdout, Stderr: cmd.Stderr})
 }
 
 // CopyIn copies a host directory or file into the sandbox tree, unpacks a source

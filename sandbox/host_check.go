@@ -13,17 +13,6 @@ import (
 	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
-// MissingToolError says which host tool is missing and which apt package provides it.
-type MissingToolError struct {
-	Tool    string
-	Package string
-	Purpose string
-}
-
-func (e *MissingToolError) Error() string {
-	return fmt.Sprintf("%s is missing (%s); install it with: apt-get install -y %s", e.Tool, e.Purpose, e.Package)
-}
-
 // HostTool is a host prerequisite of the [Rootfs] sandbox.
 type HostTool struct {
 	// Name is the program looked up on PATH, or the file's path when File is set.

@@ -16,6 +16,7 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/osroot"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
 )
 
 // jail enters commands into a riscv64 root filesystem with bwrap, hardened as the
@@ -73,7 +74,7 @@ func (j *jail) run(ctx context.Context, c jailCommand) (atesor.CommandResult, er
 }
 
 // retryStart runs once until the command starts: a command that did not start (bwrap,
-// its cgroup or its network could not be set up, a [*startError]: an infrastructure
+// its cgroup or its network could not be set up, a [*proc.StartError]: an infrastructure
 // fault, never the command's) is started again, up to startAttempts times in all, each
 // retry logged. The result counts the retries; only the last failure is returned. A
 // missing tool, a cancelled context, or stdin that cannot be read again ends it at once.
@@ -81,7 +82,7 @@ func retryStart(ctx context.Context, logger *slog.Logger, line string, stdin io.
 	for attempt := 1; ; attempt++ {
 		res, err := once()
 		res.StartRetries = attempt - 1
-		var se *startError
+		var se *proc.StartError
 		if err == nil || !errors.As(err, &se) || ctx.Err() != nil {
 			return res, err
 		}
@@ -166,8 +167,8 @@ func (j *jail) runOnce(ctx context.Context, c jailCommand) (atesor.CommandResult
 	started := func(ctx context.Context, pid int) (func(*atesor.CommandResult), error) {
 		return j.enter(ctx, pid, infoR, blockW, c.network)
 	}
-	return run(ctx, process{argv: argv, line: c.line, timeout: c.timeout, stdout: c.stdout, stderr: c.stderr, stdin: c.stdin,
-		extraFiles: []*os.File{secR, infoW, blockR}, cloneflags: cloneflags, started: started})
+	return proc.Run(ctx, proc.Process{Argv: argv, Line: c.line, Timeout: c.timeout, Stdout: c.stdout, Stderr: c.stderr, Stdin: c.stdin,
+		ExtraFiles: []*os.File{secR, infoW, blockR}, Cloneflags: cloneflags, Started: started})
 }
 
 // enter finishes the sandbox of a started bwrap (pid): it learns the sandbox's first

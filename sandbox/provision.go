@@ -18,6 +18,7 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
 )
 
 // DefaultSuite is the Debian suite of the root filesystem.
@@ -197,7 +198,7 @@ func bootstrapDebian(ctx context.Context, dir string, p atesor.Platform, o *opti
 		}
 	}
 	if err != nil {
-		return CacheMeta{}, fmt.Errorf("sandbox: mmdebstrap %s (mirror %q): %w\n%s", suite, mirror, err, tail(out, 4000))
+		return CacheMeta{}, fmt.Errorf("sandbox: mmdebstrap %s (mirror %q): %w\n%s", suite, mirror, err, proc.Tail(out, 4000))
 	}
 	rel := osRelease(dir)
 	return CacheMeta{Platform: p.SandboxKey(), Suite: suite, Mirror: mirror, Created: time.Now().UTC(),
@@ -251,13 +252,6 @@ func clearDir(dir string) error {
 	return nil
 }
 
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "..." + s[len(s)-n:]
-}
-
 // osRelease parses <root>/etc/os-release (or usr/lib/os-release).
 func osRelease(root string) map[string]string {
 	m := map[string]string{}
@@ -296,7 +290,7 @@ func verifyRootfs(ctx context.Context, dir string, p atesor.Platform, o *options
 	}
 	if got := strings.TrimSpace(res.Stdout); got != "riscv64" {
 		return fmt.Errorf("sandbox: uname -m in %s says %q (exit %d: %s), not riscv64; is qemu-riscv64 registered in binfmt_misc?",
-			dir, got, res.ExitCode, strings.TrimSpace(tail(res.Output, 500)))
+			dir, got, res.ExitCode, strings.TrimSpace(proc.Tail(res.Output, 500)))
 	}
 	return nil
 }
@@ -311,7 +305,7 @@ func refreshLists(ctx context.Context, dir string, p atesor.Platform, o *options
 		return fmt.Errorf("sandbox: %s: %w", line, err)
 	}
 	if !res.OK() {
-		return fmt.Errorf("sandbox: %s failed (exit %d): %s", line, res.ExitCode, tail(res.Output, 2000))
+		return fmt.Errorf("sandbox: %s failed (exit %d): %s", line, res.ExitCode, proc.Tail(res.Output, 2000))
 	}
 	return nil
 }
@@ -420,7 +414,7 @@ func bootstrapAlpine(ctx context.Context, dir string, p atesor.Platform, o *opti
 		return CacheMeta{}, fmt.Errorf("sandbox: %s: %w", line, err)
 	}
 	if !res.OK() {
-		return CacheMeta{}, fmt.Errorf("sandbox: %s failed (exit %d): %s", line, res.ExitCode, tail(res.Output, 2000))
+		return CacheMeta{}, fmt.Errorf("sandbox: %s failed (exit %d): %s", line, res.ExitCode, proc.Tail(res.Output, 2000))
 	}
 	rel := osRelease(dir)
 	return CacheMeta{Platform: p.SandboxKey(), Suite: version, Mirror: mirror, Created: time.Now().UTC(),

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
 )
 
 // TestRetryStart: a command whose sandbox could not be set up is started again, a
@@ -19,8 +20,8 @@ import (
 // failed, a missing tool, a cancelled context and stdin that cannot be read twice are
 // never retried.
 func TestRetryStart(t *testing.T) {
-	setupFailed := &startError{err: errors.New("sandbox: release bwrap: write |1: broken pipe")}
-	missing := &startError{err: fmt.Errorf("wrapped: %w", &MissingToolError{Tool: "slirp4netns", Package: "slirp4netns"})}
+	setupFailed := &proc.StartError{Err: errors.New("sandbox: release bwrap: write |1: broken pipe")}
+	missing := &proc.StartError{Err: fmt.Errorf("wrapped: %w", &MissingToolError{Tool: "slirp4netns", Package: "slirp4netns"})}
 	ran := errors.New("sandbox: command cancelled")
 	file, err := os.Open(os.DevNull)
 	if err != nil {
@@ -72,36 +73,11 @@ func TestRetryStart(t *testing.T) {
 			if !errors.Is(err, tt.wantErr) {
 				t.Errorf("err = %v, want %v", err, tt.wantErr)
 			}
-			var se *startError
+			var se *proc.StartError
 			if errors.As(err, &se) != tt.wantStart {
 				t.Errorf("start failure = %v, want %v (%v)", !tt.wantStart, tt.wantStart, err)
 			}
 		})
-	}
-}
-
-// TestRunStartFailures: a process that cannot be started, and one whose setup after the
-// start fails, are start failures (the command never ran); the set-up failure kills the
-// process at once.
-func TestRunStartFailures(t *testing.T) {
-	_, err := run(context.Background(), process{argv: []string{"/nonexistent/program"}, line: "x"})
-	var se *startError
-	if !errors.As(err, &se) {
-		t.Errorf("a program that does not exist: %v, want a start failure", err)
-	}
-	setup := errors.New("the cgroup is gone")
-	res, err := run(context.Background(), process{argv: []string{"sleep", "30"}, line: "sleep 30",
-		started: func(context.Context, int) (func(*atesor.CommandResult), error) { return nil, setup }})
-	if !errors.As(err, &se) || !errors.Is(err, setup) {
-		t.Errorf("a failed setup: %v, want a start failure wrapping %v", err, setup)
-	}
-	if res.Signal != "SIGKILL" {
-		t.Errorf("the process was not killed: %+v", res)
-	}
-	// A command that ran and failed is no start failure.
-	res, err = run(context.Background(), process{argv: []string{"sh", "-c", "exit 3"}, line: "exit 3"})
-	if err != nil || res.ExitCode != 3 {
-		t.Errorf("exit 3: %v %+v", err, res)
 	}
 }
 

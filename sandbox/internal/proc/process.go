@@ -1,4 +1,4 @@
-package sandbox
+package proc
 
 import (
 	"context"
@@ -18,74 +18,74 @@ import (
 // DefaultTimeout bounds a command whose Command.Timeout is zero.
 const DefaultTimeout = 1800 * time.Second
 
-// process is one host process to run for a command.
-type process struct {
-	argv    []string
-	dir     string
-	env     []string
-	line    string
-	timeout time.Duration
-	stdout  io.Writer
-	stdin   io.Reader // nil: /dev/null
-	stderr  io.Writer
-	// onTimeout runs after the process group was killed because of the timeout or a
+// Process is one host process to run for a command.
+type Process struct {
+	Argv    []string
+	Dir     string
+	Env     []string
+	Line    string
+	Timeout time.Duration
+	Stdout  io.Writer
+	Stdin   io.Reader // nil: /dev/null
+	Stderr  io.Writer
+	// OnKill runs after the process group was killed because of the timeout or a
 	// cancelled context (the Docker backend kills the processes inside the container).
-	onKill func()
-	// extraFiles are passed to the process as descriptors 3, 4, ... (see
+	OnKill func()
+	// ExtraFiles are passed to the process as descriptors 3, 4, ... (see
 	// [exec.Cmd.ExtraFiles]); run closes them once the process started.
-	extraFiles []*os.File
-	// cloneflags are namespaces the process is started in (CLONE_NEWNET for a command
+	ExtraFiles []*os.File
+	// Cloneflags are namespaces the process is started in (CLONE_NEWNET for a command
 	// with network), so they exist before its program runs.
-	cloneflags uintptr
-	// started runs right after the process started (the rootfs sandbox places it in its
+	Cloneflags uintptr
+	// Started runs right after the process started (the rootfs sandbox places it in its
 	// cgroup and sets up its network there) and before the command runs. An error kills
-	// the process group and is returned as a [*startError]. The returned function, when
+	// the process group and is returned as a [*StartError]. The returned function, when
 	// not nil, runs after the process ended and may annotate the result.
-	started func(ctx context.Context, pid int) (finish func(*atesor.CommandResult), err error)
+	Started func(ctx context.Context, pid int) (finish func(*atesor.CommandResult), err error)
 }
 
-// run starts the process in its own process group with stdin from /dev/null, copies its
+// Run starts the process in its own process group with stdin from /dev/null, copies its
 // output live to the optional writers and into the result, and kills the whole process
 // group when the timeout passes or ctx is cancelled. A command that ran and failed is not
 // an error. A cancelled context returns the partial result and the context's error.
-func run(ctx context.Context, p process) (atesor.CommandResult, error) {
-	res := atesor.CommandResult{Line: p.line}
-	if len(p.argv) == 0 {
+func Run(ctx context.Context, p Process) (atesor.CommandResult, error) {
+	res := atesor.CommandResult{Line: p.Line}
+	if len(p.Argv) == 0 {
 		return res, errors.New("sandbox: empty argv")
 	}
-	timeout := p.timeout
+	timeout := p.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	stdout := newBoundedBuffer(OutputHead, OutputTail)
-	stderr := newBoundedBuffer(OutputHead, OutputTail)
-	combined := newBoundedBuffer(OutputHead, OutputTail)
-	cmd := exec.Command(p.argv[0], p.argv[1:]...)
-	cmd.Dir = p.dir
-	cmd.Env = p.env
+	stdout := NewBuffer(OutputHead, OutputTail)
+	stderr := NewBuffer(OutputHead, OutputTail)
+	combined := NewBuffer(OutputHead, OutputTail)
+	cmd := exec.Command(p.Argv[0], p.Argv[1:]...)
+	cmd.Dir = p.Dir
+	cmd.Env = p.Env
 	if cmd.Env == nil {
 		cmd.Env = []string{}
 	}
-	cmd.Stdin = p.stdin   // nil: /dev/null
+	cmd.Stdin = p.Stdin   // nil: /dev/null
 	var liveMu sync.Mutex // one writer may serve as both Stdout and Stderr
-	cmd.Stdout = teeWriter(stdout, combined, p.stdout, &liveMu)
-	cmd.Stderr = teeWriter(stderr, combined, p.stderr, &liveMu)
-	cmd.ExtraFiles = p.extraFiles
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Cloneflags: p.cloneflags}
+	cmd.Stdout = teeWriter(stdout, combined, p.Stdout, &liveMu)
+	cmd.Stderr = teeWriter(stderr, combined, p.Stderr, &liveMu)
+	cmd.ExtraFiles = p.ExtraFiles
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Cloneflags: p.Cloneflags}
 	// A grandchild that escaped the group could hold the pipes open; do not wait forever.
 	cmd.WaitDelay = 5 * time.Second
 
 	start := time.Now()
 	err := cmd.Start()
-	for _, f := range p.extraFiles {
+	for _, f := range p.ExtraFiles {
 		f.Close()
 	}
 	if err != nil {
-		return res, &startError{err: fmt.Errorf("sandbox: start %s: %w", p.argv[0], err)}
+		return res, &StartError{Err: fmt.Errorf("sandbox: start %s: %w", p.Argv[0], err)}
 	}
 	var finish func(*atesor.CommandResult)
-	if p.started != nil {
-		if finish, err = p.started(ctx, cmd.Process.Pid); err != nil {
+	if p.Started != nil {
+		if finish, err = p.Started(ctx, cmd.Process.Pid); err != nil {
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			_ = cmd.Wait()
 			res.Stdout, res.Stderr, res.Output = stdout.String(), stderr.String(), combined.String()
@@ -94,9 +94,9 @@ func run(ctx context.Context, p process) (atesor.CommandResult, error) {
 				finish(&res)
 			}
 			if msg := strings.TrimSpace(res.Stderr); msg != "" {
-				err = fmt.Errorf("%w: %s", err, tail(msg, 1000))
+				err = fmt.Errorf("%w: %s", err, Tail(msg, 1000))
 			}
-			return res, &startError{err: err}
+			return res, &StartError{Err: err}
 		}
 	}
 	done := make(chan struct{})
@@ -116,8 +116,8 @@ func run(ctx context.Context, p process) (atesor.CommandResult, error) {
 			cancelled = true
 		}
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		if p.onKill != nil {
-			p.onKill()
+		if p.OnKill != nil {
+			p.OnKill()
 		}
 	}()
 	waitErr := cmd.Wait()
@@ -148,13 +148,13 @@ func run(ctx context.Context, p process) (atesor.CommandResult, error) {
 	return res, nil
 }
 
-// startError is a command that failed to start: the sandbox around it could not be
+// StartError is a command that failed to start: the sandbox around it could not be
 // set up (the process did not start, or the setup after it failed), so the command
 // itself never ran and may be started again.
-type startError struct{ err error }
+type StartError struct{ Err error }
 
-func (e *startError) Error() string { return e.err.Error() }
-func (e *startError) Unwrap() error { return e.err }
+func (e *StartError) Error() string { return e.Err.Error() }
+func (e *StartError) Unwrap() error { return e.Err }
 
 // fillExit sets ExitCode, Signal and EmulatorFault from the process state.
 func fillExit(res *atesor.CommandResult, ps *os.ProcessState, waitErr error) {
@@ -219,4 +219,11 @@ func (l liveWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	_, _ = l.w.Write(p)
 	return len(p), nil
+}
+
+func Tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "..." + s[len(s)-n:]
 }

@@ -1,4 +1,4 @@
-package sandbox
+package proc
 
 import (
 	"fmt"
@@ -14,10 +14,10 @@ const (
 	OutputTail = 3 << 20
 )
 
-// boundedBuffer keeps the first head and the last tail bytes written to it, and counts
+// Buffer keeps the first head and the last tail bytes written to it, and counts
 // the rest. Safe for concurrent use (the stdout and stderr copiers share the combined
 // buffer).
-type boundedBuffer struct {
+type Buffer struct {
 	mu      sync.Mutex
 	head    []byte
 	tail    []byte // ring buffer of capacity tailCap once full
@@ -27,11 +27,11 @@ type boundedBuffer struct {
 	total   int64
 }
 
-func newBoundedBuffer(head, tail int) *boundedBuffer {
-	return &boundedBuffer{headCap: head, tailCap: tail}
+func NewBuffer(head, tail int) *Buffer {
+	return &Buffer{headCap: head, tailCap: tail}
 }
 
-func (b *boundedBuffer) Write(p []byte) (int, error) {
+func (b *Buffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	n := len(p)
@@ -65,12 +65,12 @@ func (b *boundedBuffer) Write(p []byte) (int, error) {
 }
 
 // omitted returns how many bytes were dropped from the middle.
-func (b *boundedBuffer) omitted() int64 {
+func (b *Buffer) omitted() int64 {
 	return b.total - int64(len(b.head)) - int64(len(b.tail))
 }
 
 // String returns the head, a marker line when bytes were dropped, and the tail.
-func (b *boundedBuffer) String() string {
+func (b *Buffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.total <= int64(b.headCap) {
