@@ -28,7 +28,7 @@ const (
 // and 90,000 entries), far below what fills a disk.
 func DefaultExtractLimits() ExtractLimits {
 	l := ExtractLimits{MaxBytes: 16 << 30, MaxEntries: 1_000_000}
-	if v, err := parseSize(os.Getenv(EnvExtractMaxBytes)); err == nil && v != 0 {
+	if v, err := ParseSize(os.Getenv(EnvExtractMaxBytes)); err == nil && v != 0 {
 		l.MaxBytes = v
 	}
 	if v, err := strconv.Atoi(strings.TrimSpace(os.Getenv(EnvExtractMaxEntries))); err == nil && v != 0 {

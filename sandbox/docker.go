@@ -21,6 +21,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
 	"github.com/eclipse-atesor/atesor-go/internal/redact"
 	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/jail"
 	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
 )
 
@@ -108,7 +109,7 @@ func NewDocker(ctx context.Context, p atesor.Platform, opts ...Option) (*Docker,
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	d.container = "atesor-" + hex.EncodeToString(b)
-	args := dockerRunArgs(d.container, filepath.Join(d.root, "workspace"), image, o.caBundlePath(), o.limits.resolve())
+	args := dockerRunArgs(d.container, filepath.Join(d.root, "workspace"), image, o.caBundlePath(), o.limits.Resolve())
 	if out, err := d.docker(ctx, args...); err != nil {
 		return nil, fmt.Errorf("sandbox: docker run %s: %w: %s", image, err, out)
 	}
@@ -123,7 +124,7 @@ func dockerRunArgs(container, workspace, image, caBundle string, l Limits) []str
 	args := []string{"run", "-d", "--rm", "--platform", "linux/riscv64", "--name", container,
 		"-v", workspace + ":" + Workspace, "-w", Workspace,
 		"--cap-drop", "ALL", "--security-opt", "no-new-privileges"}
-	for _, c := range dockerCaps {
+	for _, c := range jail.Capabilities() {
 		args = append(args, "--cap-add", strings.TrimPrefix(c, "CAP_"))
 	}
 	if l.Pids > 0 {
@@ -134,7 +135,7 @@ func dockerRunArgs(container, workspace, image, caBundle string, l Limits) []str
 		args = append(args, "--memory", m, "--memory-swap", m)
 	}
 	if caBundle != "" {
-		args = append(args, "-v", caBundle+":"+caInside+":ro")
+		args = append(args, "-v", caBundle+":"+jail.CABundleInside+":ro")
 	}
 	return append(args, image, "sleep", "infinity")
 }
@@ -202,7 +203,7 @@ func (d *Docker) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandRe
 		timeout = d.o.timeout
 	}
 	args := []string{d.bin, "exec", "-i=false", "-w", dir}
-	for _, kv := range AllowedEnv(DefaultPath, SandboxHome, d.o.cc, d.o.cxx, cmd.Env) {
+	for _, kv := range proc.Env(DefaultPath, SandboxHome, d.o.cc, d.o.cxx, cmd.Env) {
 		args = append(args, "-e", kv)
 	}
 	args = append(args, d.container, "/bin/sh", "-c", cmd.Line)

@@ -35,7 +35,7 @@ const (
 // 4 GiB and one minute.
 func DefaultDownloadLimits() DownloadLimits {
 	l := DownloadLimits{MaxBytes: 4 << 30, Stall: time.Minute}
-	if v, err := parseSize(os.Getenv(EnvDownloadMaxBytes)); err == nil && v > 0 {
+	if v, err := ParseSize(os.Getenv(EnvDownloadMaxBytes)); err == nil && v > 0 {
 		l.MaxBytes = v
 	}
 	if d, err := time.ParseDuration(strings.TrimSpace(os.Getenv(EnvDownloadStall))); err == nil && d > 0 {

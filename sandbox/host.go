@@ -101,7 +101,7 @@ func (h *Host) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandResu
 	if pathEnv == "" {
 		pathEnv = DefaultPath
 	}
-	env := AllowedEnv(pathEnv, filepath.Join(h.root, "root"), h.o.cc, h.o.cxx, cmd.Env)
+	env := proc.Env(pathEnv, filepath.Join(h.root, "root"), h.o.cc, h.o.cxx, cmd.Env)
 	return proc.Run(ctx, proc.Process{Argv: []string{"/bin/sh", "-c", cmd.Line}, Dir: hdir, Env: env, Line: cmd.Line,
 		Timeout: timeout, Stdout: cmd.Stdout, Stderr: cmd.Stderr})
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/jail"
 )
 
 // Progress is one step of a long sandbox operation (provisioning), reported to the
@@ -137,4 +139,13 @@ func (o *options) caBundlePath() string {
 		return "/etc/ssl/certs/ca-certificates.crt"
 	}
 	return ""
+}
+
+// WithLimits sets the per-command limits of the rootfs and Docker sandboxes (zero fields
+// keep their defaults, see [Limits]).
+func WithLimits(l Limits) Option { return func(o *options) { o.limits = l } }
+
+// jailConfig is what the jail of a root-filesystem sandbox takes from the options.
+func (o *options) jailConfig() jail.Config {
+	return jail.Config{Logger: o.logger, Limits: o.limits, CABundle: o.caBundlePath}
 }

@@ -2,6 +2,16 @@ package sandbox
 
 import "github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
 
+// DefaultPath is PATH inside a sandbox.
+const DefaultPath = proc.DefaultPath
+
+// SandboxHome is HOME inside a sandbox.
+const SandboxHome = proc.SandboxHome
+
+// Workspace is the directory inside a sandbox that holds the packages
+// (/workspace/<repo>).
+const Workspace = "/workspace"
+
 // DefaultTimeout bounds a command whose Command.Timeout is zero.
 const DefaultTimeout = proc.DefaultTimeout
 

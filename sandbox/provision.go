@@ -18,6 +18,7 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/jail"
 	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
 )
 
@@ -283,8 +284,8 @@ func verifyRootfs(ctx context.Context, dir string, p atesor.Platform, o *options
 	if want == "debian" && (o.suite == "" || o.suite == "trixie" || o.suite == "stable") && rel["VERSION_ID"] != "13" {
 		return fmt.Errorf("sandbox: %s is Debian VERSION_ID=%q, not 13 (trixie)", dir, rel["VERSION_ID"])
 	}
-	spec := bwrapSpec{root: dir, readOnly: true, env: AllowedEnv(DefaultPath, SandboxHome, "", "", nil), dir: "/"}
-	res, err := runJailed(ctx, o, jailCommand{spec: spec, line: "uname -m", timeout: 2 * time.Minute})
+	spec := jail.Spec{Root: dir, ReadOnly: true, Env: proc.Env(DefaultPath, SandboxHome, "", "", nil), Dir: "/"}
+	res, err := jail.Run(ctx, o.jailConfig(), jail.Command{Spec: spec, Line: "uname -m", Timeout: 2 * time.Minute})
 	if err != nil {
 		return fmt.Errorf("sandbox: run uname -m in %s: %w", dir, err)
 	}
@@ -299,8 +300,8 @@ func verifyRootfs(ctx context.Context, dir string, p atesor.Platform, o *options
 // itself (used on the cache under its lock).
 func refreshLists(ctx context.Context, dir string, p atesor.Platform, o *options) error {
 	line := updateCommand(p)
-	spec := bwrapSpec{root: dir, env: AllowedEnv(DefaultPath, SandboxHome, "", "", nil), dir: "/"}
-	res, err := runJailed(ctx, o, jailCommand{spec: spec, line: line, network: true, timeout: 15 * time.Minute})
+	spec := jail.Spec{Root: dir, Env: proc.Env(DefaultPath, SandboxHome, "", "", nil), Dir: "/"}
+	res, err := jail.Run(ctx, o.jailConfig(), jail.Command{Spec: spec, Line: line, Network: true, Timeout: 15 * time.Minute})
 	if err != nil {
 		return fmt.Errorf("sandbox: %s: %w", line, err)
 	}
@@ -407,9 +408,9 @@ func bootstrapAlpine(ctx context.Context, dir string, p atesor.Platform, o *opti
 	}
 	line := "apk update && apk add --no-cache " + strings.Join(alpinePackages, " ")
 	rep.report("bootstrap", line)
-	spec := bwrapSpec{root: dir, env: AllowedEnv(DefaultPath, SandboxHome, "", "", nil), dir: "/"}
-	res, err := runJailed(ctx, o, jailCommand{spec: spec, line: line, network: true, timeout: 60 * time.Minute,
-		stderr: progressWriter{rep}, stdout: progressWriter{rep}})
+	spec := jail.Spec{Root: dir, Env: proc.Env(DefaultPath, SandboxHome, "", "", nil), Dir: "/"}
+	res, err := jail.Run(ctx, o.jailConfig(), jail.Command{Spec: spec, Line: line, Network: true, Timeout: 60 * time.Minute,
+		Stderr: progressWriter{rep}, Stdout: progressWriter{rep}})
 	if err != nil {
 		return CacheMeta{}, fmt.Errorf("sandbox: %s: %w", line, err)
 	}

@@ -16,6 +16,8 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/redact"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/jail"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
 )
 
 var (
@@ -50,7 +52,7 @@ type Rootfs struct {
 	pkgMu sync.Mutex
 
 	jailOnce sync.Once
-	jail     *jail
+	jail     *jail.Jail
 	jailErr  error
 }
 
@@ -83,7 +85,7 @@ func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs,
 	}
 	r := &Rootfs{platform: p, o: o, cache: cache, runDir: runDir, accel: accel,
 		upper: filepath.Join(runDir, "upper"), merged: filepath.Join(runDir, "merged")}
-	r.disk = diskLimit(o.limits.resolve().Disk, runDir)
+	r.disk = jail.DiskLimit(o.limits.Resolve().Disk, runDir)
 	work := filepath.Join(runDir, "work")
 	for _, d := range []string{r.upper, work, r.merged} {
 		if err := os.Mkdir(d, 0o755); err != nil {
@@ -187,13 +189,13 @@ func (r *Rootfs) exec(ctx context.Context, cmd atesor.Command, roBinds []string)
 	if timeout <= 0 {
 		timeout = r.o.timeout
 	}
-	r.jailOnce.Do(func() { r.jail, r.jailErr = newJail(r.o) })
+	r.jailOnce.Do(func() { r.jail, r.jailErr = jail.New(r.o.jailConfig()) })
 	if r.jailErr != nil {
 		return atesor.CommandResult{Line: cmd.Line}, r.jailErr
 	}
-	spec := bwrapSpec{root: r.merged, env: AllowedEnv(DefaultPath, SandboxHome, r.o.cc, r.o.cxx, cmd.Env), dir: dir, roBinds: roBinds}
-	return execBounded(ctx, r.upper, r.disk, diskInterval, func(ctx context.Context) (atesor.CommandResult, error) {
-		return r.jail.run(ctx, jailCommand{spec: spec, line: cmd.Line, network: cmd.Network, timeout: timeout, stdout: cmd.Stdout, stderr: cmd.Stderr, stdin: cmd.Stdin})
+	spec := jail.Spec{Root: r.merged, Env: proc.Env(DefaultPath, SandboxHome, r.o.cc, r.o.cxx, cmd.Env), Dir: dir, ROBinds: roBinds}
+	return jail.ExecBounded(ctx, r.upper, r.disk, jail.DiskInterval, func(ctx context.Context) (atesor.CommandResult, error) {
+		return r.jail.Run(ctx, jail.Command{Spec: spec, Line: cmd.Line, Network: cmd.Network, Timeout: timeout, Stdout: cmd.Stdout, Stderr: cmd.Stderr, Stdin: cmd.Stdin})
 	})
 }
 

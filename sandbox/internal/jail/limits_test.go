@@ -1,4 +1,4 @@
-package sandbox
+package jail
 
 import (
 	"errors"
@@ -76,19 +76,19 @@ func TestParseCgroups(t *testing.T) {
 
 func TestParseSizeAndDefaultLimits(t *testing.T) {
 	for in, want := range map[string]int64{"1024": 1024, "4k": 4096, "256M": 256 << 20, " 8G ": 8 << 30} {
-		if got, err := parseSize(in); err != nil || got != want {
-			t.Errorf("parseSize(%q) = %d, %v", in, got, err)
+		if got, err := ParseSize(in); err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v", in, got, err)
 		}
 	}
-	if _, err := parseSize("lots"); err == nil {
-		t.Error("parseSize(lots): no error")
+	if _, err := ParseSize("lots"); err == nil {
+		t.Error("ParseSize(lots): no error")
 	}
 	t.Setenv(EnvMemoryLimit, "2G")
 	t.Setenv(EnvPidsLimit, "100")
 	if l := DefaultLimits(); l.Memory != 2<<30 || l.Pids != 100 {
 		t.Errorf("DefaultLimits = %+v", l)
 	}
-	if l := (Limits{Memory: -1}).resolve(); l.Memory != -1 || l.Pids != 100 {
+	if l := (Limits{Memory: -1}).Resolve(); l.Memory != -1 || l.Pids != 100 {
 		t.Errorf("resolve = %+v", l)
 	}
 }

@@ -1,4 +1,4 @@
-package sandbox
+package jail
 
 import (
 	"fmt"
@@ -34,7 +34,7 @@ func CheckIsolation() []IsolationCheck {
 	}
 	out = append(out, sc)
 	lim := IsolationCheck{Name: "per-command limits"}
-	if where, err := LimitsStatus(); err != nil {
+	if where, err := limitsStatus(); err != nil {
 		lim.Detail = "commands run without memory and process limits: " + err.Error()
 	} else {
 		l := DefaultLimits()

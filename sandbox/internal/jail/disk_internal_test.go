@@ -1,4 +1,4 @@
-package sandbox
+package jail
 
 import (
 	"context"
@@ -62,7 +62,7 @@ func TestExecBoundedDisk(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			start := time.Now()
-			_, err := execBounded(t.Context(), dir, limit, 50*time.Millisecond, func(ctx context.Context) (atesor.CommandResult, error) {
+			_, err := ExecBounded(t.Context(), dir, limit, 50*time.Millisecond, func(ctx context.Context) (atesor.CommandResult, error) {
 				return atesor.CommandResult{}, tc.run(ctx, dir)
 			})
 			var dl *DiskLimitError
@@ -80,7 +80,7 @@ func TestExecBoundedDisk(t *testing.T) {
 	// A cancelled run is the caller's cancellation, not a disk bound.
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	_, err := execBounded(ctx, t.TempDir(), limit, time.Second, func(ctx context.Context) (atesor.CommandResult, error) {
+	_, err := ExecBounded(ctx, t.TempDir(), limit, time.Second, func(ctx context.Context) (atesor.CommandResult, error) {
 		return atesor.CommandResult{}, ctx.Err()
 	})
 	var dl *DiskLimitError

@@ -1,4 +1,4 @@
-package sandbox
+package jail
 
 import (
 	"context"
@@ -19,44 +19,68 @@ import (
 	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
 )
 
-// jail enters commands into a riscv64 root filesystem with bwrap, hardened as the
-// package doc's "Security model" says: Docker's capability set, no_new_privs, Docker's
+// Jail enters commands into a riscv64 root filesystem with bwrap, hardened as the
+// sandbox package's "Security model" says: Docker's capability set, no_new_privs, Docker's
 // seccomp profile, read-only and masked kernel interfaces, a network namespace of its
 // own (slirp4netns behind it when the command wants network), the host's CA bundle and
 // resolver configuration copied in rather than bound, and a cgroup per command with the
 // memory and process limits.
-type jail struct {
-	o       *options
+type Jail struct {
+	cfg     Config
 	filter  []byte
 	limits  Limits
 	cgroups *cgroupHier // nil when the host has none for us
 }
 
-// newJail prepares the seccomp program and finds the cgroups.
-func newJail(o *options) (*jail, error) {
+// Config is what a jail takes from its sandbox.
+type Config struct {
+	// Logger gets the jail's warnings (retried starts, stale cgroups removed).
+	Logger *slog.Logger
+	// Limits bounds each command (zero fields: [DefaultLimits]).
+	Limits Limits
+	// CABundle returns the host CA bundle copied into the root filesystem for a command
+	// with network ("" for none). It is asked for each such command.
+	CABundle func() string
+}
+
+// New prepares the seccomp program and finds the cgroups.
+func New(cfg Config) (*Jail, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.CABundle == nil {
+		cfg.CABundle = func() string { return "" }
+	}
 	filter, err := seccompFilter(dockerCaps)
 	if err != nil {
 		return nil, err
 	}
-	j := &jail{o: o, filter: filter, limits: o.limits.resolve()}
+	j := &Jail{cfg: cfg, filter: filter, limits: cfg.Limits.Resolve()}
 	if h, err := findCgroups(); err == nil {
 		j.cgroups = &h
-		removeStaleCgroups(h, o.logger)
+		removeStaleCgroups(h, cfg.Logger)
 	} else {
-		o.logger.Debug("sandbox: no per-command limits on this host", "why", err)
+		cfg.Logger.Debug("sandbox: no per-command limits on this host", "why", err)
 	}
 	return j, nil
 }
 
-// jailCommand is one command for [jail.run].
-type jailCommand struct {
-	spec    bwrapSpec
-	line    string
-	network bool
-	timeout time.Duration
-	stdout  io.Writer
-	stdin   io.Reader
-	stderr  io.Writer
+// Command is one command for [Jail.Run].
+type Command struct {
+	// Spec is the root filesystem and how bwrap enters it.
+	Spec Spec
+	// Line runs with /bin/sh -c.
+	Line string
+	// Network gives the command a network namespace with slirp4netns behind it; without
+	// it the command has loopback only.
+	Network bool
+	// Timeout bounds the command (0: [proc.DefaultTimeout]).
+	Timeout time.Duration
+	// Stdout, Stderr and Stdin are the command's live output and its input (nil:
+	// /dev/null).
+	Stdout io.Writer
+	Stdin  io.Reader
+	Stderr io.Writer
 }
 
 // startAttempts bounds how often a command whose sandbox could not be set up is started
@@ -67,10 +91,10 @@ const (
 	startBackoff  = 100 * time.Millisecond
 )
 
-// run runs /bin/sh -c line in the root filesystem spec.root, starting it again when its
+// Run runs /bin/sh -c line in the root filesystem spec.Root, starting it again when its
 // sandbox could not be set up (see [retryStart]).
-func (j *jail) run(ctx context.Context, c jailCommand) (atesor.CommandResult, error) {
-	return retryStart(ctx, j.o.logger, c.line, c.stdin, func() (atesor.CommandResult, error) { return j.runOnce(ctx, c) })
+func (j *Jail) Run(ctx context.Context, c Command) (atesor.CommandResult, error) {
+	return retryStart(ctx, j.cfg.Logger, c.Line, c.Stdin, func() (atesor.CommandResult, error) { return j.runOnce(ctx, c) })
 }
 
 // retryStart runs once until the command starts: a command that did not start (bwrap,
@@ -86,7 +110,7 @@ func retryStart(ctx context.Context, logger *slog.Logger, line string, stdin io.
 		if err == nil || !errors.As(err, &se) || ctx.Err() != nil {
 			return res, err
 		}
-		var missing *MissingToolError
+		var missing *proc.MissingToolError
 		switch {
 		case errors.As(err, &missing):
 			return res, err
@@ -126,48 +150,48 @@ func replayableStdin(in io.Reader) bool {
 // attaches after that report, has already set lo up (the kernel adds 127.0.0.1 to a
 // loopback that comes up). In a namespace that exists before bwrap runs, slirp4netns is
 // the only one configuring it, and it is done before bwrap lets the command run.
-func (j *jail) runOnce(ctx context.Context, c jailCommand) (atesor.CommandResult, error) {
-	if c.network && !c.spec.readOnly {
-		if err := j.installHostConfig(c.spec.root); err != nil {
-			return atesor.CommandResult{Line: c.line}, err
+func (j *Jail) runOnce(ctx context.Context, c Command) (atesor.CommandResult, error) {
+	if c.Network && !c.Spec.ReadOnly {
+		if err := j.installHostConfig(c.Spec.Root); err != nil {
+			return atesor.CommandResult{Line: c.Line}, err
 		}
 	}
 	secR, secW, err := os.Pipe()
 	if err != nil {
-		return atesor.CommandResult{Line: c.line}, fmt.Errorf("sandbox: %w", err)
+		return atesor.CommandResult{Line: c.Line}, fmt.Errorf("sandbox: %w", err)
 	}
 	// The program (a few KiB) fits the pipe's buffer; bwrap reads it to the end.
 	if _, err := secW.Write(j.filter); err != nil {
 		secR.Close()
 		secW.Close()
-		return atesor.CommandResult{Line: c.line}, fmt.Errorf("sandbox: seccomp pipe: %w", err)
+		return atesor.CommandResult{Line: c.Line}, fmt.Errorf("sandbox: seccomp pipe: %w", err)
 	}
 	secW.Close()
 	infoR, infoW, err := os.Pipe()
 	if err != nil {
 		secR.Close()
-		return atesor.CommandResult{Line: c.line}, fmt.Errorf("sandbox: %w", err)
+		return atesor.CommandResult{Line: c.Line}, fmt.Errorf("sandbox: %w", err)
 	}
 	defer infoR.Close()
 	blockR, blockW, err := os.Pipe()
 	if err != nil {
 		secR.Close()
 		infoW.Close()
-		return atesor.CommandResult{Line: c.line}, fmt.Errorf("sandbox: %w", err)
+		return atesor.CommandResult{Line: c.Line}, fmt.Errorf("sandbox: %w", err)
 	}
 	defer blockW.Close()
-	spec := c.spec
+	spec := c.Spec
 	spec.seccompFD, spec.infoFD, spec.blockFD = 3, 4, 5
 	var cloneflags uintptr
-	if c.network {
+	if c.Network {
 		spec.ownNetns = true
 		cloneflags = syscall.CLONE_NEWNET
 	}
-	argv := append(bwrapArgs(spec), "/bin/sh", "-c", c.line)
+	argv := append(bwrapArgs(spec), "/bin/sh", "-c", c.Line)
 	started := func(ctx context.Context, pid int) (func(*atesor.CommandResult), error) {
-		return j.enter(ctx, pid, infoR, blockW, c.network)
+		return j.enter(ctx, pid, infoR, blockW, c.Network)
 	}
-	return proc.Run(ctx, proc.Process{Argv: argv, Line: c.line, Timeout: c.timeout, Stdout: c.stdout, Stderr: c.stderr, Stdin: c.stdin,
+	return proc.Run(ctx, proc.Process{Argv: argv, Line: c.Line, Timeout: c.Timeout, Stdout: c.Stdout, Stderr: c.Stderr, Stdin: c.Stdin,
 		ExtraFiles: []*os.File{secR, infoW, blockR}, Cloneflags: cloneflags, Started: started})
 }
 
@@ -175,7 +199,7 @@ func (j *jail) runOnce(ctx context.Context, c jailCommand) (atesor.CommandResult
 // process from bwrap's info descriptor, moves bwrap and the sandbox into the command's
 // cgroup, attaches slirp4netns for network to the namespace bwrap was started in, and
 // then lets bwrap run the command.
-func (j *jail) enter(ctx context.Context, bwrapPid int, info *os.File, block *os.File, network bool) (func(*atesor.CommandResult), error) {
+func (j *Jail) enter(ctx context.Context, bwrapPid int, info *os.File, block *os.File, network bool) (func(*atesor.CommandResult), error) {
 	_ = info.SetReadDeadline(time.Now().Add(time.Minute))
 	var msg struct {
 		ChildPid int `json:"child-pid"`
@@ -240,7 +264,7 @@ func descendants(pid int) []int {
 // installHostConfig copies the host's CA bundle and resolver configuration into the
 // root filesystem (never bind mounts of host files), through an [os.Root] so that links
 // the sandbox made cannot redirect the writes.
-func (j *jail) installHostConfig(root string) error {
+func (j *Jail) installHostConfig(root string) error {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
@@ -251,7 +275,7 @@ func (j *jail) installHostConfig(root string) error {
 			return fmt.Errorf("sandbox: copy the resolver configuration in: %w", err)
 		}
 	}
-	if ca := j.o.caBundlePath(); ca != "" {
+	if ca := j.cfg.CABundle(); ca != "" {
 		data, err := os.ReadFile(ca)
 		if err != nil {
 			if os.IsNotExist(err) {
@@ -259,7 +283,7 @@ func (j *jail) installHostConfig(root string) error {
 			}
 			return fmt.Errorf("sandbox: read the CA bundle %s: %w", ca, err)
 		}
-		if err := writeConfig(r, strings.TrimPrefix(caInside, "/"), data); err != nil {
+		if err := writeConfig(r, strings.TrimPrefix(CABundleInside, "/"), data); err != nil {
 			return fmt.Errorf("sandbox: copy the CA bundle in: %w", err)
 		}
 	}
@@ -273,12 +297,12 @@ func writeConfig(r *os.Root, rel string, data []byte) error {
 	return osroot.WriteFile(r, rel, strings.NewReader(string(data)), 0o644, time.Time{})
 }
 
-// runJailed runs one command in the root filesystem of spec through a jail made for it
-// (provisioning's commands; a [Rootfs] keeps its jail).
-func runJailed(ctx context.Context, o *options, c jailCommand) (atesor.CommandResult, error) {
-	j, err := newJail(o)
+// Run runs one command in the root filesystem of its spec through a jail made for it
+// (provisioning's commands; a sandbox instance keeps its jail).
+func Run(ctx context.Context, cfg Config, c Command) (atesor.CommandResult, error) {
+	j, err := New(cfg)
 	if err != nil {
-		return atesor.CommandResult{Line: c.line}, err
+		return atesor.CommandResult{Line: c.Line}, err
 	}
-	return j.run(ctx, c)
+	return j.Run(ctx, c)
 }

@@ -1,4 +1,4 @@
-package sandbox
+package proc
 
 import (
 	"log/slog"
@@ -11,16 +11,12 @@ const DefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bi
 // SandboxHome is HOME inside a sandbox.
 const SandboxHome = "/root"
 
-// Workspace is the directory inside a sandbox that holds the packages
-// (/workspace/<repo>).
-const Workspace = "/workspace"
-
-// AllowedEnv returns the environment of a command inside a sandbox: the fixed allowlist
+// Env returns the environment of a command inside a sandbox: the fixed allowlist
 // (PATH, HOME, LANG, DEBIAN_FRONTEND, GIT_TERMINAL_PROMPT, GOFLAGS), CC and CXX when set,
 // then the command's own KEY=value variables. Nothing is taken from the host environment.
 // Variables that look like secrets (API keys, tokens, passwords) are dropped with a
 // warning, so an API key never reaches a sandbox even when a caller passes it.
-func AllowedEnv(path, home, cc, cxx string, extra []string) []string {
+func Env(path, home, cc, cxx string, extra []string) []string {
 	env := []string{
 		"PATH=" + path,
 		"HOME=" + home,
@@ -41,7 +37,7 @@ func AllowedEnv(path, home, cc, cxx string, extra []string) []string {
 			slog.Warn("sandbox: ignoring malformed environment entry", "entry", name)
 			continue
 		}
-		if IsSecretName(name) {
+		if isSecretName(name) {
 			slog.Warn("sandbox: refusing to pass a secret-looking variable into the sandbox", "name", name)
 			continue
 		}
@@ -61,9 +57,9 @@ func setEnv(env []string, name, kv string) []string {
 	return append(env, kv)
 }
 
-// IsSecretName reports whether an environment variable name looks like it holds a
+// isSecretName reports whether an environment variable name looks like it holds a
 // credential (…_API_KEY, …_TOKEN, …_SECRET, …PASSWORD).
-func IsSecretName(name string) bool {
+func isSecretName(name string) bool {
 	u := strings.ToUpper(name)
 	for _, s := range []string{"API_KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"} {
 		if strings.Contains(u, s) {

@@ -1,4 +1,4 @@
-package sandbox
+package jail
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
 )
 
 // Every command gets a network namespace of its own: bwrap --unshare-net makes it for a
@@ -77,7 +79,7 @@ type slirp struct {
 func startSlirp(ctx context.Context, pid int) (*slirp, error) {
 	bin, err := exec.LookPath("slirp4netns")
 	if err != nil {
-		return nil, &MissingToolError{Tool: "slirp4netns", Package: "slirp4netns", Purpose: "gives commands with network a user-mode network stack"}
+		return nil, &proc.MissingToolError{Tool: "slirp4netns", Package: "slirp4netns", Purpose: "gives commands with network a user-mode network stack"}
 	}
 	readyR, readyW, err := os.Pipe()
 	if err != nil {

@@ -1,4 +1,4 @@
-package sandbox
+package jail
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ import (
 // never retried.
 func TestRetryStart(t *testing.T) {
 	setupFailed := &proc.StartError{Err: errors.New("sandbox: release bwrap: write |1: broken pipe")}
-	missing := &proc.StartError{Err: fmt.Errorf("wrapped: %w", &MissingToolError{Tool: "slirp4netns", Package: "slirp4netns"})}
+	missing := &proc.StartError{Err: fmt.Errorf("wrapped: %w", &proc.MissingToolError{Tool: "slirp4netns", Package: "slirp4netns"})}
 	ran := errors.New("sandbox: command cancelled")
 	file, err := os.Open(os.DevNull)
 	if err != nil {
@@ -122,4 +123,14 @@ func TestRemoveStaleCgroups(t *testing.T) {
 	if n != want {
 		t.Errorf("removeStaleCgroups = %d, want %d", n, want)
 	}
+}
+
+// deadPID returns the PID of a process that has ended.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
 }

@@ -1,4 +1,4 @@
-package sandbox
+package jail
 
 import (
 	"bytes"
@@ -267,3 +267,8 @@ func assembleRaw(insts []bpf.Instruction) ([]bpf.RawInstruction, error) {
 	}
 	return raw, nil
 }
+
+// Capabilities returns the capability set of a command (CAP_ names): Docker's default
+// set without CAP_MKNOD, CAP_NET_RAW and CAP_SETPCAP, which the Docker backend gives
+// its container too.
+func Capabilities() []string { return append([]string(nil), dockerCaps...) }

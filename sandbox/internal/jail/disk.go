@@ -1,4 +1,4 @@
-package sandbox
+package jail
 
 import (
 	"context"
@@ -32,9 +32,9 @@ func (e *DiskLimitError) Error() string {
 		e.Used>>20, e.Limit>>20, EnvDiskLimit)
 }
 
-// diskInterval is the least time between two sums of the upper directory; a sum that
+// DiskInterval is the least time between two sums of the upper directory; a sum that
 // takes long (a large tree) spaces them further.
-const diskInterval = 2 * time.Second
+const DiskInterval = 2 * time.Second
 
 // treeUsage returns the bytes allocated to the files below dir, each inode counted once.
 // Links are not followed; entries that vanish while it walks are skipped.
@@ -77,7 +77,7 @@ func treeUsage(ctx context.Context, dir string) (int64, error) {
 // diskLimit resolves the disk bound of a run whose upper directory is upper: the
 // configured bound, kept below the free space of upper's filesystem less a reserve, so
 // the host keeps room for its own writes. 0 means no bound.
-func diskLimit(configured int64, upper string) int64 {
+func DiskLimit(configured int64, upper string) int64 {
 	if configured < 0 {
 		return 0
 	}
@@ -118,7 +118,7 @@ func watchDisk(ctx context.Context, upper string, limit int64, interval time.Dur
 // execBounded runs exec under the run's disk bound: killed when the upper directory
 // grows beyond it while exec runs, and reported when exec ended beyond it (so the next
 // command starts below it, or not at all).
-func execBounded(ctx context.Context, upper string, limit int64, interval time.Duration, exec func(context.Context) (atesor.CommandResult, error)) (atesor.CommandResult, error) {
+func ExecBounded(ctx context.Context, upper string, limit int64, interval time.Duration, exec func(context.Context) (atesor.CommandResult, error)) (atesor.CommandResult, error) {
 	if limit <= 0 {
 		return exec(ctx)
 	}

@@ -1,4 +1,4 @@
-package sandbox
+package jail
 
 import (
 	"encoding/binary"

@@ -1,4 +1,4 @@
-package sandbox
+package jail
 
 import (
 	"os"
@@ -6,24 +6,24 @@ import (
 	"strings"
 )
 
-// bwrapSpec describes one bwrap invocation.
-type bwrapSpec struct {
-	root     string   // host directory mounted as /
-	readOnly bool     // mount root read-only
-	env      []string // complete environment
-	dir      string   // working directory inside
-	roBinds  []string // extra host paths bound read-only at the same path
+// Spec describes one bwrap invocation.
+type Spec struct {
+	Root     string   // host directory mounted as /
+	ReadOnly bool     // mount root read-only
+	Env      []string // complete environment
+	Dir      string   // working directory inside
+	ROBinds  []string // extra host paths bound read-only at the same path
 	caps     []string // capabilities kept (all others dropped); nil keeps dockerCaps
 	// ownNetns says bwrap's own process was started in a network namespace made for the
-	// command (see [jail.run]): bwrap then makes none and leaves its loopback alone.
+	// command (see [Jail.Run]): bwrap then makes none and leaves its loopback alone.
 	ownNetns bool
 	// Descriptors of the bwrap process (0 for none): the seccomp program, where bwrap
 	// reports the sandbox's pid, and what bwrap waits on before it runs the command.
 	seccompFD, infoFD, blockFD int
 }
 
-// caInside is where the sandbox's CA bundle lives.
-const caInside = "/etc/ssl/certs/ca-certificates.crt"
+// CABundleInside is where the sandbox's CA bundle lives.
+const CABundleInside = "/etc/ssl/certs/ca-certificates.crt"
 
 // readOnlyProc are /proc entries bound read-only (as Docker's readonlyPaths; bwrap's
 // --proc itself covers /proc/irq and /proc/bus). They are bound from the host's /proc,
@@ -42,12 +42,12 @@ var maskedProc = []string{"/proc/asound", "/proc/acpi", "/proc/interrupts", "/pr
 // ownNetns the namespace bwrap was started in is the command's),
 // Docker's default capability set and nothing more, a new session, death with the
 // parent, and a cleared environment plus env. bwrap sets no_new_privs itself.
-func bwrapArgs(s bwrapSpec) []string {
+func bwrapArgs(s Spec) []string {
 	bind := "--bind"
-	if s.readOnly {
+	if s.ReadOnly {
 		bind = "--ro-bind"
 	}
-	args := []string{"bwrap", bind, s.root, "/",
+	args := []string{"bwrap", bind, s.Root, "/",
 		"--proc", "/proc", "--dev", "/dev",
 		"--perms", "1777", "--tmpfs", "/tmp",
 		"--unshare-pid", "--unshare-ipc", "--unshare-uts"}
@@ -56,7 +56,7 @@ func bwrapArgs(s bwrapSpec) []string {
 	}
 	args = append(args, "--hostname", "atesor-riscv64", "--new-session", "--die-with-parent", "--clearenv")
 	for _, p := range readOnlyProc {
-		if exists(p) {
+		if _, err := os.Lstat(p); err == nil {
 			args = append(args, "--ro-bind", p, p)
 		}
 	}
@@ -86,15 +86,15 @@ func bwrapArgs(s bwrapSpec) []string {
 			args = append(args, fd.flag, strconv.Itoa(fd.fd))
 		}
 	}
-	for _, b := range s.roBinds {
+	for _, b := range s.ROBinds {
 		args = append(args, "--ro-bind", b, b)
 	}
-	for _, kv := range s.env {
+	for _, kv := range s.Env {
 		k, v, _ := strings.Cut(kv, "=")
 		args = append(args, "--setenv", k, v)
 	}
-	if s.dir != "" {
-		args = append(args, "--chdir", s.dir)
+	if s.Dir != "" {
+		args = append(args, "--chdir", s.Dir)
 	}
 	return args
 }

@@ -1,4 +1,4 @@
-package sandbox
+package jail
 
 import (
 	"bufio"
@@ -30,7 +30,7 @@ type Limits struct {
 	// Disk is the most bytes the run's overlay upper directory (everything the run
 	// wrote: the source, the build tree, installed packages) may hold, for the
 	// root-filesystem sandbox. A command that takes it beyond is killed with a
-	// [*DiskLimitError] (see [Rootfs.Exec]).
+	// [*DiskLimitError] (see the root-filesystem sandbox's Exec).
 	Disk int64
 }
 
@@ -44,26 +44,22 @@ const (
 
 // defaultDisk is the default bound of a run's upper directory: far above what a build
 // under emulation writes (a large C++ project with its objects is a few GiB), far below
-// a host disk. [Rootfs] also keeps it below the free space of the disk it writes on.
+// a host disk. The root-filesystem sandbox also keeps it below the free space of the disk it writes on.
 const defaultDisk = 32 << 30
 
 // defaultPids is the default process limit: far above what a parallel build under
 // qemu-user needs (threads count), far below what exhausts the host.
 const defaultPids = 8192
 
-// WithLimits sets the per-command limits of the rootfs and Docker sandboxes (default
-// [DefaultLimits]).
-func WithLimits(l Limits) Option { return func(o *options) { o.limits = l } }
-
 // DefaultLimits returns the limits from $ATESOR_SANDBOX_MEMORY, $ATESOR_SANDBOX_PIDS and
 // $ATESOR_SANDBOX_DISK, else three quarters of the host's memory, 8192 processes and
 // 32 GiB of disk.
 func DefaultLimits() Limits {
 	l := Limits{Pids: defaultPids, Memory: hostMemory() / 4 * 3, Disk: defaultDisk}
-	if v, err := parseSize(os.Getenv(EnvDiskLimit)); err == nil && v != 0 {
+	if v, err := ParseSize(os.Getenv(EnvDiskLimit)); err == nil && v != 0 {
 		l.Disk = v
 	}
-	if v, err := parseSize(os.Getenv(EnvMemoryLimit)); err == nil && v != 0 {
+	if v, err := ParseSize(os.Getenv(EnvMemoryLimit)); err == nil && v != 0 {
 		l.Memory = v
 	}
 	if v, err := strconv.ParseInt(strings.TrimSpace(os.Getenv(EnvPidsLimit)), 10, 64); err == nil && v != 0 {
@@ -72,8 +68,8 @@ func DefaultLimits() Limits {
 	return l
 }
 
-// resolve fills zero fields from the defaults.
-func (l Limits) resolve() Limits {
+// Resolve fills zero fields from the defaults.
+func (l Limits) Resolve() Limits {
 	d := DefaultLimits()
 	if l.Memory == 0 {
 		l.Memory = d.Memory
@@ -87,8 +83,9 @@ func (l Limits) resolve() Limits {
 	return l
 }
 
-// parseSize parses "123", "512K", "256M", "8G" (powers of 1024).
-func parseSize(s string) (int64, error) {
+// ParseSize parses a byte count as the ATESOR_* size variables take it: "123", "512K",
+// "256M", "8G" (powers of 1024), or a negative count for no bound.
+func ParseSize(s string) (int64, error) {
 	s = strings.TrimSpace(strings.ToUpper(s))
 	if s == "" {
 		return 0, errors.New("empty size")
@@ -203,15 +200,8 @@ func parseCgroups(mountinfo, self string, read func(string) ([]byte, error)) (cg
 	return cgroupHier{}, errors.New("no cgroup v2 and no cgroup v1 memory and pids hierarchies are mounted")
 }
 
-// LimitsSupported reports whether this host gives per-command cgroups (see [Limits]),
-// and if not, why.
-func LimitsSupported() bool {
-	_, err := findCgroups()
-	return err == nil
-}
-
-// LimitsStatus says whether and how per-command limits are enforced on this host.
-func LimitsStatus() (string, error) {
+// limitsStatus says whether and how per-command limits are enforced on this host.
+func limitsStatus() (string, error) {
 	h, err := findCgroups()
 	if err != nil {
 		return "", err
@@ -399,7 +389,3 @@ func removeStaleCgroups(h cgroupHier, logger *slog.Logger) int {
 	}
 	return n
 }
-
-// ParseSize parses a byte count as the ATESOR_* size variables take it: "123", "512K",
-// "256M", "8G" (powers of 1024), or a negative count for no bound.
-func ParseSize(s string) (int64, error) { return parseSize(s) }

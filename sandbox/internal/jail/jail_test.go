@@ -1,4 +1,4 @@
-package sandbox
+package jail
 
 import (
 	"context"
@@ -48,12 +48,12 @@ func capMask(names []string) uint64 {
 // cgroup, read-only kernel settings, and loopback only without network.
 func TestE2EJailHostRoot(t *testing.T) {
 	needJail(t)
-	j, err := newJail(buildOptions([]Option{WithLimits(Limits{Memory: 512 << 20, Pids: 100})}))
+	j, err := New(Config{Limits: Limits{Memory: 512 << 20, Pids: 100}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := j.run(context.Background(), jailCommand{spec: bwrapSpec{root: "/", readOnly: true, dir: "/"}, timeout: time.Minute,
-		line: "grep -E '^(CapEff|NoNewPrivs|Seccomp):' /proc/self/status; cat /proc/self/cgroup; cat /proc/net/dev; " +
+	res, err := j.Run(context.Background(), Command{Spec: Spec{Root: "/", ReadOnly: true, Dir: "/"}, Timeout: time.Minute,
+		Line: "grep -E '^(CapEff|NoNewPrivs|Seccomp):' /proc/self/status; cat /proc/self/cgroup; cat /proc/net/dev; " +
 			"echo x > /proc/sys/kernel/core_pattern || echo core_pattern-refused"})
 	if err != nil || !res.OK() {
 		t.Fatalf("%v %+v", err, res)
@@ -71,16 +71,16 @@ func TestE2EJailHostRoot(t *testing.T) {
 	}
 }
 
-// TestE2EJailNetwork gives a command network: it gets tap0 from slirp4netns and the routes
+// TestE2EJailNetwork gives a command Network: it gets tap0 from slirp4netns and the routes
 // that keep the host's addresses out.
 func TestE2EJailNetwork(t *testing.T) {
 	needJail(t, "slirp4netns", "nsenter", "ip")
-	j, err := newJail(buildOptions(nil))
+	j, err := New(Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := j.run(context.Background(), jailCommand{spec: bwrapSpec{root: "/", readOnly: true, dir: "/"}, network: true, timeout: time.Minute,
-		line: "ip -o -4 addr; ip route; ip route del prohibit 169.254.0.0/16 && echo ROUTE-REMOVED"})
+	res, err := j.Run(context.Background(), Command{Spec: Spec{Root: "/", ReadOnly: true, Dir: "/"}, Network: true, Timeout: time.Minute,
+		Line: "ip -o -4 addr; ip route; ip route del prohibit 169.254.0.0/16 && echo ROUTE-REMOVED"})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, res.Output)
 	}
@@ -98,12 +98,12 @@ func TestE2EJailNetwork(t *testing.T) {
 // failed command or an error, never a success.
 func TestE2EJailBwrapFails(t *testing.T) {
 	needJail(t)
-	j, err := newJail(buildOptions(nil))
+	j, err := New(Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	root := "/nonexistent-root-" + t.Name()
-	res, err := j.run(context.Background(), jailCommand{spec: bwrapSpec{root: root, readOnly: true, dir: "/"}, line: "true", timeout: time.Minute})
+	res, err := j.Run(context.Background(), Command{Spec: Spec{Root: root, ReadOnly: true, Dir: "/"}, Line: "true", Timeout: time.Minute})
 	if err == nil && (res.OK() || !strings.Contains(res.Output, root)) {
 		t.Fatalf("err = %v, result %+v", err, res)
 	}
