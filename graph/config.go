@@ -47,6 +47,11 @@ type Config struct {
 	// and install tree together). Zero means 4 GiB, a negative value no bound. The CLI
 	// sets it from ATESOR_COPY_MAX_BYTES.
 	CopyOutMaxBytes int64
+	// DebianMirror is the base URL of the Debian archive (the directory holding dists/
+	// and pool/) that the Contents index of the repairs and the distribution comparison
+	// read; empty means the first main archive of the host's apt configuration. The CLI
+	// sets it from ATESOR_DEBIAN_MIRROR.
+	DebianMirror string
 }
 
 // copyLimits are the copy-out bounds of a run, from the Config; errors name the

@@ -125,7 +125,7 @@ func excuseUndistributed(ec *atesor.ExportCheck, d *distExports) {
 // apt configuration, else the sandbox's own, cached under the state home.
 func (r *run) distArchiveFor(suite string) func(arch string) (distArchive, error) {
 	return func(arch string) (distArchive, error) {
-		mirror, err := knowledge.DebianMirror()
+		mirror, err := knowledge.DebianMirror(r.p.cfg.DebianMirror)
 		if err != nil {
 			if hp, ok := hostPather(r.sb); ok {
 				if dir, herr := hp.HostPath("/etc/apt"); herr == nil {

@@ -52,14 +52,15 @@ type contentsIndex struct {
 
 // Providers implements repair.PackageFinder for the lazily opened index.
 type lazyFinder struct {
-	ctx context.Context
-	idx *contentsIndex
-	p   atesor.Platform
-	log func(err error)
+	ctx    context.Context
+	idx    *contentsIndex
+	p      atesor.Platform
+	mirror string // the Debian mirror override (Config.DebianMirror)
+	log    func(err error)
 }
 
 func (l lazyFinder) Providers(kind repair.FileKind, name string) []string {
-	c := l.idx.open(l.ctx, l.p, l.log)
+	c := l.idx.open(l.ctx, l.p, l.mirror, l.log)
 	if c == nil {
 		return nil
 	}
@@ -68,7 +69,7 @@ func (l lazyFinder) Providers(kind repair.FileKind, name string) []string {
 
 var suiteName = regexp.MustCompile(`\(([a-z]+)\)`)
 
-func (i *contentsIndex) open(ctx context.Context, p atesor.Platform, logErr func(error)) *repair.Contents {
+func (i *contentsIndex) open(ctx context.Context, p atesor.Platform, mirror string, logErr func(error)) *repair.Contents {
 	i.mu.Lock()
 	defer i.mu.Unlock()
 	if i.opened {
@@ -76,7 +77,9 @@ func (i *contentsIndex) open(ctx context.Context, p atesor.Platform, logErr func
 	}
 	load := i.load
 	if load == nil {
-		load = openContents
+		load = func(ctx context.Context, p atesor.Platform) (*repair.Contents, error) {
+			return openContents(ctx, p, mirror)
+		}
 	}
 	c, err := load(ctx, p)
 	if err != nil {
@@ -90,17 +93,14 @@ func (i *contentsIndex) open(ctx context.Context, p atesor.Platform, logErr func
 	return c
 }
 
-// openContents opens the archive's Contents index for riscv64 from the mirror of the
-// host's apt configuration, cached under the state home.
-func openContents(ctx context.Context, p atesor.Platform) (*repair.Contents, error) {
-	mirror, err := knowledge.DebianMirror()
+// openContents opens the archive's Contents index for riscv64 of the platform's suite
+// from mirror (empty: the host's apt configuration's), cached under the state home.
+func openContents(ctx context.Context, p atesor.Platform, mirror string) (*repair.Contents, error) {
+	mirror, err := knowledge.DebianMirror(mirror)
 	if err != nil {
 		return nil, err
 	}
-	suite := sandbox.DefaultSuite
-	if m := suiteName.FindStringSubmatch(p.DisplayName); m != nil {
-		suite = m[1]
-	}
+	suite := knowledge.DebianSuite(p)
 	home, err := memory.Home()
 	if err != nil {
 		return nil, err
@@ -117,7 +117,7 @@ func (r *run) packageFinder(ctx context.Context, s *atesor.State) repair.Package
 	if s.Platform.PackageManager != "apt-get" && s.Platform.PackageManager != "apt" {
 		return nil
 	}
-	return lazyFinder{ctx: ctx, idx: &r.p.contents, p: s.Platform, log: func(err error) {
+	return lazyFinder{ctx: ctx, idx: &r.p.contents, p: s.Platform, mirror: r.p.cfg.DebianMirror, log: func(err error) {
 		r.log.Warn("scripted repairs: no Contents index", "err", err)
 	}}
 }

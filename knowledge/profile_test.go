@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
 func TestProfileFields(t *testing.T) {
@@ -113,4 +115,12 @@ func keys(m map[string]string) []string {
 	}
 	slicesSort(out)
 	return out
+}
+
+func TestDebianSuite(t *testing.T) {
+	for name, want := range map[string]string{"Debian GNU/Linux 13 (trixie)": "trixie", "Debian GNU/Linux (forky)": "forky", "Alpine Linux": DefaultDebianSuite} {
+		if got := DebianSuite(atesor.Platform{DisplayName: name}); got != want {
+			t.Errorf("DebianSuite(%q) = %q, want %q", name, got, want)
+		}
+	}
 }

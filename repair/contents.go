@@ -264,7 +264,7 @@ type ContentsOptions struct {
 // reading the archive's files again.
 func OpenContents(ctx context.Context, opts ContentsOptions) (*Contents, error) {
 	if opts.Mirror == "" {
-		return nil, errors.New("repair: no Debian mirror for the Contents index: set ATESOR_DEBIAN_MIRROR or configure apt")
+		return nil, errors.New("repair: no Debian mirror for the Contents index: set ATESOR_DEBIAN_MIRROR (graph.Config.DebianMirror) or configure apt")
 	}
 	opts.Component = cmp.Or(opts.Component, "main")
 	if opts.Suite == "" || opts.Arch == "" || opts.CacheDir == "" {

@@ -1,13 +1,13 @@
 package sandbox
 
-import "github.com/eclipse-atesor/atesor-go/internal/debmirror"
+import "github.com/eclipse-atesor/atesor-go/internal/debarchive"
 
-// DebianMirror returns the Debian archive URL found by the same lookup as
-// knowledge.DebianMirror ($ATESOR_DEBIAN_MIRROR, else the first main archive of the
-// host's apt configuration), or "" when nothing is configured, in which case mmdebstrap
-// uses its own default mirror.
+// DebianMirror returns the first main archive of the host's apt configuration, found
+// by the same lookup as knowledge.DebianMirror, or "" when nothing is configured, in
+// which case mmdebstrap uses its own default mirror. [WithMirror] overrides it (the CLI
+// passes $ATESOR_DEBIAN_MIRROR).
 func DebianMirror() string {
-	m, err := debmirror.Find()
+	m, err := debarchive.FindMirror("")
 	if err != nil {
 		return ""
 	}

@@ -136,13 +136,6 @@ func TestFaults(t *testing.T) {
 	}
 }
 
-func TestDebianMirrorEnv(t *testing.T) {
-	t.Setenv("ATESOR_DEBIAN_MIRROR", "http://mirror.invalid/debian/")
-	if got := sandbox.DebianMirror(); got != "http://mirror.invalid/debian" {
-		t.Errorf("got %q", got)
-	}
-}
-
 func TestCheckHostNamesPackage(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	err := sandbox.CheckHost(debianPlatform())

@@ -4,15 +4,16 @@ import (
 	"context"
 	"path/filepath"
 
+	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 	"github.com/eclipse-atesor/atesor-go/memory"
-	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
-// debianResolver resolves debian:NAME sources through the configured mirror's Sources
-// index of the sandbox's suite, caching index and tarballs under <home>/downloads/debian.
+// debianResolver resolves debian:NAME sources through the Sources index of the sandbox's
+// suite on the configured mirror ($ATESOR_DEBIAN_MIRROR, else the host's apt
+// configuration), caching index and tarballs under <home>/downloads/debian.
 func debianResolver(home string) *debsrc.Resolver {
-	return &debsrc.Resolver{Suite: sandbox.DefaultSuite, CacheDir: filepath.Join(home, "downloads", "debian")}
+	return &debsrc.Resolver{Mirror: debianMirrorSetting(), Suite: knowledge.DefaultDebianSuite, CacheDir: filepath.Join(home, "downloads", "debian")}
 }
 
 // resolveDebianSource resolves a debian:NAME[=VERSION] source for port.

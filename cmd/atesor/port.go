@@ -229,7 +229,7 @@ func runPort(ctx context.Context, a *app, args []string) int {
 			fmt.Fprintf(a.stderr, "The run's sandbox changes are kept in %s\nOpen a shell on them with: atesor sandbox shell --from %s\n", kept, kept)
 		}
 	}()
-	cfg, err := withCopyLimits(graph.Config{
+	cfg, err := withEnvSettings(graph.Config{
 		Provider:    prov,
 		OpenSandbox: open,
 		Memory:      store,
@@ -350,6 +350,7 @@ func isRemote(source string) bool {
 func openSandbox(ctx context.Context, a *app, f portFlags, name string, p atesor.Platform, prog *progress, logger *slog.Logger) (atesor.Sandbox, error) {
 	opts := []sandbox.Option{sandbox.WithProgress(prog.Provision), sandbox.WithKeep(f.keepSandbox), sandbox.WithRepo(name),
 		sandbox.WithAccel(!f.noAccel)}
+	opts = append(opts, envSandboxOptions()...)
 	if logger != nil {
 		opts = append(opts, sandbox.WithLogger(logger))
 	}

@@ -78,7 +78,7 @@ func sandboxCreate(ctx context.Context, a *app, args []string) int {
 		fmt.Fprintf(a.stderr, "atesor sandbox create: %v\n", err)
 		return exitUsage
 	}
-	dir, err := sandbox.Provision(ctx, p, sandbox.WithProgress(prog.Provision))
+	dir, err := sandbox.Provision(ctx, p, append(envSandboxOptions(), sandbox.WithProgress(prog.Provision))...)
 	prog.Done()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -91,7 +91,7 @@ func sandboxCreate(ctx context.Context, a *app, args []string) int {
 	fmt.Fprintf(a.stdout, "%s: ready at %s\n", p.SandboxKey(), dir)
 	if !*noAccel && p.Profile == "debian" {
 		prog := newProgress(a.stderr, a.terminal && !*verbose, *verbose)
-		_, err := sandbox.ProvisionAccel(ctx, p, sandbox.WithProgress(prog.Provision))
+		_, err := sandbox.ProvisionAccel(ctx, p, append(envSandboxOptions(), sandbox.WithProgress(prog.Provision))...)
 		prog.Done()
 		if err != nil {
 			fmt.Fprintf(a.stderr, "atesor sandbox create: no accelerator (runs stay emulated): %v\n", err)

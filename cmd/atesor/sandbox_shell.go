@@ -93,7 +93,7 @@ func inSandbox(ctx context.Context, a *app, cmd string, f shellFlags, pos []stri
 	if f.source != "" && f.kept != "" {
 		return usageError(a, cmd, "--source and --from do not go together (a kept run already holds its package)")
 	}
-	opts := []sandbox.Option{sandbox.WithAccel(!f.noAccel)}
+	opts := append(envSandboxOptions(), sandbox.WithAccel(!f.noAccel))
 	name := strings.TrimSpace(f.name)
 	if f.kept != "" {
 		upper, repos, err := sandbox.KeptUpper(f.kept)

@@ -32,11 +32,12 @@ func CacheDir() string {
 	return filepath.Join(os.TempDir(), "atesor-tests", "debian")
 }
 
-// Mirror returns the Debian mirror from [knowledge.DebianMirror], failing the test with
-// an error that says how to set one when none is configured.
+// Mirror returns the Debian mirror: $ATESOR_DEBIAN_MIRROR (read here as the command
+// line reads it), else the host's apt configuration ([knowledge.DebianMirror]), failing
+// the test with an error that says how to set one when none is configured.
 func Mirror(t testing.TB) string {
 	t.Helper()
-	m, err := knowledge.DebianMirror()
+	m, err := knowledge.DebianMirror(os.Getenv(knowledge.DebianMirrorEnv))
 	if err != nil {
 		t.Fatal(err)
 	}

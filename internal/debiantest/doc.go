@@ -2,8 +2,8 @@
 // the verified client of internal/debarchive: upstream source tarballs checked against
 // trixie's Sources index, and the package index of an architecture (with the names it
 // lists and provides), both checked against the suite's InRelease and the Debian archive
-// keyring. The mirror comes from [knowledge.DebianMirror] (ATESOR_DEBIAN_MIRROR, else
-// the host's apt configuration); downloads are cached under the user cache directory so
+// keyring. The mirror is ATESOR_DEBIAN_MIRROR, else the host's apt configuration ([Mirror];
+// [knowledge.DebianMirror]); downloads are cached under the user cache directory so
 // repeated runs fetch nothing.
 //
 // For unit tests it also serves signed archives of its own ([NewArchive]): an httptest

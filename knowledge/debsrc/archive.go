@@ -35,8 +35,8 @@ type archiveConfig struct {
 	http                    *http.Client
 }
 
-// open returns the archive's client, made on first use (the mirror defaults from
-// [knowledge.DebianMirror]).
+// open returns the archive's client, made on first use (the mirror defaults to the
+// host's apt configuration's, [knowledge.DebianMirror]).
 func (a *archive) open(cfg archiveConfig) (*debarchive.Client, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -46,7 +46,7 @@ func (a *archive) open(cfg archiveConfig) (*debarchive.Client, error) {
 	m := strings.TrimRight(cfg.mirror, "/")
 	if m == "" {
 		var err error
-		if m, err = knowledge.DebianMirror(); err != nil {
+		if m, err = knowledge.DebianMirror(""); err != nil {
 			return nil, fmt.Errorf("debsrc: %w", err)
 		}
 	}

@@ -20,7 +20,8 @@ import (
 // lists, each checked against the index's SHA-256 and size. It needs no package manager
 // and no foreign architecture in any system: the export check uses it to compare a port
 // with the distribution's own build of another architecture. The zero value is not
-// usable: set Suite, Arch and CacheDir (Mirror defaults from [knowledge.DebianMirror]).
+// usable: set Suite, Arch and CacheDir (Mirror defaults to the host apt
+// configuration's, [knowledge.DebianMirror]).
 // Safe for concurrent use.
 type Binaries struct {
 	// Mirror is the archive's base URL (holding dists/ and pool/).

@@ -1,6 +1,6 @@
 // Package debsrc resolves Debian source package names to their upstream source
 // tarballs: it reads the Sources index of a suite from the configured Debian mirror
-// ([knowledge.DebianMirror]: $ATESOR_DEBIAN_MIRROR, else the host's apt configuration),
+// (the Resolver's Mirror, else the host's apt configuration: [knowledge.DebianMirror]),
 // finds the package's stanza, downloads the .orig tarball the stanza lists, checks it
 // against the index's SHA-256 and size, and caches index and tarball.
 //

@@ -43,7 +43,7 @@ func (e *UnknownPackageError) Error() string {
 }
 
 // Resolver resolves and downloads Debian source packages. The zero value is not
-// usable: set Suite and CacheDir (Mirror defaults from [knowledge.DebianMirror]). A
+// usable: set Suite and CacheDir (Mirror defaults to the host apt configuration's, [knowledge.DebianMirror]). A
 // Resolver reads the index once and is safe for concurrent use.
 type Resolver struct {
 	// Mirror is the archive's base URL (holding dists/ and pool/).

@@ -1,4 +1,4 @@
-package debmirror
+package debarchive
 
 import (
 	"errors"
@@ -37,7 +37,7 @@ func TestDebianMirrorFrom(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := writeTree(t, tt.files)
-			for what, read := range map[string]func(string) (string, error){"host": hostMirror, "sandbox": In} {
+			for what, read := range map[string]func(string) (string, error){"host": hostMirror, "sandbox": MirrorIn} {
 				got, err := read(dir)
 				if err != nil || got != tt.want {
 					t.Errorf("%s: got %q, %v; want %q", what, got, err, tt.want)
@@ -49,9 +49,9 @@ func TestDebianMirrorFrom(t *testing.T) {
 		"empty":         nil,
 		"only excluded": {"sources.list": "deb http://m.invalid/debian-security trixie-security main\ndeb http://m.invalid/debian-ports sid main\n"},
 	} {
-		for what, read := range map[string]func(string) (string, error){"host": hostMirror, "sandbox": In} {
-			if got, err := read(writeTree(t, files)); !errors.Is(err, ErrNone) {
-				t.Errorf("%s: %s apt dir: got %q, %v; want ErrNone", what, name, got, err)
+		for what, read := range map[string]func(string) (string, error){"host": hostMirror, "sandbox": MirrorIn} {
+			if got, err := read(writeTree(t, files)); !errors.Is(err, ErrNoMirror) {
+				t.Errorf("%s: %s apt dir: got %q, %v; want ErrNoMirror", what, name, got, err)
 			}
 		}
 	}
@@ -75,7 +75,7 @@ func TestDebianMirrorInHostile(t *testing.T) {
 	var err error
 	go func() {
 		defer close(done)
-		got, err = In(dir)
+		got, err = MirrorIn(dir)
 	}()
 	select {
 	case <-done:
@@ -94,9 +94,8 @@ func TestDeb822URIs(t *testing.T) {
 	}
 }
 
-func TestDebianMirrorEnv(t *testing.T) {
-	t.Setenv(Env, " http://env.invalid/debian/ ")
-	got, err := Find()
+func TestDebianMirrorOverride(t *testing.T) {
+	got, err := FindMirror(" http://env.invalid/debian/ ")
 	if err != nil || got != "http://env.invalid/debian" {
 		t.Errorf("got %q, %v", got, err)
 	}
@@ -120,9 +119,9 @@ func FuzzAptSources(f *testing.F) {
 // TestDebianMirrorInIgnoresEnv: a sandbox's apt directory is read as it is; the
 // override variable is for the host's configuration.
 func TestDebianMirrorInIgnoresEnv(t *testing.T) {
-	t.Setenv(Env, "http://env.invalid/debian")
+	t.Setenv(MirrorVariable, "http://env.invalid/debian")
 	dir := writeTree(t, map[string]string{"sources.list": "deb http://sandbox.invalid/debian trixie main\n"})
-	if got, err := In(dir); err != nil || got != "http://sandbox.invalid/debian" {
+	if got, err := MirrorIn(dir); err != nil || got != "http://sandbox.invalid/debian" {
 		t.Errorf("got %q, %v", got, err)
 	}
 }

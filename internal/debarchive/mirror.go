@@ -1,7 +1,9 @@
-// Package debmirror finds the Debian archive mirror to download from: an override
-// variable, else the host's (or a sandbox's) apt configuration. It sits below knowledge
-// and sandbox so that both read the mirror the same way without importing each other.
-package debmirror
+package debarchive
+
+// Which archive: the mirror (the host's apt configuration unless the caller names one)
+// and the suite. Sandbox provisioning, the Debian source resolver, the Contents index of
+// the repairs and the distribution comparison all find them here, so they read one
+// archive the same way.
 
 import (
 	"bufio"
@@ -18,36 +20,41 @@ import (
 	"github.com/eclipse-atesor/atesor-go/internal/beneath"
 )
 
-// Env overrides the Debian archive mirror [Find] finds.
-const Env = "ATESOR_DEBIAN_MIRROR"
+// DefaultSuite is the Debian suite Atesor's Debian profile is built on: the root
+// filesystem's, and the archive's when nothing else names one.
+const DefaultSuite = "trixie"
 
-// ErrNone is returned when neither the environment nor the host's apt
-// configuration names a Debian archive.
-var ErrNone = errors.New("no Debian archive mirror: set " + Env + " to the archive's base URL (the directory holding dists/ and pool/)")
+// MirrorVariable is the environment variable the command line takes a mirror override
+// from (the library reads no environment: the override is passed to [FindMirror]).
+const MirrorVariable = "ATESOR_DEBIAN_MIRROR"
 
-// Find returns the base URL of the Debian archive to download from, without a
-// trailing slash: $ATESOR_DEBIAN_MIRROR when set, else the first main archive of the
-// host's apt configuration, read from the deb822 files /etc/apt/sources.list.d/*.sources
-// and then the one-line files /etc/apt/sources.list and /etc/apt/sources.list.d/*.list.
+// ErrNoMirror is returned when neither the caller nor the host's apt configuration names
+// a Debian archive.
+var ErrNoMirror = errors.New("no Debian archive mirror: set " + MirrorVariable + " to the archive's base URL (the directory holding dists/ and pool/)")
+
+// FindMirror returns the base URL of the Debian archive to download from, without a
+// trailing slash: override when not blank, else the first main archive of the host's
+// apt configuration, read from the deb822 files /etc/apt/sources.list.d/*.sources and
+// then the one-line files /etc/apt/sources.list and /etc/apt/sources.list.d/*.list.
 // Only enabled "deb" entries over http or https count; security, ports and debug
-// archives are skipped. It returns an error wrapping [ErrNone] when nothing
+// archives are skipped. It returns an error wrapping [ErrNoMirror] when nothing
 // qualifies.
-func Find() (string, error) {
-	if m := strings.TrimSpace(os.Getenv(Env)); m != "" {
+func FindMirror(override string) (string, error) {
+	if m := strings.TrimSpace(override); m != "" {
 		return strings.TrimRight(m, "/"), nil
 	}
 	return hostMirror("/etc/apt")
 }
 
-// In returns the first main archive of the apt configuration under dir (an
-// etc/apt directory, a sandbox's for example), read as [Find] reads the host's;
-// the environment is not consulted. A sandbox's configuration is the build's to change,
+// MirrorIn returns the first main archive of the apt configuration under dir (an
+// etc/apt directory, a sandbox's for example), read as [FindMirror] reads the host's.
+// A sandbox's configuration is the build's to change,
 // so its files are read beneath dir (links resolved inside it), regular files only, each
 // at most maxAptFile bytes: a FIFO or a link to a device there cannot stall the host.
-func In(dir string) (string, error) {
+func MirrorIn(dir string) (string, error) {
 	d, err := beneath.OpenDir(dir)
 	if err != nil {
-		return "", fmt.Errorf("read %s: %w: %w", dir, err, ErrNone)
+		return "", fmt.Errorf("read %s: %w: %w", dir, err, ErrNoMirror)
 	}
 	defer d.Close()
 	ctx := context.Background()
@@ -112,7 +119,7 @@ func mirrorFrom(dir string, sources, lists []string, read func(string) string) (
 			return strings.TrimRight(u, "/"), nil
 		}
 	}
-	return "", fmt.Errorf("read %s: %w", dir, ErrNone)
+	return "", fmt.Errorf("read %s: %w", dir, ErrNoMirror)
 }
 
 // usableMirror reports whether u is an http(s) URL of a main Debian archive, not a

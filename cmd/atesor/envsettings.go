@@ -1,0 +1,36 @@
+package main
+
+import (
+	"os"
+	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/graph"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
+)
+
+// The library reads no environment variable: the command line turns the ATESOR_*
+// settings into graph.Config fields and sandbox options here, so an embedder sets the
+// same things in code.
+
+// withEnvSettings sets the fields of cfg that come from environment variables: the
+// copy-out bounds (see [withCopyLimits]) and the Debian mirror ($ATESOR_DEBIAN_MIRROR).
+func withEnvSettings(cfg graph.Config) (graph.Config, error) {
+	cfg.DebianMirror = debianMirrorSetting()
+	return withCopyLimits(cfg)
+}
+
+// debianMirrorSetting is $ATESOR_DEBIAN_MIRROR, "" (the host's apt configuration) when
+// unset or blank.
+func debianMirrorSetting() string { return strings.TrimSpace(os.Getenv(knowledge.DebianMirrorEnv)) }
+
+// envSandboxOptions are the sandbox options that come from environment variables, for
+// every sandbox the command line opens or provisions: the Debian mirror to bootstrap
+// from ($ATESOR_DEBIAN_MIRROR).
+func envSandboxOptions() []sandbox.Option {
+	var opts []sandbox.Option
+	if m := debianMirrorSetting(); m != "" {
+		opts = append(opts, sandbox.WithMirror(m))
+	}
+	return opts
+}
