@@ -22,24 +22,6 @@ func FuzzExtractError(f *testing.F) {
 	})
 }
 
-// FuzzRecipeCommands: a recipe someone edited never panics the parser, and what comes
-// back has no comment or empty line.
-func FuzzRecipeCommands(f *testing.F) {
-	f.Add("## Commands\n\n```atesor-commands\n./configure\n# patch -p1 < x\nmake\n```\n")
-	f.Add("```atesor-commands\n")
-	f.Fuzz(func(t *testing.T, md string) {
-		cmds, err := RecipeCommands(md)
-		if err != nil {
-			return
-		}
-		for _, c := range cmds {
-			if c == "" || strings.HasPrefix(c, "#") || strings.Contains(c, "\n") {
-				t.Fatalf("bad command %q", c)
-			}
-		}
-	})
-}
-
 // FuzzPackageName: any source gives a name safe as a file prefix.
 func FuzzPackageName(f *testing.F) {
 	f.Add("/src/zlib_1.3.dfsg+really1.3.1.orig.tar.gz")

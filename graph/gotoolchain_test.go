@@ -15,6 +15,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 )
@@ -400,16 +401,6 @@ func TestUsesGo(t *testing.T) {
 	}
 }
 
-func TestWithGoJSON(t *testing.T) {
-	in := []string{"go test ./...", "cd m && GOTOOLCHAIN=auto go test ./...", "GOFLAGS='-tags=purego x' GOTOOLCHAIN=auto go test ./...",
-		"go test -json ./...", "make check", "echo go test"}
-	want := []string{"go test -json ./...", "cd m && GOTOOLCHAIN=auto go test -json ./...", "GOFLAGS='-tags=purego x' GOTOOLCHAIN=auto go test -json ./...",
-		"go test -json ./...", "make check", "echo go test"}
-	if d := cmp.Diff(want, withGoJSON(in)); d != "" {
-		t.Errorf("(-want +got):\n%s", d)
-	}
-}
-
 // TestReplayUsesTheRecordedGoToolchain: a replay fetches and uses the release the port
 // ran with (here the amd64 build), before the recipe's first go command.
 func TestReplayUsesTheRecordedGoToolchain(t *testing.T) {
@@ -430,7 +421,7 @@ func TestReplayUsesTheRecordedGoToolchain(t *testing.T) {
 	}
 	tc := &atesor.GoToolchain{Version: "go1.27.3", Arch: "amd64", Source: atesor.GoToolchainProxyAMD64, Required: "go1.27.3",
 		Module: "golang.org/toolchain@v0.0.1-go1.27.3.linux-amd64", Sum: "h1:fake=", GOROOT: "/opt/atesor/go/go1.27.3"}
-	in := ReplayInput{Package: "newgo", Source: src, Recipe: "## Commands\n\n```" + commandsFence + "\ngo build -buildvcs=false -o bin/ ./...\n```\n",
+	in := ReplayInput{Package: "newgo", Source: src, Recipe: "## Commands\n\n```" + recipe.CommandsFence + "\ngo build -buildvcs=false -o bin/ ./...\n```\n",
 		Artifacts: []atesor.Artifact{{Path: "/workspace/newgo/bin/newgo", SHA256: "00", Role: atesor.ArtifactPrimary}}, GoToolchain: tc}
 	res, err := pl.Replay(context.Background(), in, "debian", t.TempDir())
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
 	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
+	"github.com/eclipse-atesor/atesor-go/recipe"
 )
 
 const cjsonFile = "cjson_1.7.18.orig.tar.gz"
@@ -77,8 +78,8 @@ func TestE2EInstalledFilesArePrimary(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e.out, res.Package+"_install.tar.gz")); err != nil {
 		t.Errorf("install tarball: %v", err)
 	}
-	recipe, _ := os.ReadFile(filepath.Join(e.out, res.Package+"_recipe.md"))
-	if cmds, _ := RecipeCommands(string(recipe)); !slices.ContainsFunc(cmds, func(c string) bool { return strings.Contains(c, "cmake --install") }) {
+	md, _ := os.ReadFile(filepath.Join(e.out, res.Package+"_recipe.md"))
+	if cmds, _ := recipe.Commands(string(md)); !slices.ContainsFunc(cmds, func(c string) bool { return strings.Contains(c, "cmake --install") }) {
 		t.Errorf("the recipe block lacks the install command: %q", cmds)
 	}
 }

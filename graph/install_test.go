@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 )
 
@@ -81,8 +82,8 @@ func TestInstallStagingChoosesInstalledFiles(t *testing.T) {
 	if diff := cmp.Diff([]string{"usr/local/include/vecsum.h"}, inst.DevFiles); diff != "" {
 		t.Errorf("dev files (-want +got):\n%s", diff)
 	}
-	recipe, _ := os.ReadFile(filepath.Join(h.out, "vecsum_recipe.md"))
-	cmds, err := RecipeCommands(string(recipe))
+	md, _ := os.ReadFile(filepath.Join(h.out, "vecsum_recipe.md"))
+	cmds, err := recipe.Commands(string(md))
 	if err != nil || len(cmds) == 0 || !strings.Contains(cmds[len(cmds)-1], "make install DESTDIR=") {
 		t.Errorf("the install command is not the recipe's last command: %q %v", cmds, err)
 	}

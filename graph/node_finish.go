@@ -10,6 +10,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/osroot"
+	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -43,9 +44,9 @@ func (r *run) finishNode(ctx context.Context, s *atesor.State) error {
 		}
 	}
 	if refused {
-		s.Recipe = appendCommands(fallbackRecipe(s), s)
+		s.Recipe = recipe.AppendCommands(fallbackRecipe(s), s)
 	} else {
-		s.Recipe = appendCommands(withTestEvidence(r.writeRecipe(ctx, s), s), s)
+		s.Recipe = recipe.AppendCommands(withTestEvidence(r.writeRecipe(ctx, s), s), s)
 	}
 	if s.Verified && s.Install != nil && len(s.Install.Files) > 0 { // nothing staged: no tarball
 		if err := r.writeInstallTarball(ctx, s); err != nil {
@@ -86,7 +87,7 @@ func (r *run) failOutputs(ctx context.Context, s *atesor.State, err error) error
 	s.Status = atesor.StatusEscalated
 	s.FailureClass = atesor.FailureInfra
 	s.EscalationReason = "the outputs could not be written, so nothing was learned or cached (free space or fix the permissions of the output directory, then run again): " + err.Error()
-	s.Recipe = appendCommands(fallbackRecipe(s), s)
+	s.Recipe = recipe.AppendCommands(fallbackRecipe(s), s)
 	if werr := r.writeOutputs(ctx, s); werr != nil {
 		return fmt.Errorf("%w; the failed run's report could not be written either: %w", err, werr)
 	}
@@ -110,7 +111,7 @@ func (r *run) escalateNode(ctx context.Context, s *atesor.State) error {
 		s.EscalationReason = firstLine(s.LastError.Message)
 	}
 	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeEscalate, Line: fmt.Sprintf("%s (%s): %s", s.Status, s.FailureClass, s.EscalationReason)})
-	s.Recipe = appendCommands(fallbackRecipe(s), s)
+	s.Recipe = recipe.AppendCommands(fallbackRecipe(s), s)
 	return r.writeOutputs(ctx, s)
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/optimize"
+	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -29,7 +30,7 @@ func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
 		}
 		perf := &atesor.Performance{Notes: []string{"no measurement: " + why}}
 		s.Performance = perf
-		s.Recipe = s.Recipe + "\n" + neutralizeRecipe(optimize.Section(perf))
+		s.Recipe = s.Recipe + "\n" + recipe.Neutralize(optimize.Section(perf))
 		if err := r.writeOutputs(ctx, s); err != nil {
 			return r.failOutputs(ctx, s, err)
 		}
@@ -66,7 +67,7 @@ func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
 		perf.Notes = append(perf.Notes, "no measurement: "+err.Error())
 	}
 	s.Performance = perf
-	s.Recipe = s.Recipe + "\n" + neutralizeRecipe(optimize.Section(perf))
+	s.Recipe = s.Recipe + "\n" + recipe.Neutralize(optimize.Section(perf))
 	if err := r.writeOutputs(ctx, s); err != nil {
 		// The measurement is not stored either: the cache keeps the port without it.
 		return r.failOutputs(ctx, s, err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
@@ -66,7 +67,7 @@ func (v seenFix) Validate(p *atesor.FixProposal) error {
 // nothing) and passes the deny rules; every line run is already corrected; and when
 // validated is given, every plan line and fix command recorded and every install line
 // that ran is one of the validated lines.
-func checkOneLine(t *testing.T, p atesor.Platform, ran []string, st atesor.State, recipe string, validated map[string]bool) {
+func checkOneLine(t *testing.T, p atesor.Platform, ran []string, st atesor.State, md string, validated map[string]bool) {
 	t.Helper()
 	runSet := map[string]bool{}
 	for _, l := range ran {
@@ -79,7 +80,7 @@ func checkOneLine(t *testing.T, p atesor.Platform, ran []string, st atesor.State
 	for _, a := range st.FixAttempts {
 		recorded = append(recorded, a.Commands...)
 	}
-	block, err := RecipeCommands(recipe)
+	block, err := recipe.Commands(md)
 	if err != nil {
 		t.Fatalf("recipe: %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
+	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
@@ -153,7 +154,7 @@ func (p *Pipeline) Replay(ctx context.Context, in ReplayInput, platformName, out
 	if err := checkReplayInput(&in); err != nil {
 		return nil, fmt.Errorf("graph: replay %s: %w", escape.Line(in.Package), err)
 	}
-	cmds, err := RecipeCommands(in.Recipe)
+	cmds, err := recipe.Commands(in.Recipe)
 	if err != nil {
 		return nil, fmt.Errorf("graph: replay %s: %w", in.Package, err)
 	}

@@ -9,13 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/cloudwego/eino/compose"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
+	"github.com/eclipse-atesor/atesor-go/internal/eventline"
 	"github.com/eclipse-atesor/atesor-go/internal/logfile"
 	"github.com/eclipse-atesor/atesor-go/llm"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
@@ -322,35 +322,21 @@ func loadState(path string) (*atesor.State, error) {
 // old file or the new one, and a crash leaves one of them whole.
 func writeAtomic(path string, data []byte) error { return atomicfile.WriteFile(path, data, 0o644) }
 
-// lineWriter turns command output into one event per line.
+// lineWriter turns command output into one event per line of the node and phase
+// ([eventline.Writer]).
 type lineWriter struct {
 	r     *run
 	node  string
 	phase string
-	buf   []byte
+	w     *eventline.Writer
 }
 
 func (w *lineWriter) Write(b []byte) (int, error) {
-	w.buf = append(w.buf, b...)
-	for {
-		i := strings.IndexByte(string(w.buf), '\n')
-		if i < 0 {
-			break
-		}
-		w.r.emit(atesor.Event{Kind: atesor.EventOutput, Node: w.node, Phase: w.phase, Line: strings.TrimRight(string(w.buf[:i]), "\r")})
-		w.buf = w.buf[i+1:]
+	if w.w == nil {
+		w.w = &eventline.Writer{Emit: w.r.emit, Node: w.node, Phase: w.phase}
 	}
-	if len(w.buf) > maxEventLine {
-		// A flood without newlines: one event with its start, the rest dropped, so that the
-		// memory a command's output costs stays bounded.
-		w.r.emit(atesor.Event{Kind: atesor.EventOutput, Node: w.node, Phase: w.phase, Line: string(w.buf[:maxEventLine]) + " [...]"})
-		w.buf = w.buf[:0]
-	}
-	return len(b), nil
+	return w.w.Write(b)
 }
-
-// maxEventLine bounds the part of an unfinished output line a lineWriter keeps.
-const maxEventLine = 64 << 10
 
 // builtinNode adapts a method of run to atesor.Node.
 type builtinNode struct {

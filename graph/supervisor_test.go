@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/recipe"
 )
 
 func failedBuild(msg string) atesor.ErrorRecord {
@@ -234,11 +235,11 @@ func TestRecipeSections(t *testing.T) {
 		BuildPart:  atesor.BuildPart{ExecutedCommands: []string{"./configure", "make -j$(nproc)"}},
 		VerifyPart: atesor.VerifyPart{Verified: true},
 	}
-	md := appendCommands(fallbackRecipe(s), s)
+	md := recipe.AppendCommands(fallbackRecipe(s), s)
 	if !recipeHasSections(md) {
 		t.Fatalf("fallback recipe lacks a section:\n%s", md)
 	}
-	cmds, err := RecipeCommands(md)
+	cmds, err := recipe.Commands(md)
 	if err != nil || len(cmds) != 2 || cmds[1] != "make -j$(nproc)" {
 		t.Fatalf("RecipeCommands = %q, %v", cmds, err)
 	}

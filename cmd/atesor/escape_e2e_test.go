@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go/graph"
+	"github.com/eclipse-atesor/atesor-go/recipe"
 )
 
 // hostileMakefile builds a small program and leaves a copy of it under a name that holds
@@ -73,7 +74,7 @@ func TestE2EHostileArtifactName(t *testing.T) {
 	if n := strings.Count(string(md), "```atesor-commands"); n != 1 {
 		t.Errorf("the recipe opens %d command blocks, want 1:\n%s", n, md)
 	}
-	cmds, err := graph.RecipeCommands(string(md))
+	cmds, err := recipe.Commands(string(md))
 	if err != nil {
 		t.Fatal(err)
 	}

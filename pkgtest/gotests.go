@@ -1,4 +1,4 @@
-package graph
+package pkgtest
 
 import (
 	"context"
@@ -72,9 +72,9 @@ func withGoTestFlags(lines []string, flags string) []string {
 
 // runBoundedCandidate runs a test candidate; one with go test commands runs under the
 // per-package bound and falls back to -short as described above.
-func (r *run) runBoundedCandidate(ctx context.Context, s *atesor.State, c testCandidate, deadline time.Time) *testRun {
+func (r *runner) runBoundedCandidate(ctx context.Context, c testCandidate, deadline time.Time) *testRun {
 	if !slices.ContainsFunc(c.cmds, goTestWord.MatchString) {
-		return r.runCandidate(ctx, s, c, deadline)
+		return r.runCandidate(ctx, c, deadline)
 	}
 	left := time.Until(deadline)
 	half := (left / 2).Round(time.Second)
@@ -82,13 +82,13 @@ func (r *run) runBoundedCandidate(ctx context.Context, s *atesor.State, c testCa
 	if half < minGoTestTimeout {
 		// Too little time for two runs: the full suite gets all of it.
 		full.cmds = withGoTestFlags(c.cmds, "-timeout="+max(left.Round(time.Second), time.Second).String())
-		return r.runCandidate(ctx, s, full, deadline)
+		return r.runCandidate(ctx, full, deadline)
 	}
 	full.cmds = withGoTestFlags(c.cmds, "-timeout="+half.String())
 	if slices.Equal(full.cmds, c.cmds) {
-		return r.runCandidate(ctx, s, c, deadline) // the commands set their own timeouts
+		return r.runCandidate(ctx, c, deadline) // the commands set their own timeouts
 	}
-	tr := r.runCandidate(ctx, s, full, time.Now().Add(half))
+	tr := r.runCandidate(ctx, full, time.Now().Add(half))
 	if !tr.res.TimedOut && !goTestTimedOut.MatchString(tr.out.String()) {
 		return tr
 	}
@@ -101,8 +101,8 @@ func (r *run) runBoundedCandidate(ctx context.Context, s *atesor.State, c testCa
 	short := c
 	short.cmds = withGoTestFlags(c.cmds, "-short -timeout="+rest.String())
 	short.why = exceeded + ": running the suite with -short"
-	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeFinish, Phase: "tests", Line: short.why})
-	tr2 := r.runCandidate(ctx, s, short, deadline)
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Phase: Phase, Line: short.why})
+	tr2 := r.runCandidate(ctx, short, deadline)
 	both := tr.out.String() + tr2.out.String()
 	tr2.out.Reset()
 	tr2.out.WriteString(both)

@@ -1,4 +1,4 @@
-package graph
+package pkgtest
 
 import (
 	"context"
@@ -25,11 +25,11 @@ func TestWithGoTestFlags(t *testing.T) {
 // TestGoSuiteOverTheBoundRunsShort: a package hits its per-package timeout (half the
 // bound), so the suite runs again with -short, and the result says so.
 func TestGoSuiteOverTheBoundRunsShort(t *testing.T) {
-	r, s, sb := testRunOver(t, atesor.BuildGo)
-	s.TestCommands = []string{"go test ./..."}
+	su, sb := suiteOver(t, atesor.BuildGo)
+	su.Commands = []string{"go test ./..."}
 	sb.OnPrefix("go test -json -timeout=30s ./...", sandboxtest.Fail(1, realOutput(t, "go-json-timeout.txt")))
 	sb.OnPrefix("go test -json -short -timeout=", sandboxtest.OK(realOutput(t, "go-json-short.txt")))
-	res := r.runTests(context.Background(), s)
+	res := Run(context.Background(), sb, nil, *su)
 	if !res.Short || !res.Passed || res.Counts == nil || res.Counts.Ran != 1 || res.Counts.Skipped != 1 {
 		t.Fatalf("short %t passed %t counts %+v note %q", res.Short, res.Passed, res.Counts, res.Note)
 	}
@@ -46,11 +46,11 @@ func TestGoSuiteOverTheBoundRunsShort(t *testing.T) {
 
 // TestGoSuiteWithinTheBoundRunsOnce: a suite that finishes in time runs once, in full.
 func TestGoSuiteWithinTheBoundRunsOnce(t *testing.T) {
-	r, s, sb := testRunOver(t, atesor.BuildGo)
-	s.TestCommands = []string{"go test ./..."}
+	su, sb := suiteOver(t, atesor.BuildGo)
+	su.Commands = []string{"go test ./..."}
 	sb.OnPrefix("go test -json -timeout=30s ./...", sandboxtest.OK(realOutput(t, "go-json-pass.txt")))
 	sb.OnPrefix("go test -json -short", sandboxtest.Fail(1, "must not run"))
-	res := r.runTests(context.Background(), s)
+	res := Run(context.Background(), sb, nil, *su)
 	if res.Short || !res.Passed || strings.Contains(res.Note, "-short") {
 		t.Fatalf("result %+v", res)
 	}
@@ -61,12 +61,12 @@ func TestGoSuiteWithinTheBoundRunsOnce(t *testing.T) {
 // turn go test's timeout off), and no -short run follows.
 func TestGoSuiteShortBoundGetsAllTheTime(t *testing.T) {
 	for _, bound := range []time.Duration{20 * time.Second, 400 * time.Millisecond} {
-		r, s, sb := testRunOver(t, atesor.BuildGo)
-		s.Request.TestTimeout = bound
-		s.TestCommands = []string{"GOTOOLCHAIN=auto go test ./..."}
+		su, sb := suiteOver(t, atesor.BuildGo)
+		su.Timeout = bound
+		su.Commands = []string{"GOTOOLCHAIN=auto go test ./..."}
 		sb.OnPrefix("GOTOOLCHAIN=auto go test -json -timeout=", sandboxtest.Fail(1, realOutput(t, "go-json-timeout.txt")))
 		sb.OnPrefix("GOTOOLCHAIN=auto go test -json -short", sandboxtest.Fail(1, "must not run"))
-		res := r.runTests(context.Background(), s)
+		res := Run(context.Background(), sb, nil, *su)
 		if res.Short || len(res.Commands) != 1 {
 			t.Fatalf("bound %s: short %t commands %q", bound, res.Short, res.Commands)
 		}
@@ -75,5 +75,15 @@ func TestGoSuiteShortBoundGetsAllTheTime(t *testing.T) {
 		if err != nil || d < time.Second || d > bound.Round(time.Second)+time.Second {
 			t.Errorf("bound %s: per-package timeout %q", bound, flag)
 		}
+	}
+}
+
+func TestWithGoJSON(t *testing.T) {
+	in := []string{"go test ./...", "cd m && GOTOOLCHAIN=auto go test ./...", "GOFLAGS='-tags=purego x' GOTOOLCHAIN=auto go test ./...",
+		"go test -json ./...", "make check", "echo go test"}
+	want := []string{"go test -json ./...", "cd m && GOTOOLCHAIN=auto go test -json ./...", "GOFLAGS='-tags=purego x' GOTOOLCHAIN=auto go test -json ./...",
+		"go test -json ./...", "make check", "echo go test"}
+	if d := cmp.Diff(want, withGoJSON(in)); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
 	}
 }

@@ -1,0 +1,86 @@
+package graph
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/fixfiles"
+	"github.com/eclipse-atesor/atesor-go/internal/textlist"
+	"github.com/eclipse-atesor/atesor-go/pkgtest"
+)
+
+// runTests runs the package's tests (the commands the scout stripped, else the build
+// system's default, with the plan's Go build tags) through package pkgtest, as part of
+// the finish node.
+func (r *run) runTests(ctx context.Context, s *atesor.State) *atesor.TestResult {
+	cmds := s.TestCommands
+	var bs atesor.BuildSystem
+	if s.Detection != nil {
+		bs = s.Detection.BuildSystem
+		if len(cmds) == 0 {
+			cmds = pkgtest.DefaultCommands(bs)
+		}
+	}
+	return pkgtest.Run(ctx, r.sb, r.finishEmit, pkgtest.Suite{
+		Commands: withPlanGoTags(cmds, s.Plan), BuildSystem: bs, Dir: s.RepoDir,
+		Env: goToolchainEnv(s), Timeout: s.Request.WithDefaults().TestTimeout,
+	})
+}
+
+// finishEmit emits an event of the finish node's work done by a package below graph.
+func (r *run) finishEmit(e atesor.Event) {
+	e.Node = NodeFinish
+	r.emit(e)
+}
+
+// judgeTests decides what the package tests mean for a verified port ([pkgtest.Judge])
+// and reports it.
+func (r *run) judgeTests(s *atesor.State) {
+	if line := pkgtest.Judge(s); line != "" {
+		r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeFinish, Line: line})
+	}
+}
+
+// withTestEvidence makes sure the Verification section of a recipe (the model's or the
+// fallback) carries the test counts and failed names, inserting them at the end of the
+// section when the writer left them out.
+func withTestEvidence(md string, s *atesor.State) string {
+	ev := pkgtest.Evidence(s.Tests, s.Status)
+	if h := hollowEvidence(s); h != "" {
+		ev = strings.TrimLeft(ev+"\n"+h, "\n")
+	}
+	if ev == "" || strings.Contains(md, ev) {
+		return md
+	}
+	loc := regexp.MustCompile(`(?m)^##\s+Verification\s*$`).FindStringIndex(md)
+	if loc == nil {
+		return strings.TrimRight(md, "\n") + "\n\n## Verification\n\n" + ev
+	}
+	rest := md[loc[1]:]
+	end := len(rest)
+	if next := regexp.MustCompile(`(?m)^##\s`).FindStringIndex(rest); next != nil {
+		end = next[0]
+	}
+	return md[:loc[1]] + strings.TrimRight(rest[:end], "\n") + "\n\n" + ev + "\n" + rest[end:]
+}
+
+// recipeVerdict is the verdict a recipe states: VERIFIED, NOT VERIFIED, TESTS FAILING,
+// or "VERIFIED, N TESTS FAILING" for a verified port whose tests fail.
+func recipeVerdict(s *atesor.State) string {
+	switch {
+	case !s.Verified:
+		return "NOT VERIFIED"
+	case s.Status == atesor.StatusTestsFailing:
+		return "TESTS FAILING"
+	}
+	return strings.ToUpper(atesor.VerdictLine(atesor.StatusVerified, s.Tests))
+}
+
+// The export and removal checks share these with the test verdict.
+var (
+	limit              = textlist.Limit
+	isCodeFile         = fixfiles.IsCode
+	sourceFilesChanged = fixfiles.Changed
+)

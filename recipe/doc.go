@@ -1,0 +1,10 @@
+// Package recipe is the machine-readable part of a porting recipe: the Commands
+// section's fenced block of the exact commands a port ran, which a replay runs again.
+//
+// The recipe is Markdown that a model or a person may have written or edited, so the
+// block is the only part a program reads back, and both sides of it live here: the
+// writer ([AppendCommands]) first makes the text before the block unable to hold a
+// block of its own ([Neutralize]), and the reader ([Commands]) takes the block from its
+// own section only and refuses a recipe with any other block, an unclosed block or a
+// command the block could not hold as one plain line.
+package recipe
