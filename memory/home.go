@@ -1,27 +1,18 @@
 package memory
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/eclipse-atesor/atesor-go/internal/statehome"
 )
 
-// Home returns Atesor's state home: $ATESOR_HOME, else $XDG_DATA_HOME/atesor-ai, else
-// ~/.local/share/atesor-ai. In a source checkout, ATESOR_HOME=. uses the checkout's own
-// data/ directory.
-func Home() (string, error) {
-	if h := os.Getenv("ATESOR_HOME"); h != "" {
-		return h, nil
-	}
-	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
-		return filepath.Join(x, "atesor-ai"), nil
-	}
-	u, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("find the state home: set ATESOR_HOME or XDG_DATA_HOME: %w", err)
-	}
-	return filepath.Join(u, ".local", "share", "atesor-ai"), nil
-}
+// Home returns Atesor's state home from the environment: $ATESOR_HOME, else
+// $XDG_DATA_HOME/atesor-ai, else ~/.local/share/atesor-ai, and an error when none of
+// them is set. In a source checkout, ATESOR_HOME=. uses the checkout's own data/
+// directory. The library never calls it itself: a program calls it once and passes the
+// home to what keeps files there (graph.Config, sandbox.WithHome, [ExamplesDir]).
+func Home() (string, error) { return statehome.Find(os.Getenv) }
 
 // ExamplesDir is the examples directory of a state home: <home>/data/examples.
 func ExamplesDir(home string) string { return filepath.Join(home, "data", "examples") }

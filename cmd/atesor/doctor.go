@@ -63,7 +63,7 @@ func runDoctor(ctx context.Context, a *app, args []string) int {
 	}
 	r := &report{w: a.stdout}
 	fmt.Fprintf(a.stdout, "atesor %s, platform %s (sandbox %s), state home %s, running as %s\n",
-		versionString(), p.Name, p.SandboxKey(), sandbox.StateHome(), map[bool]string{true: "root", false: "a normal user"}[a.root])
+		versionString(), p.Name, p.SandboxKey(), stateHomeText(), map[bool]string{true: "root", false: "a normal user"}[a.root])
 	doctorConfig(r, a.dotenv)
 	doctorHostTools(r, p)
 	doctorBinfmt(r)
@@ -202,10 +202,10 @@ func doctorBinfmt(r *report) {
 }
 
 func doctorSandboxes(ctx context.Context, r *report) {
-	r.section("Sandboxes (" + sandbox.StateHome() + "/sandboxes)")
+	r.section("Sandboxes (" + stateHomeText() + "/sandboxes)")
 	for _, p := range sandboxPlatforms() {
 		k := p.SandboxKey()
-		s, err := sandbox.CacheStatus(ctx, p)
+		s, err := sandbox.CacheStatus(ctx, p, envSandboxOptions()...)
 		switch {
 		case err != nil:
 			r.problem("", "%s: %v", k, err)
@@ -223,7 +223,7 @@ func doctorSandboxes(ctx context.Context, r *report) {
 
 func doctorToolchain(ctx context.Context, r *report, p atesor.Platform) {
 	r.section("Toolchain (native builds of the compiler backends, binutils and Go tools)")
-	info, err := sandbox.AccelStatus(ctx, p)
+	info, err := sandbox.AccelStatus(ctx, p, envSandboxOptions()...)
 	if err != nil {
 		r.problem("", "%s: %v", p.SandboxKey(), err)
 		return
@@ -269,7 +269,7 @@ func doctorGoReleases(ctx context.Context, r *report) {
 		return
 	}
 	r.ok("newer Go releases for Go modules: fetched by %s (%s) through GOPROXY=%s into %s", goCmd, f[0], f[1],
-		sandbox.NewGoProxyFetcher().ModCache())
+		sandbox.NewGoProxyFetcher(envSandboxOptions()...).ModCache())
 }
 
 // doctorPerformance says whether performance mode can count guest instructions; it is

@@ -6,6 +6,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go/graph"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -25,12 +26,25 @@ func withEnvSettings(cfg graph.Config) (graph.Config, error) {
 func debianMirrorSetting() string { return strings.TrimSpace(os.Getenv(knowledge.DebianMirrorEnv)) }
 
 // envSandboxOptions are the sandbox options that come from environment variables, for
-// every sandbox the command line opens or provisions: the Debian mirror to bootstrap
-// from ($ATESOR_DEBIAN_MIRROR).
+// every sandbox the command line opens, provisions, inspects or removes: the state home
+// (the one [memory.Home] finds) and the Debian mirror to bootstrap from
+// ($ATESOR_DEBIAN_MIRROR).
 func envSandboxOptions() []sandbox.Option {
 	var opts []sandbox.Option
+	if home, err := memory.Home(); err == nil {
+		opts = append(opts, sandbox.WithHome(home))
+	}
 	if m := debianMirrorSetting(); m != "" {
 		opts = append(opts, sandbox.WithMirror(m))
 	}
 	return opts
+}
+
+// stateHomeText is the state home for messages: the directory, or why there is none.
+func stateHomeText() string {
+	home, err := memory.Home()
+	if err != nil {
+		return "(none: " + err.Error() + ")"
+	}
+	return home
 }

@@ -97,7 +97,7 @@ func sandboxCreate(ctx context.Context, a *app, args []string) int {
 			fmt.Fprintf(a.stderr, "atesor sandbox create: no accelerator (runs stay emulated): %v\n", err)
 			return exitOK
 		}
-		info, err := sandbox.AccelStatus(ctx, p)
+		info, err := sandbox.AccelStatus(ctx, p, envSandboxOptions()...)
 		if err == nil {
 			fmt.Fprintf(a.stdout, "%s: toolchain %s\n", info.Key, info.Toolchain)
 		}
@@ -141,7 +141,7 @@ func sandboxStatus(ctx context.Context, a *app, args []string) int {
 	}
 	var states []sandboxState
 	for _, p := range platforms {
-		s, err := sandbox.CacheStatus(ctx, p)
+		s, err := sandbox.CacheStatus(ctx, p, envSandboxOptions()...)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "atesor sandbox status: %v\n", err)
 			return exitFailed
@@ -202,7 +202,7 @@ func sandboxRemove(ctx context.Context, a *app, args []string) int {
 	if !ok {
 		return code
 	}
-	removed, err := sandbox.RemoveCache(ctx, p)
+	removed, err := sandbox.RemoveCache(ctx, p, envSandboxOptions()...)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "atesor sandbox remove: %v\n", err)
 		return exitFailed
@@ -211,6 +211,6 @@ func sandboxRemove(ctx context.Context, a *app, args []string) int {
 		fmt.Fprintf(a.stdout, "%s: nothing to remove\n", p.SandboxKey())
 		return exitOK
 	}
-	fmt.Fprintf(a.stdout, "%s: removed %s\n", p.SandboxKey(), filepath.Join(sandbox.StateHome(), "sandboxes", p.SandboxKey()))
+	fmt.Fprintf(a.stdout, "%s: removed %s\n", p.SandboxKey(), filepath.Join(stateHomeText(), "sandboxes", p.SandboxKey()))
 	return exitOK
 }
