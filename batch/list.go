@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/eclipse-atesor/atesor-go/graph"
 	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
+	"github.com/eclipse-atesor/atesor-go/source"
 )
 
 // Item is one package of a batch.
@@ -22,19 +22,19 @@ type Item struct {
 
 // NewItem makes the item of a source, naming it like port does (a Debian source by its
 // package name).
-func NewItem(source string) (Item, error) {
-	source = strings.TrimSpace(source)
-	if source == "" {
+func NewItem(src string) (Item, error) {
+	src = strings.TrimSpace(src)
+	if src == "" {
 		return Item{}, fmt.Errorf("batch: empty source")
 	}
-	if debsrc.IsSpec(source) {
-		name, _, err := debsrc.ParseSpec(source)
+	if debsrc.IsSpec(src) {
+		name, _, err := debsrc.ParseSpec(src)
 		if err != nil {
 			return Item{}, err
 		}
-		return Item{Source: source, Name: name}, nil
+		return Item{Source: src, Name: name}, nil
 	}
-	return Item{Source: source, Name: graph.PackageName(source)}, nil
+	return Item{Source: src, Name: source.PackageName(src)}, nil
 }
 
 // Items makes the items of sources and rejects two sources with one name (their outputs

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/source"
 )
 
 // Cached returns the verified recipe-cache entry that a run of req would use, or nil.
@@ -21,31 +22,31 @@ func (p *Pipeline) Cached(ctx context.Context, req atesor.Request) (*atesor.Cach
 	if err != nil {
 		return nil, err
 	}
-	src, err := identifySource(ctx, req.Source)
+	src, err := fetchSource(ctx, req.Source)
 	if err != nil {
 		return nil, err
 	}
-	defer src.cleanup()
-	name := requestName(req)
+	defer src.Close()
+	name := source.RequestName(req)
 	return p.lookup(ctx, name, platform, src)
 }
 
-func (p *Pipeline) lookup(ctx context.Context, name string, platform atesor.Platform, src *source) (*atesor.CachedRecipe, error) {
+func (p *Pipeline) lookup(ctx context.Context, name string, platform atesor.Platform, src *source.Source) (*atesor.CachedRecipe, error) {
 	entry, err := p.cfg.Memory.Recipe(ctx, name, platform.SandboxKey())
 	if err != nil || entry == nil || !entry.Verified {
 		return nil, err
 	}
 	switch {
-	case src.sha256 != "":
-		if entry.SourceSHA256 != src.sha256 {
+	case src.SHA256 != "":
+		if entry.SourceSHA256 != src.SHA256 {
 			return nil, nil
 		}
-	case src.kind == SourceDir:
-		if entry.Source != src.hostDir {
+	case src.Kind == source.Dir:
+		if entry.Source != src.Dir {
 			return nil, nil
 		}
 	default:
-		if entry.Source != RedactURL(src.raw) {
+		if entry.Source != source.RedactURL(src.Raw) {
 			return nil, nil
 		}
 	}
@@ -54,7 +55,7 @@ func (p *Pipeline) lookup(ctx context.Context, name string, platform atesor.Plat
 
 // fromCache writes the recipe and a report with status cached from a verified cache
 // entry, or returns nil when the cache misses.
-func (p *Pipeline) fromCache(ctx context.Context, req atesor.Request, name string, platform atesor.Platform, src *source) (*atesor.Result, error) {
+func (p *Pipeline) fromCache(ctx context.Context, req atesor.Request, name string, platform atesor.Platform, src *source.Source) (*atesor.Result, error) {
 	entry, err := p.lookup(ctx, name, platform, src)
 	if err != nil {
 		p.cfg.Logger.Warn("recipe cache", "err", err)

@@ -18,6 +18,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
+	"github.com/eclipse-atesor/atesor-go/source"
 )
 
 // TestGoVersionOrder pins the order the toolchain decision relies on (go/version):
@@ -448,7 +449,7 @@ func TestResumeRestoresTheFetchedGoToolchain(t *testing.T) {
 	r, s, sb := goToolchainRun(t, "module m\ngo 1.27.3\n", "go1.24.4", true, f)
 	sb.On("go version", sandboxtest.OK("go version go1.27.3 linux/amd64\n"))
 	sb.OnPrefix("test -d ", sandboxtest.Fail(1, ""))
-	r.src, r.hostTree, r.state = &source{kind: SourceDir}, t.TempDir(), s
+	r.src, r.hostTree, r.state = &source.Source{Kind: source.Dir}, t.TempDir(), s
 	s.Request.OutputDir = t.TempDir()
 	s.GoToolchain = &atesor.GoToolchain{Version: "go1.27.3", Arch: "amd64", Source: atesor.GoToolchainProxyAMD64, Required: "go1.27.3",
 		Module: "golang.org/toolchain@v0.0.1-go1.27.3.linux-amd64", Sum: "h1:fake=", GOROOT: "/opt/atesor/go/go1.27.3"}

@@ -12,6 +12,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/internal/osroot"
 	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/source"
 )
 
 // finishNode ends a verified port: the package tests, the artifact curator, the recipe,
@@ -274,10 +275,10 @@ func (r *run) learn(ctx context.Context, s *atesor.State) {
 // sourceKey is how the recipe cache records the source: the absolute directory, the git
 // URL, or the tarball path or URL (tarballs also match by SHA-256).
 func (r *run) sourceKey() string {
-	if r.src.kind == SourceDir {
-		return r.src.hostDir
+	if r.src.Kind == source.Dir {
+		return r.src.Dir
 	}
-	return RedactURL(r.src.raw)
+	return source.RedactURL(r.src.Raw)
 }
 
 func primaryArtifacts(arts []atesor.Artifact) []atesor.Artifact {

@@ -3,14 +3,13 @@ package graph
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/internal/procowner"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/source"
 	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
@@ -42,14 +41,14 @@ func (r *run) initNode(ctx context.Context, s *atesor.State) error {
 // placeSource copies a directory or unpacked tarball in, or clones a git URL inside the
 // sandbox and copies the clone out for detection.
 func (r *run) placeSource(ctx context.Context, s *atesor.State) error {
-	if r.src.kind != SourceGit {
+	if r.src.Kind != source.Git {
 		if err := r.sb.CopyIn(ctx, r.hostTree, s.RepoDir); err != nil {
 			return fmt.Errorf("copy the source into the sandbox: %w", err)
 		}
 		return nil
 	}
-	if err := r.sb.CopyIn(ctx, r.src.raw, s.RepoDir); err != nil {
-		return fmt.Errorf("clone %s: %w", RedactURL(r.src.raw), RedactError(err, r.src.raw))
+	if err := r.sb.CopyIn(ctx, r.src.Raw, s.RepoDir); err != nil {
+		return fmt.Errorf("clone %s: %w", source.RedactURL(r.src.Raw), source.RedactError(err, r.src.Raw))
 	}
 	res, err := r.sb.Exec(ctx, atesor.Command{Line: "git rev-parse HEAD", Dir: s.RepoDir, Timeout: time.Minute})
 	if err == nil && res.OK() {
@@ -58,12 +57,11 @@ func (r *run) placeSource(ctx context.Context, s *atesor.State) error {
 	if res, err := r.sb.Exec(ctx, atesor.Command{Line: "git log -1 --format=%ct", Dir: s.RepoDir, Timeout: time.Minute}); err == nil && res.OK() {
 		s.SourceDateEpoch, _ = strconv.ParseInt(strings.TrimSpace(res.Stdout), 10, 64) // the commit's date
 	}
-	tmp, err := procowner.MkdirTemp("", tempTree)
+	tree, err := r.src.PrepareTree()
 	if err != nil {
 		return err
 	}
-	r.src.tmp = tmp
-	r.hostTree = filepath.Join(tmp, "tree")
+	r.hostTree = tree
 	if err := r.sb.CopyOut(ctx, s.RepoDir, r.hostTree); err != nil {
 		return fmt.Errorf("copy the clone out for detection: %w", err)
 	}

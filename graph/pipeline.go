@@ -15,6 +15,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/llm"
 	"github.com/eclipse-atesor/atesor-go/memory"
+	"github.com/eclipse-atesor/atesor-go/source"
 )
 
 // ErrInterrupted is returned (wrapped) when the run was cancelled; its state is saved and
@@ -75,7 +76,7 @@ func (p *Pipeline) RunWith(ctx context.Context, req atesor.Request, opts ...comp
 	if req.Source == "" {
 		return nil, errors.New("graph: the request has no source (a directory, a tarball or a git URL)")
 	}
-	name := requestName(req)
+	name := source.RequestName(req)
 	outDir := req.OutputDir
 	if outDir == "" {
 		outDir = p.cfg.OutputDir
@@ -88,14 +89,14 @@ func (p *Pipeline) RunWith(ctx context.Context, req atesor.Request, opts ...comp
 	}
 	req.OutputDir = outDir
 	p.reclaimTempDirs()
-	src, err := identifySource(ctx, req.Source)
+	src, err := fetchSource(ctx, req.Source)
 	if err != nil {
-		return nil, fmt.Errorf("graph: %w", RedactError(err, req.Source))
+		return nil, fmt.Errorf("graph: %w", source.RedactError(err, req.Source))
 	}
-	defer src.cleanup()
+	defer src.Close()
 	// Credentials in the source URL are used to fetch it and nowhere else: the state,
 	// report, recipe, cache, logs and package zip see the URL without them.
-	req.Source = RedactURL(req.Source)
+	req.Source = source.RedactURL(req.Source)
 
 	var seed *atesor.CachedRecipe
 	if !req.Force && !req.Resume && p.cfg.Memory != nil {

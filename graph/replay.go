@@ -14,6 +14,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"github.com/eclipse-atesor/atesor-go/recipe"
+	"github.com/eclipse-atesor/atesor-go/source"
 	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
@@ -165,13 +166,13 @@ func (p *Pipeline) Replay(ctx context.Context, in ReplayInput, platformName, out
 		// Nothing has run yet, and nothing will: the verdict says which rule refused what.
 		return &ReplayResult{Package: in.Package, Sandbox: platform.SandboxKey(), Verdict: ReplayFailed, Commands: cmds, Failure: refused}, nil
 	}
-	src, err := identifySource(ctx, in.Source)
+	src, err := fetchSource(ctx, in.Source)
 	if err != nil {
-		return nil, fmt.Errorf("graph: replay %s: %w", in.Package, RedactError(err, in.Source))
+		return nil, fmt.Errorf("graph: replay %s: %w", in.Package, source.RedactError(err, in.Source))
 	}
-	defer src.cleanup()
-	if in.SourceSHA256 != "" && src.sha256 != in.SourceSHA256 {
-		return nil, fmt.Errorf("graph: replay %s: %w: %s has SHA-256 %s, the port's was %s", in.Package, ErrSourceChanged, RedactURL(in.Source), src.sha256, in.SourceSHA256)
+	defer src.Close()
+	if in.SourceSHA256 != "" && src.SHA256 != in.SourceSHA256 {
+		return nil, fmt.Errorf("graph: replay %s: %w: %s has SHA-256 %s, the port's was %s", in.Package, ErrSourceChanged, source.RedactURL(in.Source), src.SHA256, in.SourceSHA256)
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, fmt.Errorf("graph: replay: %w", err)
@@ -260,7 +261,7 @@ func compareArtifacts(want, got []atesor.Artifact) []ArtifactDiff {
 
 // newReplayRun makes a run for a replay: the port's sandbox opening, logs and command
 // machinery, with its saved state kept apart from the port's (resume never sees it).
-func (p *Pipeline) newReplayRun(ctx context.Context, req atesor.Request, name string, platform atesor.Platform, src *source) (*run, error) {
+func (p *Pipeline) newReplayRun(ctx context.Context, req atesor.Request, name string, platform atesor.Platform, src *source.Source) (*run, error) {
 	q := &Pipeline{cfg: p.cfg, opts: p.opts}
 	q.cfg.RunsDir = filepath.Join(req.OutputDir, ".runs")
 	r, err := q.newRun(ctx, req, name, platform, src)

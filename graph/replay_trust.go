@@ -10,6 +10,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
+	"github.com/eclipse-atesor/atesor-go/source"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
@@ -29,20 +30,20 @@ var ErrHostSource = errors.New("the report names a source that a replay does not
 // file:// whose commit the report records (the sandbox clones it).
 func reportedSourceOK(src, sha, commit string) error {
 	how := "name the source yourself: atesor replay RECIPE.md --source PATH-OR-URL (in Go: graph.ReadReplayInputFrom); its SHA-256 or commit is checked against the report's"
-	shown := escape.Line(RedactURL(src))
-	switch kind := KindOf(src); {
+	shown := escape.Line(source.RedactURL(src))
+	switch kind := source.KindOf(src); {
 	case strings.HasPrefix(strings.TrimSpace(src), "file://"):
 		return fmt.Errorf("%w: %s is a repository on this host; %s", ErrHostSource, shown, how)
-	case kind == SourceDir || kind == SourceTarball:
+	case kind == source.Dir || kind == source.Tarball:
 		return fmt.Errorf("%w: %s is a path on this host; %s", ErrHostSource, shown, how)
-	case kind == SourceURL:
+	case kind == source.URL:
 		if sha == "" {
 			return fmt.Errorf("%w: the report records no SHA-256 for %s to check the download against; %s", ErrHostSource, shown, how)
 		}
 		if u, err := url.Parse(src); err != nil || localHost(u.Hostname()) {
 			return fmt.Errorf("%w: %s is on this machine or its private network, which the host would download from; %s", ErrHostSource, shown, how)
 		}
-	case kind == SourceGit:
+	case kind == source.Git:
 		if commit == "" {
 			return fmt.Errorf("%w: the report records no commit for %s to check the clone against; %s", ErrHostSource, shown, how)
 		}
@@ -69,7 +70,7 @@ var goVersion = regexp.MustCompile(`^go1\.[0-9]{1,3}(\.[0-9]{1,3})?((rc|beta)[0-
 // replay's output folder), and a recorded Go toolchain with another version syntax or
 // architecture. The GOROOT of a fetched release is recomputed, not taken from the input.
 func checkReplayInput(in *ReplayInput) error {
-	if in.Package == "" || SanitizeName(in.Package) != in.Package {
+	if in.Package == "" || source.SanitizeName(in.Package) != in.Package {
 		return fmt.Errorf("the package name %q is not a safe file name (letters, digits and . _ + -); the recipe was not written by atesor port", escape.Line(in.Package))
 	}
 	if t := in.GoToolchain; t != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/internal/logfile"
 	"github.com/eclipse-atesor/atesor-go/llm"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/source"
 )
 
 // run is one execution of the pipeline for one package: the state and everything the
@@ -26,7 +27,7 @@ import (
 type run struct {
 	p        *Pipeline
 	state    *atesor.State
-	src      *source
+	src      *source.Source
 	sb       atesor.Sandbox
 	ownsSB   bool
 	provider atesor.Provider
@@ -55,7 +56,7 @@ type run struct {
 	copyBudget *sandbox.CopyBudget
 }
 
-func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, platform atesor.Platform, src *source) (*run, error) {
+func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, platform atesor.Platform, src *source.Source) (*run, error) {
 	r := &run{p: p, src: src, provider: p.cfg.Provider, memory: p.cfg.Memory, start: p.opts.now(),
 		sv: supervisor{offline: p.cfg.Provider == nil}, copyBudget: sandbox.NewCopyBudget(p.cfg.copyLimits())}
 	if err := clearRunOutputs(req.OutputDir, name); err != nil {
@@ -82,7 +83,7 @@ func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, 
 		r.state = &atesor.State{
 			RunPart:    atesor.RunPart{Version: atesor.StateVersion, RunID: id, Request: req, RepoName: name, Platform: platform, RepoDir: "/workspace/" + name},
 			RoutePart:  atesor.RoutePart{Status: atesor.StatusRunning},
-			SourcePart: atesor.SourcePart{SourceSHA256: src.sha256, SourceDateEpoch: src.epoch},
+			SourcePart: atesor.SourcePart{SourceSHA256: src.SHA256, SourceDateEpoch: src.Epoch},
 			TimingPart: atesor.TimingPart{StartedAt: r.start.UTC()},
 		}
 		if p.cfg.Provider != nil {
@@ -105,7 +106,7 @@ func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, 
 		r.logFile.Close()
 		return nil, fmt.Errorf("graph: %w", err)
 	}
-	r.hostTree = src.hostDir
+	r.hostTree = src.Dir
 	defer func() {
 		if r.sb != nil {
 			r.sb = timed(r.sb, &r.state.SandboxTime, &r.state.StartRetries)

@@ -77,7 +77,7 @@
 //     v1 memory and pids hierarchies) with [Limits], and an error that names the limit
 //     hit; the first [OutputHead] and last [OutputTail] bytes of each output stream kept
 //     in memory, all of it to the command's live writers; archive extraction
-//     ([ExtractLimits]) and downloads ([DownloadLimits]) bounded, with stall timeouts.
+//     ([ExtractLimits]) bounded (source downloads are bounded in package source).
 //
 // It does not promise protection from a kernel exploit (the kernel is shared, as with a
 // container), nor anything for the [Host] backend, which runs commands on the host

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 )
 
 // ArchiveEpoch returns SOURCE_DATE_EPOCH for a source archive: the newest modification
@@ -29,38 +27,6 @@ func ArchiveEpoch(ctx context.Context, archive string) (int64, error) {
 	}
 	if newest <= 0 {
 		return 0, errors.New("source date of " + archive + ": no entry has a modification time")
-	}
-	return newest, nil
-}
-
-// TreeEpoch returns SOURCE_DATE_EPOCH for a source directory on the host: the newest
-// modification time of its regular files (.git skipped), in Unix seconds.
-func TreeEpoch(dir string) (int64, error) {
-	var newest int64
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		if t := fi.ModTime().Unix(); t > newest {
-			newest = t
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, fmt.Errorf("source date of %s: %w", dir, err)
-	}
-	if newest <= 0 {
-		return 0, errors.New("source date of " + dir + ": no file")
 	}
 	return newest, nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/provider"
 	_ "github.com/eclipse-atesor/atesor-go/provider/all" // link the four providers
 	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/source"
 )
 
 // defaultOutDir is where port writes its outputs unless --out says otherwise.
@@ -116,7 +117,7 @@ func runPort(ctx context.Context, a *app, args []string) int {
 	if len(pos) != 1 {
 		return usageError(a, "port", "want exactly one SOURCE (a directory, a tarball path or URL, or a git URL)")
 	}
-	source := pos[0]
+	src := pos[0]
 	var err error
 	if msg := f.checkShared(); msg != "" {
 		return usageError(a, "port", "%s", msg)
@@ -133,21 +134,21 @@ func runPort(ctx context.Context, a *app, args []string) int {
 		return usageError(a, "port", "--platform: %v", err)
 	}
 	var origin *atesor.DistroSource
-	if debsrc.IsSpec(source) {
-		res, err := resolveDebianSource(ctx, source)
+	if debsrc.IsSpec(src) {
+		res, err := resolveDebianSource(ctx, src)
 		if err != nil {
 			return setupError(a, "%v", err)
 		}
-		source, origin, f.name = res.Tarball, &res.Origin, cmp.Or(f.name, res.Origin.Package)
+		src, origin, f.name = res.Tarball, &res.Origin, cmp.Or(f.name, res.Origin.Package)
 	}
-	if !isRemote(source) {
-		if _, err := os.Stat(source); err != nil {
-			return setupError(a, "source %s: %v", source, err)
+	if !isRemote(src) {
+		if _, err := os.Stat(src); err != nil {
+			return setupError(a, "source %s: %v", src, err)
 		}
 	}
-	name := graph.PackageName(source)
+	name := source.PackageName(src)
 	if strings.TrimSpace(f.name) != "" {
-		name = graph.SanitizeName(f.name)
+		name = source.SanitizeName(f.name)
 	}
 
 	home, err := memory.Home()
@@ -160,7 +161,7 @@ func runPort(ctx context.Context, a *app, args []string) int {
 	}
 
 	req := atesor.Request{
-		Source: source, Name: f.name, Platform: f.platform,
+		Source: src, Name: f.name, Platform: f.platform,
 		MaxAttempts: f.maxAttempts, MaxCostUSD: f.maxCost, TestTimeout: f.testTimeout,
 		Force: f.force, Resume: f.resume, OutputDir: f.out, Origin: origin, Optimize: f.optimize,
 	}
@@ -251,9 +252,9 @@ func runPort(ctx context.Context, a *app, args []string) int {
 		case errors.As(err, &nk):
 			return keyError(a, nk.err)
 		case errors.Is(err, graph.ErrInterrupted) || ctx.Err() != nil:
-			shown := graph.RedactURL(source)
+			shown := source.RedactURL(src)
 			fmt.Fprintf(a.stderr, "atesor port: interrupted; the run state is saved. Continue with: atesor port %s --resume\n", shown)
-			if shown != source {
+			if shown != src {
 				fmt.Fprint(a.stderr, "(with the credentials of your source URL put back: they are never printed)\n")
 			}
 			return exitInterrupted
@@ -334,15 +335,15 @@ func setupError(a *app, format string, args ...any) int {
 
 // isRemote reports whether a source is fetched (URL or git remote) rather than a local
 // path.
-func isRemote(source string) bool {
-	switch graph.KindOf(source) {
-	case graph.SourceURL:
+func isRemote(src string) bool {
+	switch source.KindOf(src) {
+	case source.URL:
 		return true
-	case graph.SourceGit:
-		_, err := os.Stat(source)
+	case source.Git:
+		_, err := os.Stat(src)
 		return err != nil // a local git repository is checked like a path
 	}
-	return strings.Contains(source, "://")
+	return strings.Contains(src, "://")
 }
 
 // openSandbox opens the chosen backend; for rootfs it first makes sure the host tools

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/graph"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/source"
 )
 
 // shellFlags are the flags sandbox shell and sandbox run share.
@@ -107,10 +107,10 @@ func inSandbox(ctx context.Context, a *app, cmd string, f shellFlags, pos []stri
 		opts = append(opts, sandbox.WithBase(upper))
 	}
 	if f.source != "" && name == "" {
-		name = graph.PackageName(f.source)
+		name = source.PackageName(f.source)
 	}
 	if name != "" {
-		name = graph.SanitizeName(name)
+		name = source.SanitizeName(name)
 		opts = append(opts, sandbox.WithRepo(name))
 	}
 	prog := newProgress(a.stderr, a.terminal, false)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/bytesize"
 	"github.com/eclipse-atesor/atesor-go/internal/procowner"
 )
 
@@ -85,26 +86,7 @@ func (l Limits) Resolve() Limits {
 
 // ParseSize parses a byte count as the ATESOR_* size variables take it: "123", "512K",
 // "256M", "8G" (powers of 1024), or a negative count for no bound.
-func ParseSize(s string) (int64, error) {
-	s = strings.TrimSpace(strings.ToUpper(s))
-	if s == "" {
-		return 0, errors.New("empty size")
-	}
-	mult := int64(1)
-	switch {
-	case strings.HasSuffix(s, "K"):
-		mult, s = 1<<10, strings.TrimSuffix(s, "K")
-	case strings.HasSuffix(s, "M"):
-		mult, s = 1<<20, strings.TrimSuffix(s, "M")
-	case strings.HasSuffix(s, "G"):
-		mult, s = 1<<30, strings.TrimSuffix(s, "G")
-	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("size %q: %w", s, err)
-	}
-	return v * mult, nil
-}
+func ParseSize(s string) (int64, error) { return bytesize.Parse(s) }
 
 // hostMemory returns MemTotal in bytes, or 0 when unknown.
 func hostMemory() int64 {

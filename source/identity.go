@@ -1,4 +1,4 @@
-package graph
+package source
 
 import (
 	"crypto/sha256"
@@ -10,18 +10,18 @@ import (
 	"regexp"
 	"strings"
 
-	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go"
 )
 
-// SourceKind is how a package's source is given.
-type SourceKind string
+// Kind is how a package's source is given.
+type Kind string
 
 // The source kinds.
 const (
-	SourceDir     SourceKind = "dir"
-	SourceTarball SourceKind = "tarball"
-	SourceGit     SourceKind = "git"
-	SourceURL     SourceKind = "url" // a tarball to download
+	Dir     Kind = "dir"
+	Tarball Kind = "tarball"
+	Git     Kind = "git"
+	URL     Kind = "url" // a tarball to download
 )
 
 var archiveExt = regexp.MustCompile(`(?i)\.(tar\.gz|tgz|tar\.xz|txz|tar\.bz2|tbz2|tar\.zst|tar|zip)$`)
@@ -29,25 +29,25 @@ var archiveExt = regexp.MustCompile(`(?i)\.(tar\.gz|tgz|tar\.xz|txz|tar\.bz2|tbz
 // KindOf tells how a source string is given: a git URL (ends in .git, or git@, git://,
 // or an http(s) URL without an archive extension), a tarball URL, a local tarball or a
 // local directory.
-func KindOf(source string) SourceKind {
+func KindOf(source string) Kind {
 	s := strings.TrimSpace(source)
 	switch {
 	case strings.HasPrefix(s, "git@"), strings.HasPrefix(s, "git://"), strings.HasPrefix(s, "ssh://"):
-		return SourceGit
+		return Git
 	case strings.HasPrefix(s, "http://"), strings.HasPrefix(s, "https://"), strings.HasPrefix(s, "file://"):
 		if archiveExt.MatchString(strings.TrimSuffix(s, "/")) {
-			return SourceURL
+			return URL
 		}
-		return SourceGit
+		return Git
 	case strings.HasSuffix(s, ".git"):
 		if fi, err := os.Stat(s); err == nil && fi.IsDir() {
-			return SourceDir // a local checkout whose directory ends in .git
+			return Dir // a local checkout whose directory ends in .git
 		}
-		return SourceGit
+		return Git
 	case archiveExt.MatchString(s):
-		return SourceTarball
+		return Tarball
 	default:
-		return SourceDir
+		return Dir
 	}
 }
 
@@ -63,7 +63,7 @@ var (
 // character replaced, so the name works as a directory and file prefix.
 func PackageName(source string) string {
 	s := strings.TrimRight(strings.TrimSpace(source), "/")
-	if i := strings.IndexAny(s, "?#"); i >= 0 && KindOf(s) != SourceDir {
+	if i := strings.IndexAny(s, "?#"); i >= 0 && KindOf(s) != Dir {
 		s = s[:i]
 	}
 	base := path.Base(strings.ReplaceAll(s, "\\", "/"))
@@ -73,7 +73,7 @@ func PackageName(source string) string {
 	base = strings.TrimSuffix(base, ".git")
 	base = archiveExt.ReplaceAllString(base, "")
 	base = debianOrig.ReplaceAllString(base, "")
-	if KindOf(source) == SourceTarball || KindOf(source) == SourceURL {
+	if KindOf(source) == Tarball || KindOf(source) == URL {
 		base = versionTag.ReplaceAllString(base, "")
 	}
 	base = unsafeName.ReplaceAllString(base, "-")
@@ -101,9 +101,9 @@ func SanitizeName(name string) string {
 	return s
 }
 
-// requestName is the package name of a request: Request.Name sanitised, or the name
+// RequestName is the package name of a request: Request.Name sanitised, or the name
 // derived from the source.
-func requestName(req atesor.Request) string {
+func RequestName(req atesor.Request) string {
 	if strings.TrimSpace(req.Name) != "" {
 		return SanitizeName(req.Name)
 	}

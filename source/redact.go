@@ -1,4 +1,4 @@
-package graph
+package source
 
 import (
 	"net/url"

@@ -1,4 +1,4 @@
-package sandbox
+package source
 
 import (
 	"archive/tar"
@@ -32,18 +32,18 @@ func TestArchiveEpochIsTheNewestEntry(t *testing.T) {
 	tw.Close()
 	gz.Close()
 	f.Close()
-	got, err := ArchiveEpoch(t.Context(), p)
+	got, err := archiveEpoch(t.Context(), p)
 	if err != nil || got != 1700000123 {
-		t.Fatalf("ArchiveEpoch = %d, %v; want 1700000123", got, err)
+		t.Fatalf("archiveEpoch = %d, %v; want 1700000123", got, err)
 	}
-	if _, err := ArchiveEpoch(t.Context(), filepath.Join(t.TempDir(), "x.txt")); err == nil {
+	if _, err := archiveEpoch(t.Context(), filepath.Join(t.TempDir(), "x.txt")); err == nil {
 		t.Error("a non-archive gave an epoch")
 	}
 	dir := t.TempDir()
 	_ = os.WriteFile(filepath.Join(dir, "a"), nil, 0o644)
 	when := time.Unix(1500000000, 0)
 	_ = os.Chtimes(filepath.Join(dir, "a"), when, when)
-	if got, err := TreeEpoch(dir); err != nil || got != 1500000000 {
-		t.Errorf("TreeEpoch = %d, %v", got, err)
+	if got, err := treeEpoch(dir); err != nil || got != 1500000000 {
+		t.Errorf("treeEpoch = %d, %v", got, err)
 	}
 }

@@ -1,4 +1,4 @@
-package graph
+package source
 
 import (
 	"archive/tar"
@@ -34,14 +34,14 @@ func TestPackageName(t *testing.T) {
 func TestKindOf(t *testing.T) {
 	tests := []struct {
 		source string
-		want   SourceKind
+		want   Kind
 	}{
-		{"/src/zlib.tar.gz", SourceTarball},
-		{"https://example.org/x-1.0.tar.xz", SourceURL},
-		{"https://git.example.org/a/b", SourceGit},
-		{"git@host:a/b.git", SourceGit},
-		{"/srv/no-such-repo.git", SourceGit},
-		{"./dir", SourceDir},
+		{"/src/zlib.tar.gz", Tarball},
+		{"https://example.org/x-1.0.tar.xz", URL},
+		{"https://git.example.org/a/b", Git},
+		{"git@host:a/b.git", Git},
+		{"/srv/no-such-repo.git", Git},
+		{"./dir", Dir},
 	}
 	for _, tt := range tests {
 		if got := KindOf(tt.source); got != tt.want {
@@ -51,7 +51,7 @@ func TestKindOf(t *testing.T) {
 }
 
 func TestTarballURLIsDownloadedOnce(t *testing.T) {
-	t.Setenv("ATESOR_HOME", t.TempDir())
+	downloads := t.TempDir()
 	var tarball bytes.Buffer
 	gz := gzip.NewWriter(&tarball)
 	tw := tar.NewWriter(gz)
@@ -68,17 +68,17 @@ func TestTarballURLIsDownloadedOnce(t *testing.T) {
 	defer srv.Close()
 	url := srv.URL + "/pkg-1.0.tar.gz"
 	for i := 0; i < 2; i++ {
-		src, err := identifySource(context.Background(), url)
+		src, err := Resolve(context.Background(), url, Options{DownloadDir: downloads})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := os.Stat(filepath.Join(src.hostDir, "Makefile")); err != nil {
+		if _, err := os.Stat(filepath.Join(src.Dir, "Makefile")); err != nil {
 			t.Errorf("tarball not unpacked: %v", err)
 		}
-		if src.sha256 == "" {
+		if src.SHA256 == "" {
 			t.Error("no SHA-256")
 		}
-		src.cleanup()
+		src.Close()
 	}
 	if hits != 1 {
 		t.Errorf("the URL was fetched %d times, want 1", hits)

@@ -1,4 +1,4 @@
-package graph
+package source
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // A downloaded source lands whole under the downloads directory, through a temporary
 // file of its own; a failed download leaves nothing that a later run would take.
 func TestFetchCachedIsAtomic(t *testing.T) {
-	t.Setenv("ATESOR_HOME", t.TempDir())
+	dir := t.TempDir()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/missing.tar.gz") {
 			http.NotFound(w, r)
@@ -23,14 +23,14 @@ func TestFetchCachedIsAtomic(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	got, err := fetchCached(context.Background(), srv.URL+"/zlib-1.3.tar.gz")
+	got, err := fetchCached(context.Background(), dir, srv.URL+"/zlib-1.3.tar.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(got); string(b) != "tarball bytes" {
 		t.Errorf("downloaded %q", b)
 	}
-	if _, err := fetchCached(context.Background(), srv.URL+"/missing.tar.gz"); err == nil {
+	if _, err := fetchCached(context.Background(), dir, srv.URL+"/missing.tar.gz"); err == nil {
 		t.Fatal("a 404 was taken as a source")
 	}
 	entries, err := os.ReadDir(filepath.Dir(got))

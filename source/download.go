@@ -1,4 +1,4 @@
-package sandbox
+package source
 
 import (
 	"context"
@@ -11,12 +11,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/eclipse-atesor/atesor-go/internal/bytesize"
 	"github.com/eclipse-atesor/atesor-go/internal/redact"
 )
 
-// DownloadLimits bounds [Download]; zero fields take the defaults of
-// [DefaultDownloadLimits].
-type DownloadLimits struct {
+// downloadLimits bounds [download]; zero fields take the defaults of
+// [defaultDownloadLimits].
+type downloadLimits struct {
 	// MaxBytes bounds the size of the downloaded file.
 	MaxBytes int64
 	// Stall is how long the download may go without receiving a byte (connecting and
@@ -26,41 +27,41 @@ type DownloadLimits struct {
 
 // Environment variables that change the download bounds.
 const (
-	EnvDownloadMaxBytes = "ATESOR_DOWNLOAD_MAX_BYTES"
-	EnvDownloadStall    = "ATESOR_DOWNLOAD_STALL_TIMEOUT"
+	envDownloadMaxBytes = "ATESOR_DOWNLOAD_MAX_BYTES"
+	envDownloadStall    = "ATESOR_DOWNLOAD_STALL_TIMEOUT"
 )
 
-// DefaultDownloadLimits returns the bounds from $ATESOR_DOWNLOAD_MAX_BYTES (bytes with an
+// defaultDownloadLimits returns the bounds from $ATESOR_DOWNLOAD_MAX_BYTES (bytes with an
 // optional K, M or G suffix) and $ATESOR_DOWNLOAD_STALL_TIMEOUT (a Go duration), else
 // 4 GiB and one minute.
-func DefaultDownloadLimits() DownloadLimits {
-	l := DownloadLimits{MaxBytes: 4 << 30, Stall: time.Minute}
-	if v, err := ParseSize(os.Getenv(EnvDownloadMaxBytes)); err == nil && v > 0 {
+func defaultDownloadLimits() downloadLimits {
+	l := downloadLimits{MaxBytes: 4 << 30, Stall: time.Minute}
+	if v, err := bytesize.Parse(os.Getenv(envDownloadMaxBytes)); err == nil && v > 0 {
 		l.MaxBytes = v
 	}
-	if d, err := time.ParseDuration(strings.TrimSpace(os.Getenv(EnvDownloadStall))); err == nil && d > 0 {
+	if d, err := time.ParseDuration(strings.TrimSpace(os.Getenv(envDownloadStall))); err == nil && d > 0 {
 		l.Stall = d
 	}
 	return l
 }
 
-// ErrDownloadLimit is wrapped by the errors of a download that exceeded its size bound
-// or stalled.
+// ErrDownloadLimit is wrapped by the error of [Resolve] when the download of a tarball
+// URL exceeded its size bound or stalled.
 var ErrDownloadLimit = errors.New("download limit reached")
 
-// Download fetches url into the file dest (created or truncated) over HTTP(S), bounded in
+// download fetches url into the file dest (created or truncated) over HTTP(S), bounded in
 // size and abandoned when no byte arrives for the stall timeout. The errors say which
 // bound was hit and which variable raises it.
 //
 // The URL may carry credentials (https://user:token@host/...): they are used, and
 // removed from the text of every error.
-func Download(ctx context.Context, url, dest string, l DownloadLimits) error {
+func download(ctx context.Context, url, dest string, l downloadLimits) error {
 	return redact.Error(downloadBounded(ctx, url, dest, l))
 }
 
-func downloadBounded(ctx context.Context, url, dest string, l DownloadLimits) error {
+func downloadBounded(ctx context.Context, url, dest string, l downloadLimits) error {
 	shown := redact.URLs(url)
-	d := DefaultDownloadLimits()
+	d := defaultDownloadLimits()
 	if l.MaxBytes <= 0 {
 		l.MaxBytes = d.MaxBytes
 	}
@@ -69,7 +70,7 @@ func downloadBounded(ctx context.Context, url, dest string, l DownloadLimits) er
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	stalled := fmt.Errorf("%w: no data for %s; check the network, or raise the timeout with %s", ErrDownloadLimit, l.Stall, EnvDownloadStall)
+	stalled := fmt.Errorf("%w: no data for %s; check the network, or raise the timeout with %s", ErrDownloadLimit, l.Stall, envDownloadStall)
 	watchdog := time.AfterFunc(l.Stall, func() { cancel(stalled) })
 	defer watchdog.Stop()
 	client := &http.Client{Transport: &http.Transport{
@@ -91,7 +92,7 @@ func downloadBounded(ctx context.Context, url, dest string, l DownloadLimits) er
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("download %s: HTTP %s", shown, resp.Status)
 	}
-	tooBig := fmt.Errorf("%w: larger than %d bytes; raise the limit with %s", ErrDownloadLimit, l.MaxBytes, EnvDownloadMaxBytes)
+	tooBig := fmt.Errorf("%w: larger than %d bytes; raise the limit with %s", ErrDownloadLimit, l.MaxBytes, envDownloadMaxBytes)
 	if resp.ContentLength > l.MaxBytes {
 		return fmt.Errorf("download %s: %w", shown, tooBig)
 	}

@@ -1,4 +1,4 @@
-package sandbox_test
+package source
 
 import (
 	"context"
@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 func TestDownloadBounds(t *testing.T) {
@@ -44,20 +42,20 @@ func TestDownloadBounds(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	l := sandbox.DownloadLimits{MaxBytes: 16 << 10, Stall: 300 * time.Millisecond}
+	l := downloadLimits{MaxBytes: 16 << 10, Stall: 300 * time.Millisecond}
 	for _, tc := range []struct {
 		path string
 		want string // "" for success, else a substring of the error
 	}{
 		{"/ok", ""},
-		{"/big", sandbox.EnvDownloadMaxBytes},
-		{"/stall-body", sandbox.EnvDownloadStall},
-		{"/stall-headers", sandbox.EnvDownloadStall},
+		{"/big", envDownloadMaxBytes},
+		{"/stall-body", envDownloadStall},
+		{"/stall-headers", envDownloadStall},
 		{"/missing", "404"},
 	} {
 		dest := filepath.Join(t.TempDir(), "f")
 		start := time.Now()
-		err := sandbox.Download(context.Background(), srv.URL+tc.path, dest, l)
+		err := download(context.Background(), srv.URL+tc.path, dest, l)
 		if tc.want == "" {
 			if data, _ := os.ReadFile(dest); err != nil || string(data) != "hello" {
 				t.Errorf("%s: %v %q", tc.path, err, data)
@@ -67,7 +65,7 @@ func TestDownloadBounds(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error naming %s", tc.path, err, tc.want)
 		}
-		if tc.want != "404" && !errors.Is(err, sandbox.ErrDownloadLimit) {
+		if tc.want != "404" && !errors.Is(err, ErrDownloadLimit) {
 			t.Errorf("%s: %v is not ErrDownloadLimit", tc.path, err)
 		}
 		if time.Since(start) > 10*time.Second {
