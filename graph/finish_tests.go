@@ -7,7 +7,6 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/fixfiles"
-	"github.com/eclipse-atesor/atesor-go/internal/textlist"
 	"github.com/eclipse-atesor/atesor-go/pkgtest"
 )
 
@@ -78,9 +77,5 @@ func recipeVerdict(s *atesor.State) string {
 	return strings.ToUpper(atesor.VerdictLine(atesor.StatusVerified, s.Tests))
 }
 
-// The export and removal checks share these with the test verdict.
-var (
-	limit              = textlist.Limit
-	isCodeFile         = fixfiles.IsCode
-	sourceFilesChanged = fixfiles.Changed
-)
+// The export check's changed files are the test verdict's (see changedByFixes).
+var sourceFilesChanged = fixfiles.Changed

@@ -14,6 +14,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/validate"
+	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
 // Investigation limits of the seed.
@@ -164,7 +165,7 @@ func (r *run) fixEvidence(ctx context.Context, s *atesor.State, last *atesor.Err
 		"Tree": cut(treeListing(r.hostTree), 500), "Findings": strings.Join(findings, "\n"),
 		"PreviousFixes": strings.Join(prev, "\n"), "Knowledge": knowledge.Summary(s.Platform),
 		"Examples": r.examples(ctx, atesor.AgentFixer, s, last.Message), "InstallCommand": s.Platform.InstallCommand,
-		"Shape": validate.SchemaText[atesor.FixProposal](), "Removals": removalList(s.Removals, 5),
+		"Shape": validate.SchemaText[atesor.FixProposal](), "Removals": verify.RemovalList(s.Removals, 5),
 	}
 }
 

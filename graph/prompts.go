@@ -8,6 +8,7 @@ import (
 	"text/template"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/brief"
 )
 
 //go:embed prompts/*.tmpl
@@ -49,9 +50,4 @@ func compactAnalysis(a *atesor.PackageAnalysis) string {
 	return b.String()
 }
 
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n]
-}
+func cut(s string, n int) string { return brief.Cut(s, n) }

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -66,8 +65,6 @@ func (l lazyFinder) Providers(kind repair.FileKind, name string) []string {
 	}
 	return c.Providers(kind, name)
 }
-
-var suiteName = regexp.MustCompile(`\(([a-z]+)\)`)
 
 func (i *contentsIndex) open(ctx context.Context, p atesor.Platform, mirror string, logErr func(error)) *repair.Contents {
 	i.mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/brief"
 )
 
 // Node names. The supervisor routes between them by rules; it makes no model call.
@@ -219,13 +220,7 @@ func normalizeError(msg string) string {
 	}, line)
 }
 
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
+func firstLine(s string) string { return brief.FirstLine(s) }
 
 func lastMessage(s *atesor.State) string {
 	if s.LastError == nil {

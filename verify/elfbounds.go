@@ -10,7 +10,7 @@ import (
 	"os"
 )
 
-// ErrMalformedELF is wrapped by the errors of [InspectELF] and [DefinedSymbols] for a file
+// ErrMalformedELF is wrapped by the errors of [InspectELF] (and of the export check's symbol reader) for a file
 // that starts like an ELF file but whose headers are inconsistent or claim more than the
 // bounds below. Such a file is a problem on that artifact; it also wraps [ErrNotELF].
 var ErrMalformedELF = errors.New("malformed ELF file")

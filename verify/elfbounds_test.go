@@ -36,9 +36,9 @@ func TestHostileELF(t *testing.T) {
 			var ierr, serr error
 			n := allocated(func() {
 				_, ierr = InspectELF(bytes.NewReader(data))
-				_, serr = DefinedSymbols(bytes.NewReader(data))
+				_, serr = definedSymbols(bytes.NewReader(data))
 			})
-			for what, err := range map[string]error{"InspectELF": ierr, "DefinedSymbols": serr} {
+			for what, err := range map[string]error{"InspectELF": ierr, "definedSymbols": serr} {
 				if !errors.Is(err, ErrMalformedELF) || !errors.Is(err, ErrNotELF) {
 					t.Errorf("%s: err = %v, want ErrMalformedELF", what, err)
 				}

@@ -20,22 +20,22 @@ import (
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
-// NoiseDirs are the path fragments of build scratch directories that never hold
+// noiseDirs are the path fragments of build scratch directories that never hold
 // artifacts (the curator's noise list, plus .git). libtool's .libs/ is not one of them:
 // it holds the real programs and libraries of an autotools+libtool build, while the
-// files of the same names above it are libtool wrapper scripts (see [IsNoisePath]).
-var NoiseDirs = []string{
+// files of the same names above it are libtool wrapper scripts (see [isNoisePath]).
+var noiseDirs = []string{
 	"/.git/", "/CMakeFiles/", "/_deps/", "/conftest", "/cmake-build-", "/CompilerId",
 	"/CheckTypeSize/", "/CheckFunctionExists", "/CheckIncludeFile", "/TryCompile-",
 	"/meson-private/", "/meson-info/", "/meson-logs/", "/build-aux/", "/autom4te.cache/",
 }
 
-// IsNoisePath reports whether a sandbox path lies in a build scratch directory (see
-// [NoiseDirs]) or is a libtool temporary: .libs/lt-<program>, the copy of a program that
+// isNoisePath reports whether a sandbox path lies in a build scratch directory (see
+// [noiseDirs]) or is a libtool temporary: .libs/lt-<program>, the copy of a program that
 // libtool relinks to run it uninstalled. Everything else under .libs/ counts.
-func IsNoisePath(p string) bool {
+func isNoisePath(p string) bool {
 	p = path.Clean("/" + p)
-	for _, n := range NoiseDirs {
+	for _, n := range noiseDirs {
 		if strings.Contains(p+"/", n) {
 			return true
 		}
@@ -46,7 +46,7 @@ func IsNoisePath(p string) bool {
 
 // ScanArtifacts finds every ELF file and static archive below the sandbox directory dir
 // and inspects it with [InspectELF]. Symbolic links are not followed, and the curator's
-// noise directories (see [NoiseDirs]) are skipped. A sandbox whose tree is on the host
+// noise directories (see [noiseDirs]) are skipped. A sandbox whose tree is on the host
 // is read through a [sandbox.Gate]: regular files only, each at most [sandbox.BoundArtifact]. A file that
 // starts like an ELF file but is malformed or over the bound comes back as an artifact
 // with its Problem set, so that it fails verification instead of being skipped silently.
@@ -95,12 +95,12 @@ func scanGate(ctx context.Context, g *sandbox.Gate, log *slog.Logger, treeDir st
 		}
 		sp := sandboxPath(p)
 		if d.IsDir() {
-			if p != treeDir && IsNoisePath(sp) {
+			if p != treeDir && isNoisePath(sp) {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() || IsNoisePath(sp) {
+		if !d.Type().IsRegular() || isNoisePath(sp) {
 			return nil
 		}
 		a, ok := inspectInGate(ctx, g, log, p)
@@ -184,7 +184,7 @@ func scanByCommand(ctx context.Context, sb atesor.Sandbox, dir string) ([]atesor
 	}
 	var out []atesor.Artifact
 	for _, p := range strings.Split(strings.TrimSpace(res.Stdout), "\n") {
-		if p == "" || IsNoisePath(p) {
+		if p == "" || isNoisePath(p) {
 			continue
 		}
 		data, err := sandbox.ReadBounded(ctx, sb, p, sandbox.BoundFile)

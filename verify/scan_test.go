@@ -32,8 +32,8 @@ func TestIsNoisePath(t *testing.T) {
 		"relative/CMakeFiles/x":                                true,
 	}
 	for p, want := range tests {
-		if got := IsNoisePath(p); got != want {
-			t.Errorf("IsNoisePath(%q) = %v, want %v", p, got, want)
+		if got := isNoisePath(p); got != want {
+			t.Errorf("isNoisePath(%q) = %v, want %v", p, got, want)
 		}
 	}
 }

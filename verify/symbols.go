@@ -11,11 +11,11 @@ import (
 	"strings"
 )
 
-// LibrarySymbols are the global symbols a library defines: for a shared library its
+// librarySymbols are the global symbols a library defines: for a shared library its
 // defined dynamic symbols, for a static archive the defined global symbols of its
 // members. Functions and Data are sorted and without duplicates; symbol versions are
 // not part of the names.
-type LibrarySymbols struct {
+type librarySymbols struct {
 	// Soname is a shared library's DT_SONAME ("libz.so.1"); empty for an archive.
 	Soname    string
 	Functions []string
@@ -23,7 +23,7 @@ type LibrarySymbols struct {
 }
 
 // Defines reports whether the library defines name, as a function or as data.
-func (l LibrarySymbols) Defines(name string) bool {
+func (l librarySymbols) Defines(name string) bool {
 	return has(l.Functions, name) || has(l.Data, name)
 }
 
@@ -32,21 +32,21 @@ func has(sorted []string, s string) bool {
 	return i < len(sorted) && sorted[i] == s
 }
 
-// DefinedSymbols reads the global symbols a shared library or a static archive defines
-// (see [LibrarySymbols]). An executable is read like a shared library (its dynamic
+// definedSymbols reads the global symbols a shared library or a static archive defines
+// (see [librarySymbols]). An executable is read like a shared library (its dynamic
 // symbols). Anything that is not ELF or an archive returns an error wrapping [ErrNotELF];
 // a file whose headers or tables claim more than the file holds or the readers' caps
 // allow, or on which debug/elf panics, one wrapping [ErrMalformedELF] too.
-func DefinedSymbols(r io.ReaderAt) (ls LibrarySymbols, err error) {
+func definedSymbols(r io.ReaderAt) (ls librarySymbols, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			ls, err = LibrarySymbols{}, fmt.Errorf("symbols: %w", malformed("debug/elf: %v", p))
+			ls, err = librarySymbols{}, fmt.Errorf("symbols: %w", malformed("debug/elf: %v", p))
 		}
 	}()
 	magic := make([]byte, 8)
 	n, err := r.ReadAt(magic, 0)
 	if err != nil && !errors.Is(err, io.EOF) {
-		return LibrarySymbols{}, fmt.Errorf("symbols: %w", err)
+		return librarySymbols{}, fmt.Errorf("symbols: %w", err)
 	}
 	magic = magic[:n]
 	set := symbolSet{fn: map[string]bool{}, data: map[string]bool{}}
@@ -55,7 +55,7 @@ func DefinedSymbols(r io.ReaderAt) (ls LibrarySymbols, err error) {
 	case bytes.HasPrefix(magic, []byte(elf.ELFMAG)):
 		f, err := openELF(r, readerSize(r))
 		if err != nil {
-			return LibrarySymbols{}, fmt.Errorf("symbols: %w", err)
+			return librarySymbols{}, fmt.Errorf("symbols: %w", err)
 		}
 		defer f.Close()
 		if names, err := f.DynString(elf.DT_SONAME); err == nil && len(names) > 0 {
@@ -63,17 +63,17 @@ func DefinedSymbols(r io.ReaderAt) (ls LibrarySymbols, err error) {
 		}
 		syms, err := f.DynamicSymbols()
 		if err != nil && !errors.Is(err, elf.ErrNoSymbols) {
-			return LibrarySymbols{}, fmt.Errorf("symbols: dynamic symbols: %w", err)
+			return librarySymbols{}, fmt.Errorf("symbols: dynamic symbols: %w", err)
 		}
 		set.add(syms)
 	case string(magic) == arMagic:
 		if err := archiveSymbols(r, readerSize(r), &set); err != nil {
-			return LibrarySymbols{}, err
+			return librarySymbols{}, err
 		}
 	default:
-		return LibrarySymbols{}, ErrNotELF
+		return librarySymbols{}, ErrNotELF
 	}
-	return LibrarySymbols{Soname: soname, Functions: set.sorted(set.fn), Data: set.sorted(set.data)}, nil
+	return librarySymbols{Soname: soname, Functions: set.sorted(set.fn), Data: set.sorted(set.data)}, nil
 }
 
 type symbolSet struct{ fn, data map[string]bool }

@@ -33,7 +33,7 @@ func TestDefinedSymbolsOfRealRISCV64Libraries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := DefinedSymbols(bytes.NewReader(b))
+			got, err := definedSymbols(bytes.NewReader(b))
 			if tt.wantErr != nil {
 				if !errors.Is(err, tt.wantErr) {
 					t.Fatalf("err = %v, want %v", err, tt.wantErr)
@@ -67,7 +67,7 @@ func TestDefinedSymbolsTruncated(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range []int{9, 70, len(b) / 2} {
-		if _, err := DefinedSymbols(bytes.NewReader(b[:n])); err == nil {
+		if _, err := definedSymbols(bytes.NewReader(b[:n])); err == nil {
 			t.Errorf("truncated to %d bytes: no error", n)
 		}
 	}
@@ -84,6 +84,6 @@ func FuzzDefinedSymbols(f *testing.F) {
 		f.Add(append([]byte("!<arch>\n"+arMember("bomb.o/", len(data))), data...))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _ = DefinedSymbols(bytes.NewReader(data))
+		_, _ = definedSymbols(bytes.NewReader(data))
 	})
 }

@@ -1,4 +1,4 @@
-package graph
+package verify
 
 import (
 	"bytes"
@@ -14,11 +14,11 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debpkg"
+	"github.com/eclipse-atesor/atesor-go/internal/textlist"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
-	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
 // The distribution half of export completeness: for a source from Debian's archive, the
@@ -62,22 +62,22 @@ var toolchainFunctions = map[string]bool{"_init": true, "_fini": true}
 
 // checkDistribution compares with the distribution's own build (see above) and returns
 // what that build exports for the libraries built here (nil when nothing was compared).
-func (r *run) checkDistribution(ctx context.Context, s *atesor.State, sonames map[string]bool, ec *atesor.ExportCheck, defined func(string) bool) *distExports {
-	src, version := debianSource(s.Request.Source)
+func checkDistribution(ctx context.Context, sb atesor.Sandbox, in ExportInput, sonames map[string]bool, ec *atesor.ExportCheck, defined func(string) bool) *distExports {
+	src, version := debianSource(in.Source)
 	suite := ""
-	if o := s.Request.Origin; o != nil && o.Distro == "debian" && o.Package != "" {
+	if o := in.Origin; o != nil && o.Distro == "debian" && o.Package != "" {
 		src, version, suite = o.Package, knowledge.UpstreamVersion(o.Version), o.Suite // a debian:NAME source
 	}
 	if src == "" {
 		return nil
 	}
 	if suite == "" {
-		suite = sandbox.DefaultSuite
-		if m := suiteName.FindStringSubmatch(s.Platform.DisplayName); m != nil && s.Platform.Name == "debian" {
-			suite = m[1]
+		suite = knowledge.DefaultDebianSuite
+		if in.Platform.Name == "debian" {
+			suite = knowledge.DebianSuite(in.Platform)
 		}
 	}
-	open := r.distArchiveFor(suite)
+	open := distArchiveFor(sb, in.Mirror, suite)
 	debs, arch, notes, err := fetchDistribution(ctx, open, src, version)
 	ec.Notes = append(ec.Notes, notes...)
 	if err != nil {
@@ -118,16 +118,18 @@ func excuseUndistributed(ec *atesor.ExportCheck, d *distExports) {
 	ec.MissingDeclared = kept
 	ec.Declared -= len(excused)
 	ec.Notes = append(ec.Notes, fmt.Sprintf("not counted: %d functions the public headers declare that %s does not export either: %s",
-		len(excused), ec.Distribution, strings.Join(limit(excused, 20), ", ")))
+		len(excused), ec.Distribution, strings.Join(textlist.Limit(excused, 20), ", ")))
 }
 
-// distArchiveFor opens the archive of one architecture: the Debian mirror of the host's
-// apt configuration, else the sandbox's own, cached under the state home.
-func (r *run) distArchiveFor(suite string) func(arch string) (distArchive, error) {
+// distArchiveFor opens the archive of one architecture: the Debian mirror override,
+// else the mirror of the host's apt configuration, else the sandbox's own, cached under
+// the state home.
+func distArchiveFor(sb atesor.Sandbox, override, suite string) func(arch string) (distArchive, error) {
 	return func(arch string) (distArchive, error) {
-		mirror, err := knowledge.DebianMirror(r.p.cfg.DebianMirror)
+		mirror, err := knowledge.DebianMirror(override)
 		if err != nil {
-			if hp, ok := hostPather(r.sb); ok {
+			var hp sandbox.HostPather
+			if sandbox.As(sb, &hp) {
 				if dir, herr := hp.HostPath("/etc/apt"); herr == nil {
 					mirror, err = knowledge.DebianMirrorIn(dir)
 				}
@@ -162,7 +164,7 @@ func fetchDistribution(ctx context.Context, open func(arch string) (distArchive,
 		pkgs, other := libraryPackages(bins, version)
 		if len(pkgs) == 0 {
 			if len(other) > 0 {
-				why = append(why, fmt.Sprintf("the archive's %s packages of %s are another version (%s), the source is %s", arch, src, strings.Join(limit(other, 3), ", "), version))
+				why = append(why, fmt.Sprintf("the archive's %s packages of %s are another version (%s), the source is %s", arch, src, strings.Join(textlist.Limit(other, 3), ", "), version))
 			} else {
 				why = append(why, fmt.Sprintf("the archive has no %s library package built from %s", arch, src))
 			}
@@ -272,7 +274,7 @@ func compareDistribution(debs []distDeb, arch, version string, sonames map[strin
 			continue
 		}
 		for _, lib := range d.Contents.Libraries {
-			syms, err := verify.DefinedSymbols(bytes.NewReader(lib.Data))
+			syms, err := definedSymbols(bytes.NewReader(lib.Data))
 			if err != nil {
 				ec.Notes = append(ec.Notes, fmt.Sprintf("%s (from %s): %v", lib.Path, d.Package, err))
 				continue

@@ -1,4 +1,4 @@
-package graph
+package verify
 
 import (
 	"bytes"
@@ -12,9 +12,12 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/brief"
+	"github.com/eclipse-atesor/atesor-go/internal/pkgtree"
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
+	"github.com/eclipse-atesor/atesor-go/internal/textlist"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
-	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
 // Export completeness: the global functions the primary libraries define, compared with
@@ -40,9 +43,34 @@ var (
 	nameNoise     = strings.NewReplacer("-", "", "_", "", ".", "", "+", "")
 )
 
+// ExportInput is what the export check reads of a port besides its artifacts.
+type ExportInput struct {
+	// RepoDir is the package's directory in the sandbox; RepoName its name, which its
+	// public headers and libraries are matched by.
+	RepoDir, RepoName string
+	// Source is the request's source: a Debian .orig tarball names the distribution
+	// package to compare with.
+	Source string
+	// Origin is the distribution package the source was resolved from, or nil.
+	Origin *atesor.DistroSource
+	// Platform is the port's platform: a Debian platform's suite is compared with when
+	// Origin names none.
+	Platform atesor.Platform
+	// Mirror is the base URL of the Debian archive to compare with; empty: the mirror of
+	// the host's apt configuration, else the sandbox's.
+	Mirror string
+	// Install is the staged install step (its headers are the public ones), or nil.
+	Install *atesor.Install
+	// Removals are what fixes took from the original tree.
+	Removals []atesor.Removal
+	// Changed maps each repository file a fix took away or changed to what was done to
+	// it; a missing function defined in one of them was taken by a fix.
+	Changed map[string]string
+}
+
 // checkExports compares the primary libraries' defined symbols with the package's
 // promises. It returns nil when the port has no primary library.
-func (r *run) checkExports(ctx context.Context, s *atesor.State, arts []atesor.Artifact) *atesor.ExportCheck {
+func checkExports(ctx context.Context, sb atesor.Sandbox, in ExportInput, arts []atesor.Artifact) *atesor.ExportCheck {
 	var libs []atesor.Artifact
 	for _, a := range arts {
 		if a.Role == atesor.ArtifactPrimary && (a.Kind == atesor.KindSharedLibrary || a.Kind == atesor.KindStaticLibrary) {
@@ -53,21 +81,21 @@ func (r *run) checkExports(ctx context.Context, s *atesor.State, arts []atesor.A
 		return nil
 	}
 	ec := &atesor.ExportCheck{}
-	var defined []verify.LibrarySymbols
+	var defined []librarySymbols
 	sonames := map[string]bool{}
 	count := map[string]bool{}
 	for _, a := range libs {
-		data, err := sandbox.ReadBounded(ctx, r.sb, a.Path, sandbox.BoundLibrary)
+		data, err := sandbox.ReadBounded(ctx, sb, a.Path, sandbox.BoundLibrary)
 		if err != nil {
-			ec.Notes = append(ec.Notes, fmt.Sprintf("%s: could not be read: %v", rel(s.RepoDir, a.Path), err))
+			ec.Notes = append(ec.Notes, fmt.Sprintf("%s: could not be read: %v", pkgtree.Rel(in.RepoDir, a.Path), err))
 			continue
 		}
-		syms, err := verify.DefinedSymbols(bytes.NewReader(data))
+		syms, err := definedSymbols(bytes.NewReader(data))
 		if err != nil {
-			ec.Notes = append(ec.Notes, fmt.Sprintf("%s: symbols unreadable: %v", rel(s.RepoDir, a.Path), err))
+			ec.Notes = append(ec.Notes, fmt.Sprintf("%s: symbols unreadable: %v", pkgtree.Rel(in.RepoDir, a.Path), err))
 			continue
 		}
-		ec.Libraries = append(ec.Libraries, rel(s.RepoDir, a.Path))
+		ec.Libraries = append(ec.Libraries, pkgtree.Rel(in.RepoDir, a.Path))
 		defined = append(defined, syms)
 		if syms.Soname != "" {
 			sonames[syms.Soname] = true
@@ -91,8 +119,8 @@ func (r *run) checkExports(ctx context.Context, s *atesor.State, arts []atesor.A
 		}
 		return false
 	}
-	r.checkDeclarations(ctx, s, libs, ec, definedAnywhere)
-	excuseUndistributed(ec, r.checkDistribution(ctx, s, sonames, ec, definedAnywhere))
+	checkDeclarations(ctx, sb, in, libs, ec, definedAnywhere)
+	excuseUndistributed(ec, checkDistribution(ctx, sb, in, sonames, ec, definedAnywhere))
 	return ec
 }
 
@@ -167,15 +195,15 @@ func normName(s string) string { return strings.ToLower(nameNoise.Replace(s)) }
 
 // repoFiles lists the repository's files (relative paths), on the host when the
 // sandbox's files are visible there, else with find.
-func (r *run) repoFiles(ctx context.Context, s *atesor.State) []string {
+func repoFiles(ctx context.Context, sb atesor.Sandbox, repoDir string) []string {
 	var out []string
-	if fsys, ok := sandbox.SandboxFS(ctx, r.sb, s.RepoDir, sandbox.BoundHeader); ok {
+	if fsys, ok := sandbox.SandboxFS(ctx, sb, repoDir, sandbox.BoundHeader); ok {
 		_ = fs.WalkDir(fsys, ".", func(rp string, d fs.DirEntry, err error) error {
 			if err != nil || ctx.Err() != nil {
 				return nil
 			}
 			if d.IsDir() {
-				if rp != "." && (skipTreeDir[d.Name()] || verify.IsNoisePath("/"+rp+"/")) {
+				if rp != "." && (skipTreeDir[d.Name()] || isNoisePath("/"+rp+"/")) {
 					return fs.SkipDir
 				}
 				return nil
@@ -186,7 +214,7 @@ func (r *run) repoFiles(ctx context.Context, s *atesor.State) []string {
 		sort.Strings(out)
 		return out
 	}
-	res, err := r.sb.Exec(ctx, atesor.Command{Line: "find . -name .git -prune -o -type f -name '*.h' -print", Dir: s.RepoDir, Timeout: 2 * time.Minute})
+	res, err := sb.Exec(ctx, atesor.Command{Line: "find . -name .git -prune -o -type f -name '*.h' -print", Dir: repoDir, Timeout: 2 * time.Minute})
 	if err != nil {
 		return nil
 	}
@@ -202,12 +230,12 @@ func (r *run) repoFiles(ctx context.Context, s *atesor.State) []string {
 // checkDeclarations lists the functions the public headers declare with GCC's
 // -aux-info in the sandbox (each header compiled alone as C, the package's header
 // directories on the include path) and finds those no library defines.
-func (r *run) checkDeclarations(ctx context.Context, s *atesor.State, libs []atesor.Artifact, ec *atesor.ExportCheck, defined func(string) bool) {
-	headers, dirs, dir := installedHeaders(s.Install)
+func checkDeclarations(ctx context.Context, sb atesor.Sandbox, in ExportInput, libs []atesor.Artifact, ec *atesor.ExportCheck, defined func(string) bool) {
+	headers, dirs, dir := installedHeaders(in.Install)
 	ec.HeadersFrom = "installed"
 	if len(headers) == 0 {
-		headers, dirs = publicHeaders(r.repoFiles(ctx, s), libs, s.RepoName)
-		ec.HeadersFrom, dir = "source", s.RepoDir
+		headers, dirs = publicHeaders(repoFiles(ctx, sb, in.RepoDir), libs, in.RepoName)
+		ec.HeadersFrom, dir = "source", in.RepoDir
 	}
 	if len(headers) == 0 {
 		ec.Notes = append(ec.Notes, "no public C header found (none installed, none next to the library's sources)")
@@ -215,15 +243,15 @@ func (r *run) checkDeclarations(ctx context.Context, s *atesor.State, libs []ate
 	}
 	var inc []string
 	for _, d := range dirs {
-		inc = append(inc, "-I"+shellQuote(d))
+		inc = append(inc, "-I"+shellwords.Quote(d))
 	}
 	var quoted []string
 	for _, h := range headers {
-		quoted = append(quoted, shellQuote(h))
+		quoted = append(quoted, shellwords.Quote(h))
 	}
 	line := "for h in " + strings.Join(quoted, " ") + "; do printf '\\n" + headerMark + "%s\\n' \"$h\"; " +
 		"gcc -fsyntax-only -w -x c " + strings.Join(inc, " ") + " -aux-info /dev/stdout \"$h\" 2>&1; done"
-	res, err := r.sb.Exec(ctx, atesor.Command{Line: line, Dir: dir, Timeout: 5 * time.Minute})
+	res, err := sb.Exec(ctx, atesor.Command{Line: line, Dir: dir, Timeout: 5 * time.Minute})
 	if err != nil {
 		ec.Notes = append(ec.Notes, "listing the headers' declarations failed: "+err.Error())
 		return
@@ -234,7 +262,7 @@ func (r *run) checkDeclarations(ctx context.Context, s *atesor.State, libs []ate
 		decls := knowledge.ParseAuxInfo(body)
 		if len(decls) == 0 {
 			if e := firstMatch(body, "error:"); strings.Contains(body, "error:") {
-				ec.Notes = append(ec.Notes, fmt.Sprintf("%s does not compile alone as C: %s", h, cut(e, 200)))
+				ec.Notes = append(ec.Notes, fmt.Sprintf("%s does not compile alone as C: %s", h, brief.Cut(e, 200)))
 				continue
 			}
 		}
@@ -268,47 +296,47 @@ func debianSource(source string) (name, version string) {
 	return m[1], m[2]
 }
 
-// exportProblems runs the export check for verify and states its problems: missing
-// functions always; for a port whose fixes removed code, also a check that could not
-// compare anything (a removal needs the evidence).
-func (r *run) exportProblems(ctx context.Context, s *atesor.State, built []atesor.Artifact) []string {
-	s.Exports = r.checkExports(ctx, s, built)
-	ec := s.Exports
+// Exports runs the export check on the built artifacts, explains every missing
+// function (see [atesor.ExportFinding]) and states the check's problems: missing
+// functions whose code fixes took away, always; for a port whose fixes removed code,
+// also a check that could not compare anything (a removal needs the evidence). The
+// check is nil when the port has no primary library. Its summary, and the missing
+// functions that do not fail verification, are reported through emit.
+func Exports(ctx context.Context, sb atesor.Sandbox, in ExportInput, built []atesor.Artifact, emit func(atesor.Event)) (*atesor.ExportCheck, []string) {
+	ec := checkExports(ctx, sb, in, built)
 	if ec == nil {
-		return nil
+		return nil, nil
 	}
-	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeVerify, Line: "exports: " + ec.Summary()})
-	r.explainExports(ctx, s, ec)
+	emit(atesor.Event{Kind: atesor.EventInfo, Line: "exports: " + ec.Summary()})
+	explainExports(ctx, sb, in, ec)
 	removed := ""
-	if len(s.Removals) > 0 {
-		removed = "; fixes removed code (" + removalList(s.Removals, 5) + "): restore it and port it instead"
+	if len(in.Removals) > 0 {
+		removed = "; fixes removed code (" + RemovalList(in.Removals, 5) + "): restore it and port it instead"
 	}
 	if m := ec.Hollowed(); len(m) > 0 {
-		return []string{fmt.Sprintf("exports incomplete: the primary libraries (%s) do not define %d functions the package promises, whose code fixes took away: %s%s",
-			strings.Join(limit(ec.Libraries, 3), ", "), len(m), strings.Join(limit(m, 20), ", "), removed)}
+		return ec, []string{fmt.Sprintf("exports incomplete: the primary libraries (%s) do not define %d functions the package promises, whose code fixes took away: %s%s",
+			strings.Join(textlist.Limit(ec.Libraries, 3), ", "), len(m), strings.Join(textlist.Limit(m, 20), ", "), removed)}
 	}
-	if len(s.Removals) > 0 && !ec.Checked() {
-		return []string{"exports not proven complete after fixes removed code (" + removalList(s.Removals, 5) + "): " + ec.Summary()}
+	if len(in.Removals) > 0 && !ec.Checked() {
+		return ec, []string{"exports not proven complete after fixes removed code (" + RemovalList(in.Removals, 5) + "): " + ec.Summary()}
 	}
 	if sum := explainedSummary(ec); sum != "" {
-		r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeVerify, Line: "exports: missing but not removed by a fix, explained in the report: " + sum})
+		emit(atesor.Event{Kind: atesor.EventInfo, Line: "exports: missing but not removed by a fix, explained in the report: " + sum})
 	}
-	return nil
+	return ec, nil
 }
 
-// hollowReason says why a built port is not proven when its exports are incomplete
-// ("missing functions: a, b; removed: ..."), or "".
-func hollowReason(s *atesor.State) string {
-	if !s.BuildSucceeded || s.Verified {
-		return ""
-	}
-	m := s.Exports.Hollowed()
+// HollowReason says why a built port that did not verify is not proven when its
+// exports lack functions whose code fixes took away ("missing functions: a, b; fixes
+// removed code: ..."), or "" when they lack none.
+func HollowReason(exports *atesor.ExportCheck, removals []atesor.Removal) string {
+	m := exports.Hollowed()
 	if len(m) == 0 {
 		return ""
 	}
-	why := "missing functions: " + strings.Join(limit(m, 20), ", ")
-	if len(s.Removals) > 0 {
-		why += "; fixes removed code: " + removalList(s.Removals, 5)
+	why := "missing functions: " + strings.Join(textlist.Limit(m, 20), ", ")
+	if len(removals) > 0 {
+		why += "; fixes removed code: " + RemovalList(removals, 5)
 	}
 	return why
 }

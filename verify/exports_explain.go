@@ -1,4 +1,4 @@
-package graph
+package verify
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/textlist"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -46,7 +47,7 @@ type sourceIndex struct {
 
 // readSources reads the tree's C, C++ and assembly files through the sandbox's gate,
 // within the search's bounds.
-func (r *run) readSources(ctx context.Context, s *atesor.State, tree []string) sourceIndex {
+func readSources(ctx context.Context, sb atesor.Sandbox, repoDir string, tree []string) sourceIndex {
 	idx := sourceIndex{files: map[string]string{}}
 	total := 0
 	for _, p := range tree {
@@ -56,7 +57,7 @@ func (r *run) readSources(ctx context.Context, s *atesor.State, tree []string) s
 		if !explainExt[path.Ext(p)] {
 			continue
 		}
-		data, err := sandbox.ReadBounded(ctx, r.sb, path.Join(s.RepoDir, p), sandbox.BoundSource)
+		data, err := sandbox.ReadBounded(ctx, sb, path.Join(repoDir, p), sandbox.BoundSource)
 		if err != nil {
 			continue
 		}
@@ -290,7 +291,7 @@ func classify(name string, defs, decls []occurrence, in explainInput) (atesor.Ex
 			}
 		}
 		if len(portable) == 0 {
-			return atesor.FindingOtherArch, "defined only in another architecture's code: " + strings.Join(limit(arch, 3), ", ")
+			return atesor.FindingOtherArch, "defined only in another architecture's code: " + strings.Join(textlist.Limit(arch, 3), ", ")
 		}
 		for _, d := range defs {
 			if f, why := guarded(d, in); f != "" {
@@ -306,12 +307,12 @@ func classify(name string, defs, decls []occurrence, in explainInput) (atesor.Ex
 	if in.dist != "" && !in.declared[name] {
 		where := "nothing in the tree says why"
 		if len(defs) > 0 {
-			where = "it is defined in " + strings.Join(limit(fileList(defs), 3), ", ") + ", which this build does not compile or export"
+			where = "it is defined in " + strings.Join(textlist.Limit(fileList(defs), 3), ", ") + ", which this build does not compile or export"
 		}
 		return atesor.FindingDistributionOnly, fmt.Sprintf("exported by %s and not by this build (%s): the distribution configures the package differently", in.dist, where)
 	}
 	if len(defs) > 0 {
-		return atesor.FindingUnexplained, "defined in " + strings.Join(limit(fileList(defs), 3), ", ") + ", which this build does not compile or export"
+		return atesor.FindingUnexplained, "defined in " + strings.Join(textlist.Limit(fileList(defs), 3), ", ") + ", which this build does not compile or export"
 	}
 	return atesor.FindingUnexplained, "declared but defined nowhere in the tree"
 }
@@ -348,55 +349,27 @@ func fileList(occ []occurrence) []string {
 
 // explainExports explains every missing function of the export check (see
 // explainMissing) and records the explanations in ec.
-func (r *run) explainExports(ctx context.Context, s *atesor.State, ec *atesor.ExportCheck) {
+func explainExports(ctx context.Context, sb atesor.Sandbox, port ExportInput, ec *atesor.ExportCheck) {
 	missing := ec.Missing()
 	if len(missing) == 0 {
 		return
 	}
-	tree := r.repoFiles(ctx, s)
+	tree := repoFiles(ctx, sb, port.RepoDir)
 	in := explainInput{missing: missing, declared: map[string]bool{}, build: map[string]string{},
-		changed: changedByFixes(s), removals: len(s.Removals) > 0, dist: ec.Distribution}
+		changed: port.Changed, removals: len(port.Removals) > 0, dist: ec.Distribution}
 	for _, n := range ec.MissingDeclared {
 		in.declared[n] = true
 	}
-	in.sources = r.readSources(ctx, s, tree)
+	in.sources = readSources(ctx, sb, port.RepoDir, tree)
 	for _, p := range tree {
 		switch path.Base(p) {
 		case "configure.ac", "configure.in", "CMakeLists.txt", "meson_options.txt", "meson.options":
-			if data, err := sandbox.ReadBounded(ctx, r.sb, path.Join(s.RepoDir, p), sandbox.BoundMetadata); err == nil {
+			if data, err := sandbox.ReadBounded(ctx, sb, path.Join(port.RepoDir, p), sandbox.BoundMetadata); err == nil {
 				in.build[p] = string(data)
 			}
 		}
 	}
 	ec.Explained = explainMissing(in)
-}
-
-// changedByFixes maps each repository file a fix took away or changed to what was done
-// to it: removals measured against the original tree, patches, files a fix wrote, and
-// source files a fix's command edited.
-func changedByFixes(s *atesor.State) map[string]string {
-	out := map[string]string{}
-	for _, rm := range s.Removals {
-		out[rm.File] = rm.String()
-	}
-	for _, p := range s.Patches {
-		if _, ok := out[p.File]; !ok {
-			out[p.File] = "patched by " + p.Name
-		}
-	}
-	for _, f := range s.FixAttempts {
-		for _, p := range f.Files {
-			if _, ok := out[p]; !ok {
-				out[p] = fmt.Sprintf("written by fix %d", f.Attempt)
-			}
-		}
-	}
-	for _, p := range sourceFilesChanged(s) {
-		if _, ok := out[p]; !ok {
-			out[p] = "edited by a fix's command"
-		}
-	}
-	return out
 }
 
 // explainedSummary lists the missing functions that do not fail verification, with
@@ -408,7 +381,7 @@ func explainedSummary(ec *atesor.ExportCheck) string {
 			parts = append(parts, fmt.Sprintf("%s (%s)", m.Name, m.Finding))
 		}
 	}
-	return strings.Join(limit(parts, 20), ", ")
+	return strings.Join(textlist.Limit(parts, 20), ", ")
 }
 
 // symbolForText writes a symbol name into the report's text and the recipe: as it is

@@ -1,4 +1,4 @@
-package graph
+package verify
 
 import (
 	"bytes"
@@ -15,7 +15,6 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debpkg"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
-	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
 const (
@@ -45,7 +44,7 @@ func builtLike(t *testing.T, d distDeb, drop ...string) func(string) bool {
 	if len(d.Contents.Libraries) == 0 {
 		t.Fatalf("%s has no library", d.Package)
 	}
-	syms, err := verify.DefinedSymbols(bytes.NewReader(d.Contents.Libraries[0].Data))
+	syms, err := definedSymbols(bytes.NewReader(d.Contents.Libraries[0].Data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +64,7 @@ func definesFrom(t *testing.T, elfFile string) func(string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	syms, err := verify.DefinedSymbols(bytes.NewReader(b))
+	syms, err := definedSymbols(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +129,7 @@ func TestCompareDistribution(t *testing.T) {
 
 func mustFunctions(t *testing.T, d distDeb) []string {
 	t.Helper()
-	syms, err := verify.DefinedSymbols(bytes.NewReader(d.Contents.Libraries[0].Data))
+	syms, err := definedSymbols(bytes.NewReader(d.Contents.Libraries[0].Data))
 	if err != nil {
 		t.Fatal(err)
 	}

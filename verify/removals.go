@@ -1,4 +1,4 @@
-package graph
+package verify
 
 import (
 	"bufio"
@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,15 +16,17 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
+	"github.com/eclipse-atesor/atesor-go/internal/fixfiles"
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
+	"github.com/eclipse-atesor/atesor-go/internal/textlist"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
-	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
 // Removal tracking: the original tree's code and build files are remembered at init
 // (non-blank line counts, and the source files each build file names); after every fix
 // the tree is measured again and what the fixes took away from the original is recorded
 // per fix (deleted, emptied, mostly cut, dropped from a build file's source list). A port
-// with removals must prove itself (see judgeRemovals and verifyNode).
+// with removals must prove itself (see [JudgeRemovals] and [Exports]).
 
 const (
 	// maxTrackedFiles bounds the files the tracker remembers.
@@ -49,7 +52,7 @@ var (
 
 // isTrackedFile reports whether the tracker remembers p: code files and build files.
 func isTrackedFile(p string) bool {
-	return isCodeFile(p) || buildListFile.MatchString(p)
+	return fixfiles.IsCode(p) || buildListFile.MatchString(p)
 }
 
 // snapshotFS measures the code and build files of a tree: non-blank lines, and for a
@@ -67,7 +70,7 @@ func snapshotFS(ctx context.Context, fsys fs.FS) ([]atesor.SourceFile, error) {
 			return err
 		}
 		if d.IsDir() {
-			if p != "." && (skipTreeDir[d.Name()] || verify.IsNoisePath("/"+p+"/")) {
+			if p != "." && (skipTreeDir[d.Name()] || isNoisePath("/"+p+"/")) {
 				return fs.SkipDir
 			}
 			return nil
@@ -117,29 +120,23 @@ func nonBlankLines(data []byte) int {
 	return n
 }
 
-// snapshotOriginal remembers the original tree (the source on the host) at init.
-func (r *run) snapshotOriginal(ctx context.Context, s *atesor.State) {
-	if r.hostTree == "" {
-		return
-	}
-	files, err := snapshotFS(ctx, sandbox.TreeFS(ctx, r.hostTree, trackedBound))
-	if err != nil {
-		r.log.Warn("removal tracking: could not measure the original tree", "err", err)
-		return
-	}
-	s.OriginalSources = files
+// OriginalSources measures the original tree, the source as it is on the host before
+// any fix (hostTree), read through the gate's bounds: the code and build files later
+// trees are compared with (see [TrackRemovals]).
+func OriginalSources(ctx context.Context, hostTree string) ([]atesor.SourceFile, error) {
+	return snapshotFS(ctx, sandbox.TreeFS(ctx, hostTree, trackedBound))
 }
 
 // snapshotCurrent measures the package's tree as it is now in the sandbox: directly on
 // the host when the sandbox's files are visible there, else with a command.
-func (r *run) snapshotCurrent(ctx context.Context, s *atesor.State) ([]atesor.SourceFile, error) {
-	if fsys, ok := sandbox.SandboxFS(ctx, r.sb, s.RepoDir, trackedBound); ok {
+func snapshotCurrent(ctx context.Context, sb atesor.Sandbox, repoDir string, orig []atesor.SourceFile) ([]atesor.SourceFile, error) {
+	if fsys, ok := sandbox.SandboxFS(ctx, sb, repoDir, trackedBound); ok {
 		return snapshotFS(ctx, fsys)
 	}
 	// Only the original files matter: count their non-blank lines in the sandbox.
 	var names []string
-	for _, f := range s.OriginalSources {
-		names = append(names, shellQuote(f.Path))
+	for _, f := range orig {
+		names = append(names, shellwords.Quote(f.Path))
 	}
 	if len(names) == 0 {
 		return nil, nil
@@ -148,7 +145,7 @@ func (r *run) snapshotCurrent(ctx context.Context, s *atesor.State) ([]atesor.So
 	for start := 0; start < len(names); start += 500 {
 		chunk := names[start:min(start+500, len(names))]
 		line := "for f in " + strings.Join(chunk, " ") + `; do [ -f "$f" ] && printf '%s\t%s\n' "$(grep -c '[^[:space:]]' "$f")" "$f"; done; true`
-		res, err := r.sb.Exec(ctx, atesor.Command{Line: line, Dir: s.RepoDir, Timeout: 5 * time.Minute})
+		res, err := sb.Exec(ctx, atesor.Command{Line: line, Dir: repoDir, Timeout: 5 * time.Minute})
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +158,7 @@ func (r *run) snapshotCurrent(ctx context.Context, s *atesor.State) ([]atesor.So
 			}
 			f := atesor.SourceFile{Path: p, Lines: lines}
 			if buildListFile.MatchString(p) {
-				if data, err := sandbox.ReadBounded(ctx, r.sb, path.Join(s.RepoDir, p), trackedBound); err == nil {
+				if data, err := sandbox.ReadBounded(ctx, sb, path.Join(repoDir, p), trackedBound); err == nil {
 					f = measure(p, data)
 				}
 			}
@@ -181,7 +178,7 @@ func removalsAgainst(orig, now []atesor.SourceFile) []atesor.Removal {
 	}
 	byBase := map[string][]string{}
 	for _, f := range orig {
-		if isCodeFile(f.Path) {
+		if fixfiles.IsCode(f.Path) {
 			byBase[path.Base(f.Path)] = append(byBase[path.Base(f.Path)], f.Path)
 		}
 	}
@@ -195,16 +192,16 @@ func removalsAgainst(orig, now []atesor.SourceFile) []atesor.Removal {
 				out = append(out, atesor.Removal{Kind: atesor.RemovalDeleted, File: o.Path, Lines: o.Lines})
 			}
 			continue
-		case isCodeFile(o.Path) && o.Lines > 0 && n.Lines == 0:
+		case fixfiles.IsCode(o.Path) && o.Lines > 0 && n.Lines == 0:
 			out = append(out, atesor.Removal{Kind: atesor.RemovalEmptied, File: o.Path, Lines: o.Lines})
-		case isCodeFile(o.Path) && o.Lines >= cutMinLines && n.Lines*2 < o.Lines:
+		case fixfiles.IsCode(o.Path) && o.Lines >= cutMinLines && n.Lines*2 < o.Lines:
 			out = append(out, atesor.Removal{Kind: atesor.RemovalCut, File: o.Path, Lines: o.Lines, LinesLeft: n.Lines})
 		}
 		if len(o.Sources) == 0 {
 			continue
 		}
 		for _, tok := range o.Sources {
-			if contains(n.Sources, tok) {
+			if slices.Contains(n.Sources, tok) {
 				continue
 			}
 			file := resolveSource(o.Path, tok, byBase, cur)
@@ -223,7 +220,7 @@ func removalsAgainst(orig, now []atesor.SourceFile) []atesor.Removal {
 func resolveSource(buildFile, tok string, byBase map[string][]string, cur map[string]atesor.SourceFile) string {
 	paths := byBase[path.Base(tok)]
 	for _, cand := range []string{path.Join(path.Dir(buildFile), tok), path.Clean(tok)} {
-		if contains(paths, cand) {
+		if slices.Contains(paths, cand) {
 			return cand
 		}
 	}
@@ -235,44 +232,41 @@ func resolveSource(buildFile, tok string, byBase map[string][]string, cur map[st
 
 func removalKey(r atesor.Removal) string { return string(r.Kind) + "\x00" + r.File }
 
-// trackRemovals measures the tree after the last fix and records what the fixes took
-// from the original tree: new removals are charged to the last fix (FixAttempt.Removed);
-// State.Removals is the current set (a file put back is no longer a removal).
-func (r *run) trackRemovals(ctx context.Context, s *atesor.State) {
-	if len(s.OriginalSources) == 0 || len(s.FixAttempts) == 0 {
-		return
-	}
-	now, err := r.snapshotCurrent(ctx, s)
+// TrackRemovals measures the package's tree in the sandbox (repoDir) after the last fix
+// and returns what the fixes took from the original tree (orig), the current set: a
+// file put back is no longer a removal. A removal not in prev (or changed since) is new
+// and charged to the last fix: its Fix is last.Attempt, it is added to last.Removed and
+// reported through emit. On an error prev is returned with the error.
+func TrackRemovals(ctx context.Context, sb atesor.Sandbox, repoDir string, orig []atesor.SourceFile, prev []atesor.Removal, last *atesor.FixAttempt, emit func(atesor.Event)) ([]atesor.Removal, error) {
+	now, err := snapshotCurrent(ctx, sb, repoDir, orig)
 	if err != nil {
-		r.log.Warn("removal tracking: could not measure the tree after the fix", "err", err)
-		return
+		return prev, err
 	}
 	before := map[string]atesor.Removal{}
-	for _, rm := range s.Removals {
+	for _, rm := range prev {
 		before[removalKey(rm)] = rm
 	}
-	last := &s.FixAttempts[len(s.FixAttempts)-1]
 	var current []atesor.Removal
-	for _, rm := range removalsAgainst(s.OriginalSources, now) {
+	for _, rm := range removalsAgainst(orig, now) {
 		if old, ok := before[removalKey(rm)]; ok && old.LinesLeft == rm.LinesLeft {
 			rm.Fix = old.Fix
 		} else {
 			rm.Fix = last.Attempt
 			last.Removed = append(last.Removed, rm.String())
-			r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeFix, Line: fmt.Sprintf("fix %d %s", last.Attempt, rm)})
+			emit(atesor.Event{Kind: atesor.EventInfo, Line: fmt.Sprintf("fix %d %s", last.Attempt, rm)})
 		}
 		current = append(current, rm)
 	}
-	s.Removals = current
+	return current, nil
 }
 
-// removalList names the removals for a reason or a prompt, at most n of them.
-func removalList(rms []atesor.Removal, n int) string {
+// RemovalList names the removals for a reason or a prompt, at most n of them.
+func RemovalList(rms []atesor.Removal, n int) string {
 	var l []string
 	for _, rm := range rms {
 		l = append(l, rm.String())
 	}
-	return strings.Join(limit(l, n), "; ")
+	return strings.Join(textlist.Limit(l, n), "; ")
 }
 
 // testsProveRemoval reports whether the package tests ran and passed, counted: the
@@ -293,44 +287,37 @@ func testsProveRemoval(t *atesor.TestResult) (bool, string) {
 	return true, ""
 }
 
-// judgeRemovals is finish's rule for a verified port whose fixes removed code: it stays
-// verified only when its exports are complete and its package tests ran and passed;
-// otherwise it is not verified (class verify), with a reason naming what was removed.
-func (r *run) judgeRemovals(s *atesor.State) {
-	if !s.Verified || len(s.Removals) == 0 {
-		return
-	}
+// JudgeRemovals is the rule for a verified port whose fixes removed code (removals): it
+// stays verified only when its exports are complete and its package tests ran and
+// passed. JudgeRemovals returns "" when that is proven, else the reason it is not
+// verified, naming what was removed and what is missing.
+func JudgeRemovals(removals []atesor.Removal, exports *atesor.ExportCheck, tests *atesor.TestResult) string {
 	var why []string
-	if s.Exports != nil && len(s.Exports.Libraries) > 0 && (!s.Exports.Checked() || len(s.Exports.Hollowed()) > 0) {
-		if m := s.Exports.Hollowed(); len(m) > 0 {
-			why = append(why, "missing functions: "+strings.Join(limit(m, 20), ", "))
+	if exports != nil && len(exports.Libraries) > 0 && (!exports.Checked() || len(exports.Hollowed()) > 0) {
+		if m := exports.Hollowed(); len(m) > 0 {
+			why = append(why, "missing functions: "+strings.Join(textlist.Limit(m, 20), ", "))
 		} else {
-			why = append(why, "export completeness could not be established ("+s.Exports.Summary()+")")
+			why = append(why, "export completeness could not be established ("+exports.Summary()+")")
 		}
 	}
-	if ok, reason := testsProveRemoval(s.Tests); !ok {
+	if ok, reason := testsProveRemoval(tests); !ok {
 		why = append(why, reason)
 	}
 	if len(why) == 0 {
-		r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeFinish, Line: "removals proven: exports complete and package tests passed (" + removalList(s.Removals, 5) + ")"})
-		return
+		return ""
 	}
-	reason := fmt.Sprintf("fixes removed code from the package (%s) and %s: a removal is verified only by complete exports and passing package tests",
-		removalList(s.Removals, 5), strings.Join(why, "; "))
-	s.Verified = false
-	s.Status = atesor.StatusNotVerified
-	s.FailureClass = atesor.FailureVerify
-	s.EscalationReason = reason
-	s.VerifyProblems = append(s.VerifyProblems, reason)
-	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeFinish, Line: "not verified", Err: reason})
+	return fmt.Sprintf("fixes removed code from the package (%s) and %s: a removal is verified only by complete exports and passing package tests",
+		RemovalList(removals, 5), strings.Join(why, "; "))
 }
 
-// hollowEvidence is the recipe's paragraph on removals and exports: what each fix took
-// from the original tree, and what the export check compared and found missing.
-func hollowEvidence(s *atesor.State) string {
+// Evidence is the recipe's paragraph on removals and exports: what each fix took from
+// the original tree (as recorded in attempts), and what the export check compared and
+// found missing; "" when there is neither. removals is the current set: when it is
+// empty after fixes removed code, every removed file was restored.
+func Evidence(exports *atesor.ExportCheck, attempts []atesor.FixAttempt, removals []atesor.Removal) string {
 	var b strings.Builder
-	if ec := s.Exports; ec != nil {
-		fmt.Fprintf(&b, "Exports (%s): %s.\n", escape.Markdown(strings.Join(limit(ec.Libraries, 5), ", ")), escape.Markdown(ec.Summary()))
+	if ec := exports; ec != nil {
+		fmt.Fprintf(&b, "Exports (%s): %s.\n", escape.Markdown(strings.Join(textlist.Limit(ec.Libraries, 5), ", ")), escape.Markdown(ec.Summary()))
 		for _, n := range ec.Notes {
 			fmt.Fprintf(&b, "- note: %s\n", escape.Markdown(n))
 		}
@@ -339,7 +326,7 @@ func hollowEvidence(s *atesor.State) string {
 		}
 	}
 	var fixes []string
-	for _, f := range s.FixAttempts {
+	for _, f := range attempts {
 		for _, rm := range f.Removed {
 			fixes = append(fixes, fmt.Sprintf("- fix %d %s\n", f.Attempt, escape.Markdown(rm)))
 		}
@@ -349,7 +336,7 @@ func hollowEvidence(s *atesor.State) string {
 			b.WriteString("\n")
 		}
 		b.WriteString("Removals (measured against the original tree):\n\n" + strings.Join(fixes, ""))
-		if len(s.Removals) == 0 {
+		if len(removals) == 0 {
 			b.WriteString("\nEvery removed file was restored by a later fix.\n")
 		}
 	}
