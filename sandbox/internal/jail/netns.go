@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
 	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
 )
 
@@ -125,6 +126,7 @@ func startSlirp(ctx context.Context, pid int) (*slirp, error) {
 	addrs, _ := net.InterfaceAddrs()
 	routes := strings.Join(blockedRoutes(addrs), "\n") + "\n"
 	ip := exec.CommandContext(ctx, "nsenter", "--net=/proc/"+strconv.Itoa(pid)+"/ns/net", "ip", "-batch", "-")
+	ip.Env = hostenv.Only([]string{"PATH"}) // nsenter finds ip on PATH; nothing else of the host
 	ip.Stdin = strings.NewReader(routes)
 	if out, err := ip.CombinedOutput(); err != nil {
 		s.stop()
