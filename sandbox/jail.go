@@ -7,8 +7,9 @@ import "github.com/eclipse-atesor/atesor-go/sandbox/internal/jail"
 // Memory (bytes, the kernel kills a process of the command when reached), Pids (processes
 // and threads at once; fork fails beyond) and Disk (bytes the run's overlay upper
 // directory may hold; a command that takes it beyond is killed with a [*DiskLimitError]).
-// Zero means the default (three quarters of the host's memory, 8192 processes, 32 GiB,
-// or [EnvMemoryLimit], [EnvPidsLimit] and [EnvDiskLimit]), a negative value no limit.
+// Zero means the default (three quarters of the host's memory, 8192 processes, 32 GiB;
+// the CLI sets them from [EnvMemoryLimit], [EnvPidsLimit] and [EnvDiskLimit]), a
+// negative value no limit.
 // The Docker backend gives its container the memory and process limits.
 type Limits = jail.Limits
 
@@ -16,8 +17,8 @@ type Limits = jail.Limits
 // (Limit, see [Limits]); the command that took it there was killed.
 type DiskLimitError = jail.DiskLimitError
 
-// Environment variables that set the default limits (bytes with an optional K, M, G
-// suffix; a count).
+// Environment variables the CLI sets the limits from (bytes with an optional K, M, G
+// suffix; a count); the library reads none of them.
 const (
 	EnvMemoryLimit = jail.EnvMemoryLimit
 	EnvPidsLimit   = jail.EnvPidsLimit
@@ -37,5 +38,6 @@ type IsolationCheck = jail.IsolationCheck
 // this host: seccomp in the kernel and the filter compiled from Docker's profile
 // (required), and cgroups for the per-command limits (without them commands run
 // unlimited). The host tools (bwrap, slirp4netns, nsenter, ip) are checked by
-// [CheckHost].
-func CheckIsolation() []IsolationCheck { return jail.CheckIsolation() }
+// [CheckHost]. l is the limits the commands will get (zero fields: the defaults), which
+// the finding states.
+func CheckIsolation(l Limits) []IsolationCheck { return jail.CheckIsolation(l) }

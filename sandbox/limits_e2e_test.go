@@ -14,7 +14,7 @@ import (
 // name them.
 func TestE2ELimits(t *testing.T) {
 	needE2E(t)
-	for _, c := range sandbox.CheckIsolation() {
+	for _, c := range sandbox.CheckIsolation(sandbox.Limits{}) {
 		if c.Name == "per-command limits" && !c.OK {
 			t.Skip("this host gives no cgroup for per-command limits")
 		}

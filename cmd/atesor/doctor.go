@@ -168,7 +168,8 @@ func doctorHostTools(r *report, p atesor.Platform) {
 
 func doctorIsolation(r *report) {
 	r.section("Sandbox isolation (rootfs sandbox)")
-	for _, c := range sandbox.CheckIsolation() {
+	limits, _ := envLimits() // an unreadable setting is the port's error to report
+	for _, c := range sandbox.CheckIsolation(limits) {
 		switch {
 		case c.OK:
 			r.ok("%s: %s", c.Name, c.Detail)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go/graph"
@@ -37,7 +39,45 @@ func envSandboxOptions() []sandbox.Option {
 	if m := debianMirrorSetting(); m != "" {
 		opts = append(opts, sandbox.WithMirror(m))
 	}
+	if l, _ := envLimits(); l != (sandbox.Limits{}) {
+		opts = append(opts, sandbox.WithLimits(l))
+	}
 	return opts
+}
+
+// envLimits are the per-command limits from $ATESOR_SANDBOX_MEMORY, $ATESOR_SANDBOX_PIDS
+// and $ATESOR_SANDBOX_DISK; a variable that is unset, zero or unreadable leaves its
+// field zero (the sandbox's default), and the error names the first unreadable one.
+func envLimits() (sandbox.Limits, error) {
+	var l sandbox.Limits
+	var first error
+	note := func(name, v string, err error) {
+		if first == nil {
+			first = fmt.Errorf("%s=%q: %w", name, v, err)
+		}
+	}
+	if v := os.Getenv(sandbox.EnvDiskLimit); strings.TrimSpace(v) != "" {
+		if n, err := sandbox.ParseSize(v); err != nil {
+			note(sandbox.EnvDiskLimit, v, err)
+		} else {
+			l.Disk = n
+		}
+	}
+	if v := os.Getenv(sandbox.EnvMemoryLimit); strings.TrimSpace(v) != "" {
+		if n, err := sandbox.ParseSize(v); err != nil {
+			note(sandbox.EnvMemoryLimit, v, err)
+		} else {
+			l.Memory = n
+		}
+	}
+	if v := os.Getenv(sandbox.EnvPidsLimit); strings.TrimSpace(v) != "" {
+		if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err != nil {
+			note(sandbox.EnvPidsLimit, v, err)
+		} else {
+			l.Pids = n
+		}
+	}
+	return l, first
 }
 
 // stateHomeText is the state home for messages: the directory, or why there is none.

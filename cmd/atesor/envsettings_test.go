@@ -1,9 +1,11 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/eclipse-atesor/atesor-go/graph"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 // TestDebianMirrorSetting: $ATESOR_DEBIAN_MIRROR reaches the pipeline's Config, the
@@ -28,5 +30,23 @@ func TestDebianMirrorSetting(t *testing.T) {
 	t.Setenv("ATESOR_DEBIAN_MIRROR", "")
 	if cfg, _ := withEnvSettings(graph.Config{}); cfg.DebianMirror != "" || len(envSandboxOptions()) != 1 {
 		t.Errorf("unset: Config.DebianMirror = %q, %d sandbox options", cfg.DebianMirror, len(envSandboxOptions()))
+	}
+}
+
+// TestEnvLimits: the sandbox limits come from $ATESOR_SANDBOX_MEMORY, _PIDS and _DISK
+// (the library's defaults no longer read them); an unreadable value is named and
+// leaves its field to the default.
+func TestEnvLimits(t *testing.T) {
+	t.Setenv("ATESOR_SANDBOX_MEMORY", "2G")
+	t.Setenv("ATESOR_SANDBOX_PIDS", "100")
+	t.Setenv("ATESOR_SANDBOX_DISK", "")
+	l, err := envLimits()
+	if err != nil || l != (sandbox.Limits{Memory: 2 << 30, Pids: 100}) {
+		t.Errorf("envLimits = %+v, %v", l, err)
+	}
+	t.Setenv("ATESOR_SANDBOX_PIDS", "lots")
+	l, err = envLimits()
+	if err == nil || !strings.Contains(err.Error(), "ATESOR_SANDBOX_PIDS") || l.Pids != 0 || l.Memory != 2<<30 {
+		t.Errorf("envLimits with PIDS=lots = %+v, %v", l, err)
 	}
 }

@@ -21,8 +21,9 @@ type IsolationCheck struct {
 // CheckIsolation checks what the rootfs sandbox's security model needs from this host:
 // seccomp in the kernel and the filter compiled from Docker's profile (required), and
 // cgroups for the per-command limits (without them commands run unlimited). The host
-// tools (bwrap, slirp4netns, nsenter, ip) are checked by [CheckHost].
-func CheckIsolation() []IsolationCheck {
+// tools (bwrap, slirp4netns, nsenter, ip) are checked by [CheckHost]. l is the limits
+// the commands will get (zero fields: [DefaultLimits]), which the finding states.
+func CheckIsolation(l Limits) []IsolationCheck {
 	var out []IsolationCheck
 	sc := IsolationCheck{Name: "seccomp filter", Required: true}
 	if status, err := os.ReadFile("/proc/self/status"); err != nil || !strings.Contains(string(status), "\nSeccomp:") {
@@ -37,8 +38,8 @@ func CheckIsolation() []IsolationCheck {
 	if where, err := limitsStatus(); err != nil {
 		lim.Detail = "commands run without memory and process limits: " + err.Error()
 	} else {
-		l := DefaultLimits()
-		lim.OK, lim.Detail = true, fmt.Sprintf("%d MiB and %d processes per command (%s, %s), through %s", l.Memory>>20, l.Pids, EnvMemoryLimit, EnvPidsLimit, where)
+		eff := l.Resolve()
+		lim.OK, lim.Detail = true, fmt.Sprintf("%d MiB and %d processes per command (%s, %s), through %s", eff.Memory>>20, eff.Pids, EnvMemoryLimit, EnvPidsLimit, where)
 	}
 	return append(out, lim)
 }

@@ -35,8 +35,8 @@ type Limits struct {
 	Disk int64
 }
 
-// Environment variables that set the default limits (bytes with an optional K, M, G
-// suffix; a count).
+// Environment variables the command line sets the limits from (bytes with an optional
+// K, M, G suffix; a count); the library reads none of them.
 const (
 	EnvMemoryLimit = "ATESOR_SANDBOX_MEMORY"
 	EnvPidsLimit   = "ATESOR_SANDBOX_PIDS"
@@ -52,21 +52,10 @@ const defaultDisk = 32 << 30
 // qemu-user needs (threads count), far below what exhausts the host.
 const defaultPids = 8192
 
-// DefaultLimits returns the limits from $ATESOR_SANDBOX_MEMORY, $ATESOR_SANDBOX_PIDS and
-// $ATESOR_SANDBOX_DISK, else three quarters of the host's memory, 8192 processes and
-// 32 GiB of disk.
+// DefaultLimits returns the limits a zero field stands for: three quarters of the host's
+// memory, 8192 processes and 32 GiB of disk.
 func DefaultLimits() Limits {
-	l := Limits{Pids: defaultPids, Memory: hostMemory() / 4 * 3, Disk: defaultDisk}
-	if v, err := ParseSize(os.Getenv(EnvDiskLimit)); err == nil && v != 0 {
-		l.Disk = v
-	}
-	if v, err := ParseSize(os.Getenv(EnvMemoryLimit)); err == nil && v != 0 {
-		l.Memory = v
-	}
-	if v, err := strconv.ParseInt(strings.TrimSpace(os.Getenv(EnvPidsLimit)), 10, 64); err == nil && v != 0 {
-		l.Pids = v
-	}
-	return l
+	return Limits{Pids: defaultPids, Memory: hostMemory() / 4 * 3, Disk: defaultDisk}
 }
 
 // Resolve fills zero fields from the defaults.

@@ -83,12 +83,11 @@ func TestParseSizeAndDefaultLimits(t *testing.T) {
 	if _, err := ParseSize("lots"); err == nil {
 		t.Error("ParseSize(lots): no error")
 	}
-	t.Setenv(EnvMemoryLimit, "2G")
-	t.Setenv(EnvPidsLimit, "100")
-	if l := DefaultLimits(); l.Memory != 2<<30 || l.Pids != 100 {
+	t.Setenv(EnvMemoryLimit, "2G") // read by the command line only
+	if l := DefaultLimits(); l.Memory == 2<<30 || l.Pids != defaultPids || l.Disk != defaultDisk {
 		t.Errorf("DefaultLimits = %+v", l)
 	}
-	if l := (Limits{Memory: -1}).Resolve(); l.Memory != -1 || l.Pids != 100 {
+	if l := (Limits{Memory: -1}).Resolve(); l.Memory != -1 || l.Pids != defaultPids {
 		t.Errorf("resolve = %+v", l)
 	}
 }
