@@ -44,7 +44,7 @@ func askJSONTimeout[T any](ctx context.Context, r *run, s *atesor.State, role at
 	}
 	out := llm.Call(ctx, r.client(), llm.Request[T]{
 		Role: role, Messages: []*schema.Message{schema.UserMessage(prompt)},
-		Decode: validate.Decode[T], Validate: check, Validators: validatorsFor[T](&r.p.opts),
+		Decode: validate.Decode[T], Validate: check, Validators: validatorsFor[T](r),
 		Label: label, Node: r.current, WallTimeout: wall,
 	})
 	r.addUsage(s, out.Usage)

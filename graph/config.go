@@ -2,7 +2,9 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"log/slog"
+	"path/filepath"
 	"reflect"
 	"time"
 
@@ -28,10 +30,17 @@ type Config struct {
 	OpenSandbox SandboxOpener
 	// Memory holds few-shot examples and the recipe cache.
 	Memory atesor.MemoryStore
-	// OutputDir receives <repo>_recipe.md, <repo>_report.json and the other outputs
-	// (default: the current directory). Request.OutputDir overrides it.
+	// OutputDir receives <repo>_recipe.md, <repo>_report.json and the other outputs.
+	// Request.OutputDir overrides it; a run with neither is refused (a library writes
+	// nowhere it was not told to, the working directory included).
 	OutputDir string
-	// RunsDir holds the saved state of each run for resume (default <home>/runs).
+	// Home is the state home, the directory the pipeline keeps what outlives a run in:
+	// the saved state of each run for resume under <Home>/runs. The CLI sets it to its
+	// state home (ATESOR_HOME or ~/.local/share/atesor). Empty: run states are kept
+	// under the run's output directory, in <output>/.atesor/runs, never under $HOME.
+	Home string
+	// RunsDir holds the saved state of each run for resume; it overrides Home's runs
+	// directory (default <Home>/runs, see Home).
 	RunsDir string
 	// Logger receives the run's structured log, the same records the run writes to
 	// agent_<repo>.log in the output directory (default: only that file). The levels
@@ -52,6 +61,27 @@ type Config struct {
 	// read; empty means the first main archive of the host's apt configuration. The CLI
 	// sets it from ATESOR_DEBIAN_MIRROR.
 	DebianMirror string
+}
+
+// check reports what the Config lacks for any run.
+func (c Config) check() []error {
+	if c.Sandbox == nil && c.OpenSandbox == nil {
+		return []error{errors.New("the Config needs a Sandbox or an OpenSandbox function")}
+	}
+	return nil
+}
+
+// runsDir is where run states are saved for resume, for a run writing to outDir (see
+// Config.Home).
+func (c Config) runsDir(outDir string) string {
+	switch {
+	case c.RunsDir != "":
+		return c.RunsDir
+	case c.Home != "":
+		return filepath.Join(c.Home, "runs")
+	default:
+		return filepath.Join(outDir, ".atesor", "runs")
+	}
 }
 
 // copyLimits are the copy-out bounds of a run, from the Config; errors name the
@@ -78,8 +108,12 @@ type options struct {
 	clock      llm.Clock
 	now        func() time.Time
 	validators map[reflect.Type][]any
-	repair     repairOptions
-	optimize   func(*optimize.Optimizer) // WithOptimizer
+	// answerTypes are the answer types replacement nodes ask for (WithAnswerType).
+	answerTypes map[reflect.Type]bool
+	// errs are the options' own errors, reported by New.
+	errs     []error
+	repair   repairOptions
+	optimize func(*optimize.Optimizer) // WithOptimizer
 	// goToolchains fetches Go releases newer than the suite's (WithGoToolchains).
 	goToolchains sandbox.GoToolchainFetcher
 }
@@ -89,13 +123,15 @@ func WithEvents(fn func(atesor.Event)) Option {
 	return func(o *options) { o.events = fn }
 }
 
-// WithNode replaces the node registered under name (init, analyst, task_plan,
-// heuristic_plan, scout, build, verify, fix, finish, escalate, optimize; see the Node*
-// constants)
-// with an embedder's node. The supervisor's routing stays, and it routes by name: the
+// WithNode replaces the node registered under name (one of [Nodes]: init, analyst,
+// task_plan, heuristic_plan, scout, build, verify, fix, finish, escalate, optimize) with
+// an embedder's node. The supervisor's routing stays, and it routes by name: the
 // replacement runs where the built-in node ran, its events, timings, state (LastNode)
-// and audit entries carry name, whatever its Name method returns. The replacement reads
-// and writes the same state. New rejects a name that is not a node.
+// and audit entries carry name, whatever its Name method returns. The replacement gets
+// the run's services ([atesor.Run]) and reads and writes the same state: the parts the
+// built-in node owns, with their invariants (see [atesor.State]). New refuses a name
+// that is not a replaceable node (the supervisor is the routing itself and is not one)
+// and a nil node.
 func WithNode(name string, n atesor.Node) Option {
 	return func(o *options) {
 		if o.replaced == nil {

@@ -6,16 +6,24 @@
 // # Where to start
 //
 // [New] takes a [Config] (a Provider, a Sandbox or OpenSandbox, a MemoryStore, the output
-// directory, a Logger) and options; [Pipeline.Run] ports one package and returns an
+// directory, the state home, a Logger) and options; [Pipeline.Run] ports one package and returns an
 // [atesor.Result] whose status is always final and whose State is the final run state.
 // A nil Provider is offline mode: every LLM node uses its scripted fallback.
 //
 // # Seams and what they promise
 //
-//   - [WithNode] replaces a node by its registered name (the Node* constants); routing,
+//   - [WithNode] replaces a node by its registered name (one of [Nodes]); routing,
 //     events, timings and the audit log use that name, whatever the replacement's Name.
+//     The node gets the run's services ([atesor.Run]: sandbox, memory, platform, a
+//     validated model call, events, logger, clock) and owns the parts of
+//     [atesor.State] the built-in node writes, with their invariants.
 //   - [WithValidator] adds an [atesor.Validator] to the answers of one type (analysis,
-//     build plan, fixer answer, curator ranking); its error goes back to the model.
+//     build plan, fixer answer, curator ranking, workload harness, or a type a
+//     replacement node asks for, declared with [WithAnswerType]); its error goes back to
+//     the model. New refuses a validator of a type nothing asks for.
+//   - A node or validator that panics ends the run with a final state (failure class
+//     infra) and an error naming what panicked; New checks the options, then the
+//     Config, and refuses a nil node.
 //   - [WithEvents] receives progress [atesor.Event]s in order: nodes, commands, output lines,
 //     rejected answers (with the rule), fallbacks, scripted fixes, warnings.
 //   - [Pipeline.RunWith] passes Eino compose options, such as compose.WithCallbacks: a

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/cloudwego/eino/compose"
@@ -14,7 +13,6 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/llm"
-	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/source"
 )
 
@@ -33,19 +31,26 @@ type Pipeline struct {
 
 var _ atesor.Graph = (*Pipeline)(nil)
 
-// New returns the porting pipeline for cfg.
+// New returns the porting pipeline for cfg. It checks the options first (a node
+// replaced by nil or under a name that is not a replaceable node, a validator of a type
+// no node asks for), then the Config, and reports every problem it found in one error.
 func New(cfg Config, opts ...Option) (*Pipeline, error) {
-	if cfg.Sandbox == nil && cfg.OpenSandbox == nil {
-		return nil, errors.New("graph: Config needs a Sandbox or an OpenSandbox function")
-	}
 	o := options{clock: llm.RealClock{}, now: time.Now}
 	for _, fn := range opts {
+		if fn == nil {
+			o.errs = append(o.errs, errors.New("a nil Option"))
+			continue
+		}
 		fn(&o)
 	}
-	for name := range o.replaced {
-		if !contains(workNodes, name) {
-			return nil, fmt.Errorf("graph: WithNode(%q): no such node; nodes are %v", name, workNodes)
-		}
+	errs := o.errs
+	errs = append(errs, o.checkNodes()...)
+	if err := o.checkValidators(); err != nil {
+		errs = append(errs, err)
+	}
+	errs = append(errs, cfg.check()...)
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("graph: %w", errors.Join(errs...))
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -82,7 +87,7 @@ func (p *Pipeline) RunWith(ctx context.Context, req atesor.Request, opts ...comp
 		outDir = p.cfg.OutputDir
 	}
 	if outDir == "" {
-		outDir = "."
+		return nil, errors.New("graph: no output directory: set Config.OutputDir or Request.OutputDir")
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, fmt.Errorf("graph: output directory: %w", err)
@@ -117,17 +122,6 @@ func (p *Pipeline) RunWith(ctx context.Context, req atesor.Request, opts ...comp
 		r.seedFromCache(seed)
 	}
 	return r.execute(ctx, opts...)
-}
-
-// runsDir is where run states are saved for resume.
-func (p *Pipeline) runsDir() string {
-	if p.cfg.RunsDir != "" {
-		return p.cfg.RunsDir
-	}
-	if home, err := memory.Home(); err == nil {
-		return filepath.Join(home, "runs")
-	}
-	return filepath.Join(os.TempDir(), "atesor-runs")
 }
 
 // compile builds the Eino graph of one run: every work node goes back to the supervisor,

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/cloudwego/eino/compose"
@@ -54,6 +55,10 @@ type run struct {
 	goToolchainIn bool
 	// copyBudget bounds what the run copies out of the sandbox, all copies together.
 	copyBudget *sandbox.CopyBudget
+	// validatorPanic is the panic of an embedder's validator during the current node
+	// (see recordValidatorPanic); the node then ends with it as its error.
+	panicMu        sync.Mutex
+	validatorPanic error
 }
 
 func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, platform atesor.Platform, src *source.Source) (*run, error) {
@@ -63,7 +68,7 @@ func (p *Pipeline) newRun(ctx context.Context, req atesor.Request, name string, 
 		return nil, fmt.Errorf("graph: %w", err)
 	}
 	id := name + "-" + platform.SandboxKey()
-	r.runDir = filepath.Join(p.runsDir(), id)
+	r.runDir = filepath.Join(p.cfg.runsDir(req.OutputDir), id)
 	if req.Resume {
 		st, err := loadState(filepath.Join(r.runDir, "state.json"))
 		if err != nil {
@@ -229,16 +234,27 @@ func (r *run) runNode(ctx context.Context, name string, n atesor.Node, s *atesor
 	return nil
 }
 
-// call runs one node with its services. A panic in the node (an embedder's node or
-// validator) is an error of the node, so the run still ends with a final state.
+// call runs one node with its services. A panic in the node or in an embedder's
+// validator it asked is an error of the node, so the run still ends with a final state
+// (failure class infra) and the error says what panicked. A validator's panic stops its
+// model call, which the node may have taken for a failed answer: the node's error is
+// the panic all the same.
 func (r *run) call(ctx context.Context, name string, n atesor.Node, s *atesor.State) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
+			if verr := r.takeValidatorPanic(); verr != nil {
+				err = fmt.Errorf("node %s: %w", name, verr)
+				return
+			}
 			r.log.Error("node panicked", "node", name, "panic", p, "stack", string(debug.Stack()))
 			err = fmt.Errorf("node %s panicked: %v", name, p)
 		}
 	}()
-	return n.Run(ctx, services{r: r, node: name, s: s}, s)
+	err = n.Run(ctx, services{r: r, node: name, s: s}, s)
+	if verr := r.takeValidatorPanic(); verr != nil {
+		err = fmt.Errorf("node %s: %w", name, verr)
+	}
+	return err
 }
 
 // supervise routes after a node: on resume the first step goes to the saved next node.

@@ -102,7 +102,8 @@ func (v services) Ask(ctx context.Context, q atesor.Question) (atesor.Answer, er
 }
 
 // embedderChecks runs the validators registered with WithValidator for the type of a
-// (a pointer or a value of a validated type).
+// (a pointer or a value of a validated type); a validator's panic is recorded on the
+// run, like a built-in node's (see recordValidatorPanic).
 func (v services) embedderChecks(a any) error {
 	if a == nil {
 		return nil
@@ -113,7 +114,9 @@ func (v services) embedderChecks(a any) error {
 		p.Elem().Set(rv)
 		rv = p
 	}
-	for _, val := range v.r.p.opts.validators[rv.Type().Elem()] {
+	t := rv.Type().Elem()
+	defer v.r.recordValidatorPanic(t)
+	for _, val := range v.r.p.opts.validators[t] {
 		m := reflect.ValueOf(val).MethodByName("Validate")
 		if out := m.Call([]reflect.Value{rv}); !out[0].IsNil() {
 			return out[0].Interface().(error)

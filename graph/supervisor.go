@@ -2,31 +2,80 @@ package graph
 
 import (
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/brief"
 )
 
-// Node names. The supervisor routes between them by rules; it makes no model call.
+// Node names: the names the pipeline's nodes are registered under, which routing,
+// events, timings, the state's LastNode and the audit log use. Each can be replaced
+// with [WithNode] (see [Nodes]).
 const (
 	NodeInit          = "init"
 	NodeAnalyst       = "analyst"
 	NodeTaskPlan      = "task_plan"
 	NodeHeuristicPlan = "heuristic_plan"
 	NodeScout         = "scout"
-	NodeSupervisor    = "supervisor"
 	NodeBuild         = "build"
 	NodeVerify        = "verify"
 	NodeFix           = "fix"
 	NodeFinish        = "finish"
 	NodeEscalate      = "escalate"
-	nodeEnd           = "end"
 )
+
+// NodeSupervisor is the name of the routing step between nodes, as Eino callbacks and
+// the log see it. It is the pipeline's routing by rules (it makes no model call), not a
+// node: it cannot be replaced.
+const NodeSupervisor = "supervisor"
+
+// nodeEnd is the supervisor's route that ends the run.
+const nodeEnd = "end"
 
 // workNodes are the nodes an embedder may replace, in pipeline order.
 var workNodes = []string{NodeInit, NodeAnalyst, NodeTaskPlan, NodeHeuristicPlan, NodeScout,
 	NodeBuild, NodeVerify, NodeFix, NodeFinish, NodeEscalate, NodeOptimize}
+
+// Nodes returns the names of the nodes [WithNode] can replace, in pipeline order.
+func Nodes() []string { return slices.Clone(workNodes) }
+
+// checkNodes refuses replacements New cannot run: a nil node, a name that is not a
+// replaceable node.
+func (o *options) checkNodes() []error {
+	var errs []error
+	names := make([]string, 0, len(o.replaced))
+	for name := range o.replaced {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		n := o.replaced[name]
+		switch {
+		case name == NodeSupervisor:
+			errs = append(errs, fmt.Errorf("WithNode(%q): the supervisor is the pipeline's routing, not a replaceable node; replaceable nodes are %s", name, strings.Join(workNodes, ", ")))
+		case !slices.Contains(workNodes, name):
+			errs = append(errs, fmt.Errorf("WithNode(%q): no such node; replaceable nodes are %s", name, strings.Join(workNodes, ", ")))
+		case isNil(n):
+			errs = append(errs, fmt.Errorf("WithNode(%q, nil): the node is nil; pass a node or leave the option out to keep the built-in one", name))
+		}
+	}
+	return errs
+}
+
+// isNil reports whether n is nil or a nil pointer (or other nil reference) in an
+// interface, which would panic when the pipeline calls it.
+func isNil(n atesor.Node) bool {
+	if n == nil {
+		return true
+	}
+	switch v := reflect.ValueOf(n); v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
+}
 
 // replanSignatures are build errors that mean the plan itself is wrong, not the package:
 // the scout is asked again, once per signature (case-insensitive, first match).

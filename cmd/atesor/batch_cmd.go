@@ -127,7 +127,7 @@ func runBatch(ctx context.Context, a *app, args []string) int {
 		open := func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error) {
 			return openSandbox(ctx, a, f, req.Name, p, prog, logger)
 		}
-		cfg, err := withEnvSettings(graph.Config{Provider: prov, OpenSandbox: open, Memory: store, OutputDir: req.OutputDir, Logger: logger})
+		cfg, err := withEnvSettings(graph.Config{Provider: prov, OpenSandbox: open, Memory: store, OutputDir: req.OutputDir, Home: home, Logger: logger})
 		if err != nil {
 			return nil, err
 		}

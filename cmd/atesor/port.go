@@ -235,6 +235,7 @@ func runPort(ctx context.Context, a *app, args []string) int {
 		OpenSandbox: open,
 		Memory:      store,
 		OutputDir:   f.out,
+		Home:        home,
 		Logger:      logger,
 	})
 	if err != nil {
