@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/llm"
 	"github.com/eclipse-atesor/atesor-go/optimize"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
@@ -115,7 +116,7 @@ type options struct {
 	repair   repairOptions
 	optimize func(*optimize.Optimizer) // WithOptimizer
 	// goToolchains fetches Go releases newer than the suite's (WithGoToolchains).
-	goToolchains sandbox.GoToolchainFetcher
+	goToolchains gotool.Fetcher
 }
 
 // WithEvents sets the progress callback.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 )
@@ -179,7 +180,7 @@ func TestReplayRefusesForeignNames(t *testing.T) {
 			if (err == nil) != tc.ok {
 				t.Fatalf("checkReplayInput = %v, want ok %t", err, tc.ok)
 			}
-			if tc.ok && tc.in.GoToolchain.GOROOT != goToolchainRoot("go1.27.3", "amd64") {
+			if tc.ok && tc.in.GoToolchain.GOROOT != gotool.Root("go1.27.3") {
 				t.Errorf("GOROOT = %q", tc.in.GoToolchain.GOROOT)
 			}
 		})

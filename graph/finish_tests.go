@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/internal/fixfiles"
 	"github.com/eclipse-atesor/atesor-go/pkgtest"
 )
@@ -23,8 +24,8 @@ func (r *run) runTests(ctx context.Context, s *atesor.State) *atesor.TestResult 
 		}
 	}
 	return pkgtest.Run(ctx, r.sb, r.finishEmit, pkgtest.Suite{
-		Commands: withPlanGoTags(cmds, s.Plan), BuildSystem: bs, Dir: s.RepoDir,
-		Env: goToolchainEnv(s), Timeout: s.Request.WithDefaults().TestTimeout,
+		Commands: gotool.WithPlanTags(cmds, s.Plan), BuildSystem: bs, Dir: s.RepoDir,
+		Env: gotool.Env(s.GoToolchain), Timeout: s.Request.WithDefaults().TestTimeout,
 	})
 }
 

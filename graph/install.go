@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
@@ -106,7 +107,7 @@ func (r *run) installCommands(ctx context.Context, s *atesor.State) (string, []s
 		if s.Detection != nil && s.Detection.ModuleDir != "" && s.Detection.ModuleDir != "." {
 			mod = s.Detection.ModuleDir
 		}
-		return "go", withPlanGoTags([]string{clean + " && " + inDirLine(mod, goInstallLine(s, stage+"/usr/local/bin"))}, s.Plan), nil
+		return "go", gotool.WithPlanTags([]string{clean + " && " + inDirLine(mod, gotool.InstallLine(s.GoToolchain, stage+"/usr/local/bin"))}, s.Plan), nil
 	case atesor.BuildCargo:
 		return "cargo", []string{clean + " && " + inDirLine(buildDir, "cargo install --path . --root "+shellQuote(stage+"/usr/local"))}, nil
 	}

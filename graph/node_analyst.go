@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
@@ -30,7 +31,7 @@ func (r *run) analystNode(ctx context.Context, s *atesor.State) error {
 		})
 		if ans != nil {
 			a := ans.Analysis()
-			a.ExpectedArtifacts = withGoArtifacts(a.ExpectedArtifacts, s.Detection)
+			a.ExpectedArtifacts = gotool.WithArtifacts(a.ExpectedArtifacts, s.Detection)
 			s.Analysis = &a
 			return nil
 		}
@@ -53,7 +54,7 @@ func fallbackAnalysis(d *atesor.Detection) atesor.PackageAnalysis {
 		BuildSystemReasoning:  "scripted detection: " + d.Evidence,
 		Dependencies:          append([]atesor.Dependency{}, d.Dependencies...),
 		RiscvRisks:            []string{},
-		ExpectedArtifacts:     withGoArtifacts([]string{}, d),
+		ExpectedArtifacts:     gotool.WithArtifacts([]string{}, d),
 		NeedsCustomPlan:       d.Confidence < 0.5,
 		Complexity:            2,
 		LLMGrounded:           false,

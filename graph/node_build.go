@@ -9,7 +9,9 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/buildlog"
+	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/internal/logfile"
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
@@ -38,7 +40,7 @@ func (r *run) buildNode(ctx context.Context, s *atesor.State) error {
 		}
 		r.emit(atesor.Event{Kind: atesor.EventPhase, Node: NodeBuild, Phase: ph.Name})
 		for _, line := range ph.Commands {
-			if usesGo(line) {
+			if gotool.UsesGo(line) {
 				if err := r.ensureGoToolchain(ctx, s); err != nil {
 					return err
 				}
@@ -159,13 +161,11 @@ func (r *run) ensureRepo(ctx context.Context, s *atesor.State) error {
 // buildEnv is the environment of build and fix commands: SOURCE_DATE_EPOCH from the
 // source, so that compilers and archivers that embed dates reproduce in a replay.
 func buildEnv(s *atesor.State) []string {
-	env := goToolchainEnv(s)
+	env := gotool.Env(s.GoToolchain)
 	if s.SourceDateEpoch <= 0 {
 		return env
 	}
 	return append(env, "SOURCE_DATE_EPOCH="+strconv.FormatInt(s.SourceDateEpoch, 10))
 }
 
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func shellQuote(s string) string { return shellwords.Quote(s) }

@@ -21,13 +21,13 @@ import (
 // PATH first in every command's environment) and with the build's SOURCE_DATE_EPOCH,
 // as the verified build did; a port on the suite's Go adds nothing.
 func TestOptimizeUsesFetchedGoToolchain(t *testing.T) {
-	toolchainPath := "PATH=" + goToolchainBase + "/bin:" + sandbox.DefaultPath
+	toolchainPath := "PATH=/opt/atesor/go/bin:" + sandbox.DefaultPath
 	for _, tc := range []struct {
 		name    string
 		tc      *atesor.GoToolchain
 		wantEnv []string
 	}{
-		{"fetched", &atesor.GoToolchain{Version: "go1.27.3", Arch: "amd64", Source: atesor.GoToolchainProxyAMD64, GOROOT: goToolchainBase},
+		{"fetched", &atesor.GoToolchain{Version: "go1.27.3", Arch: "amd64", Source: atesor.GoToolchainProxyAMD64, GOROOT: "/opt/atesor/go"},
 			[]string{toolchainPath, "SOURCE_DATE_EPOCH=1700000000"}},
 		{"suite", &atesor.GoToolchain{Version: "go1.24.4", Arch: "riscv64", Source: atesor.GoToolchainSuite},
 			[]string{"SOURCE_DATE_EPOCH=1700000000"}},

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"github.com/eclipse-atesor/atesor-go/llm"
 	"github.com/eclipse-atesor/atesor-go/pkgtest"
@@ -132,7 +133,7 @@ func fallbackRecipe(s *atesor.State) string {
 		}
 		fmt.Fprintf(&b, "- Dependencies found in the build files: %s.\n", strings.Join(deps, ", "))
 	}
-	b.WriteString(goToolchainPrereq(s))
+	b.WriteString(gotool.RecipePrerequisite(s.GoToolchain))
 	b.WriteString("\n## Build Instructions\n\n")
 	if s.Plan != nil {
 		for _, ph := range s.Plan.Phases {

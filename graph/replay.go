@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/source"
@@ -211,7 +212,7 @@ func (p *Pipeline) Replay(ctx context.Context, in ReplayInput, platformName, out
 	}
 	s.GoToolchain = in.GoToolchain
 	for _, line := range cmds {
-		if usesGo(line) {
+		if gotool.UsesGo(line) {
 			if err := r.ensureGoToolchain(ctx, s); err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"github.com/eclipse-atesor/atesor-go/source"
 	"github.com/eclipse-atesor/atesor-go/validate"
@@ -79,7 +80,7 @@ func checkReplayInput(in *ReplayInput) error {
 		}
 		if t.GOROOT != "" {
 			c := *t
-			c.GOROOT = goToolchainRoot(t.Version, t.Arch)
+			c.GOROOT = gotool.Root(t.Version)
 			in.GoToolchain = &c
 		}
 	}

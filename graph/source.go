@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/internal/procowner"
 	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/source"
@@ -17,15 +18,14 @@ import (
 // owner (see [procowner]) so that those of a process killed before it removed them are
 // reclaimed by the next run.
 const (
-	tempSource     = source.TempPrefix
-	tempTree       = source.TreeTempPrefix
-	tempGoWrappers = "atesor-go-wrappers-"
+	tempSource = source.TempPrefix
+	tempTree   = source.TreeTempPrefix
 )
 
 // reclaimTempDirs removes the temporary directories of runs whose process is gone (it
 // was killed or crashed before it removed them), and says so.
 func (p *Pipeline) reclaimTempDirs() {
-	for _, prefix := range []string{tempSource, tempTree, tempGoWrappers} {
+	for _, prefix := range []string{tempSource, tempTree, gotool.TempWrappers} {
 		removed, err := procowner.RemoveStale(filepath.Join(os.TempDir(), prefix+"*"))
 		for _, st := range removed {
 			p.cfg.Logger.Warn("reclaimed the temporary directory of a run that ended without removing it (killed or crashed)", "dir", st.Dir, "owner", st.Owner.PID)

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/mod/modfile"
+
 	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
@@ -27,7 +29,6 @@ var (
 	reMesonDependency  = regexp.MustCompile(`\bdependency\s*\(\s*['"]([^'"]+)['"]`)
 	reMesonFindLibrary = regexp.MustCompile(`\bfind_library\s*\(\s*['"]([^'"]+)['"]`)
 	rePkgConfigCall    = regexp.MustCompile(`pkg-config(?:\s+--[\w-]+(?:=\S+)?)+((?:\s+[A-Za-z0-9_.+-]+)+)`)
-	reGoRequire        = regexp.MustCompile(`^\s*(?:require\s+)?([A-Za-z0-9._~/-]+\.[A-Za-z0-9._~/-]+)\s+(v[^\s]+)`)
 	reTOMLSection      = regexp.MustCompile(`^\s*\[\s*([^\]]+?)\s*\]\s*$`)
 	reTOMLKey          = regexp.MustCompile(`^\s*([A-Za-z0-9_-]+)\s*=`)
 	rePkgVersion       = regexp.MustCompile(`^[<>=!~]|^[0-9]`)
@@ -190,29 +191,21 @@ func pkgModules(args []string) []string {
 	return out
 }
 
-// goRequires lists the direct requirements of a go.mod.
+// goRequires lists the direct requirements of a go.mod whose paths name a host (a dot
+// in the path), each with the line that requires it. The go.mod is read with the go
+// command's parser (leniently, as the go command reads a dependency's go.mod); one it
+// cannot read lists nothing, as the build will fail on it first.
 func goRequires(file, text string) []rawDep {
+	f, err := modfile.ParseLax(file, []byte(text), nil)
+	if err != nil {
+		return nil
+	}
 	var out []rawDep
-	inBlock := false
-	for i, line := range strings.Split(text, "\n") {
-		trim := strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(trim, "require ("), trim == "require(":
-			inBlock = true
-			continue
-		case inBlock && trim == ")":
-			inBlock = false
+	for _, r := range f.Require {
+		if r.Indirect || !strings.Contains(r.Mod.Path, ".") || r.Syntax == nil {
 			continue
 		}
-		if !inBlock && !strings.HasPrefix(trim, "require ") {
-			continue
-		}
-		if strings.Contains(trim, "// indirect") {
-			continue
-		}
-		if m := reGoRequire.FindStringSubmatch(trim); m != nil {
-			out = append(out, rawDep{m[1], file + ":" + strconv.Itoa(i+1)})
-		}
+		out = append(out, rawDep{r.Mod.Path, file + ":" + strconv.Itoa(r.Syntax.Start.Line)})
 	}
 	return out
 }

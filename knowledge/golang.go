@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 )
 
 // goInfo is what the scripted analysis knows about a Go module.
@@ -43,7 +45,6 @@ var goLowDirs = map[string]bool{
 }
 
 var (
-	reModule  = regexp.MustCompile(`(?m)^\s*module\s+("?)([^\s"]+)`)
 	reCgoLine = regexp.MustCompile(`^#cgo\s+(?:[!\w,\s]*?\s)?(pkg-config|LDFLAGS)\s*:\s*(.*)$`)
 	reLFlag   = regexp.MustCompile(`(?:^|[\s='"(])-l([A-Za-z0-9_+.-]+)`)
 )
@@ -57,8 +58,8 @@ func analyseGo(t *tree, modDir string) goInfo {
 		prefix = modDir + "/"
 	}
 	modBase := ""
-	if m := reModule.FindStringSubmatch(t.readString(prefix + "go.mod")); m != nil {
-		modBase = goModuleBase(m[2])
+	if mod := modfile.ModulePath([]byte(t.readString(prefix + "go.mod"))); mod != "" {
+		modBase = goModuleBase(mod)
 	}
 	// Nested modules are separate builds: their directories are skipped.
 	nested := map[string]bool{}

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 
+	"golang.org/x/mod/modfile"
+
 	"github.com/eclipse-atesor/atesor-go"
 )
 
@@ -114,7 +116,6 @@ func shQuote(s string) string {
 }
 
 var (
-	goModule  = regexp.MustCompile(`(?m)^module\s+("?)([^\s"]+)"?`)
 	crateName = regexp.MustCompile(`(?ms)^\[package\][^\[]*?^name\s*=\s*"([^"]+)"`)
 )
 
@@ -124,10 +125,7 @@ func ModulePath(tree fs.FS) string {
 	if err != nil {
 		return ""
 	}
-	if m := goModule.FindSubmatch(b); m != nil {
-		return string(m[2])
-	}
-	return ""
+	return modfile.ModulePath(b)
 }
 
 // CrateName returns the package name of the tree's Cargo.toml, or "".

@@ -35,13 +35,6 @@
 // installed. [Rootfs.Toolchain] and [AccelStatus] say which toolchain runs and why;
 // [WithAccel](false) turns it off.
 //
-// # Go releases
-//
-// [GoProxyFetcher] fetches Go releases (module golang.org/toolchain) with the host's go
-// command, through the host's GOPROXY and checked against the checksum database, into a
-// module cache under the state home, for modules whose go.mod needs a newer Go than the
-// sandbox's distribution (package graph decides which build and puts it in the sandbox).
-//
 // Build outputs are read through the [Gate] by package verify, which inspects the ELF
 // files a build left; this package does not judge them. [ExecRetryingFaults] reruns a command that the emulator may have killed
 // and classifies the fault.

@@ -12,8 +12,10 @@ import (
 	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/optimize"
 	"github.com/eclipse-atesor/atesor-go/provider"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
@@ -269,8 +271,9 @@ func doctorGoReleases(ctx context.Context, r *report) {
 		r.info("%s env printed %q: newer Go releases for Go modules may not be fetched", goCmd, out)
 		return
 	}
+	home, _ := memory.Home() // none: the fetcher's own default, as the sandboxes get it
 	r.ok("newer Go releases for Go modules: fetched by %s (%s) through GOPROXY=%s into %s", goCmd, f[0], f[1],
-		sandbox.NewGoProxyFetcher(envSandboxOptions()...).ModCache())
+		gotool.NewProxyFetcher(home, nil).ModCache())
 }
 
 // doctorPerformance says whether performance mode can count guest instructions; it is

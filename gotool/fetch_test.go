@@ -1,4 +1,4 @@
-package sandbox
+package gotool
 
 import (
 	"archive/zip"
@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-func TestGoToolchainVersion(t *testing.T) {
+func TestModuleVersion(t *testing.T) {
 	tests := []struct {
 		ver, arch, want string
 	}{
@@ -27,7 +27,7 @@ func TestGoToolchainVersion(t *testing.T) {
 		{"go1.27.3", "", ""},
 	}
 	for _, tt := range tests {
-		got, err := GoToolchainVersion(tt.ver, tt.arch)
+		got, err := moduleVersion(tt.ver, tt.arch)
 		if tt.want == "" {
 			if err == nil {
 				t.Errorf("%s %s: %q, want an error", tt.ver, tt.arch, got)
@@ -62,7 +62,7 @@ func TestNotServed(t *testing.T) {
 func fileProxy(t *testing.T, releases map[string]map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	at := filepath.Join(dir, filepath.FromSlash(GoToolchainModule), "@v")
+	at := filepath.Join(dir, filepath.FromSlash(toolchainModule), "@v")
 	if err := os.MkdirAll(at, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func fileProxy(t *testing.T, releases map[string]map[string]string) string {
 		var buf bytes.Buffer
 		zw := zip.NewWriter(&buf)
 		for name, data := range files {
-			fh := &zip.FileHeader{Name: GoToolchainModule + "@" + v + "/" + name, Method: zip.Deflate}
+			fh := &zip.FileHeader{Name: toolchainModule + "@" + v + "/" + name, Method: zip.Deflate}
 			fh.SetMode(0o755)
 			w, err := zw.CreateHeader(fh)
 			if err != nil {
@@ -86,7 +86,7 @@ func fileProxy(t *testing.T, releases map[string]map[string]string) string {
 		}
 		for ext, data := range map[string][]byte{
 			".info": []byte(`{"Version":"` + v + `","Time":"2026-10-19T22:20:36Z"}`),
-			".mod":  []byte("module " + GoToolchainModule + "\n"),
+			".mod":  []byte("module " + toolchainModule + "\n"),
 			".zip":  buf.Bytes(),
 		} {
 			if err := os.WriteFile(filepath.Join(at, v+ext), data, 0o644); err != nil {
@@ -101,11 +101,11 @@ func fileProxy(t *testing.T, releases map[string]map[string]string) string {
 	return "file://" + filepath.ToSlash(dir)
 }
 
-// TestGoProxyFetcher runs the host's go command against a module proxy: a served
+// TestProxyFetcher runs the host's go command against a module proxy: a served
 // release is downloaded into the state home's module cache and its directory returned
-// with its hash; one that is not served is ErrGoToolchainNotServed; a second fetch uses
+// with its hash; one that is not served is ErrNotServed; a second fetch uses
 // the cache.
-func TestGoProxyFetcher(t *testing.T) {
+func TestProxyFetcher(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command on the host")
 	}
@@ -116,9 +116,9 @@ func TestGoProxyFetcher(t *testing.T) {
 	t.Setenv("GOSUMDB", "off") // with a file:// proxy only; any other proxy needs the checksum database
 	t.Setenv("GOFLAGS", "")
 	home := t.TempDir()
-	f := NewGoProxyFetcher(WithHome(home))
+	f := NewProxyFetcher(home, nil)
 	t.Cleanup(func() { makeWritable(t, home) }) // the go command leaves the module cache read-only
-	got, err := f.FetchGoToolchain(context.Background(), "go1.99.1", "amd64")
+	got, err := f.Fetch(context.Background(), "go1.99.1", "amd64")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,11 +129,11 @@ func TestGoProxyFetcher(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(got.Dir, "VERSION")); err != nil || string(b) != "go1.99.1\n" {
 		t.Errorf("VERSION %q %v", b, err)
 	}
-	if _, err := f.FetchGoToolchain(context.Background(), "go1.99.1", "riscv64"); !errors.Is(err, ErrGoToolchainNotServed) {
-		t.Errorf("riscv64: %v, want ErrGoToolchainNotServed", err)
+	if _, err := f.Fetch(context.Background(), "go1.99.1", "riscv64"); !errors.Is(err, ErrNotServed) {
+		t.Errorf("riscv64: %v, want ErrNotServed", err)
 	}
 	t.Setenv("GOPROXY", "off") // the cache answers now
-	again, err := f.FetchGoToolchain(context.Background(), "go1.99.1", "amd64")
+	again, err := f.Fetch(context.Background(), "go1.99.1", "amd64")
 	if err != nil || again.Dir != got.Dir || again.Sum != got.Sum {
 		t.Errorf("cached fetch %+v %v", again, err)
 	}
@@ -141,7 +141,7 @@ func TestGoProxyFetcher(t *testing.T) {
 	if err := os.WriteFile(got.Dir+".partial", nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.FetchGoToolchain(context.Background(), "go1.99.1", "amd64"); err == nil || !strings.Contains(err.Error(), "GOPROXY=off") {
+	if _, err := f.Fetch(context.Background(), "go1.99.1", "amd64"); err == nil || !strings.Contains(err.Error(), "GOPROXY=off") {
 		t.Errorf("a partial extraction was used: %v", err)
 	}
 }

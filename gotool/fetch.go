@@ -1,4 +1,4 @@
-package sandbox
+package gotool
 
 // Go toolchain releases fetched through the Go module proxy, the way the go command
 // itself fetches them when GOTOOLCHAIN asks for a newer Go: module golang.org/toolchain,
@@ -19,17 +19,21 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
-// GoToolchainModule is the module path of Go toolchain releases on the module proxy.
-const GoToolchainModule = "golang.org/toolchain"
+// toolchainModule is the module path of Go toolchain releases on the module proxy.
+const toolchainModule = "golang.org/toolchain"
 
-// ErrGoToolchainNotServed is returned (wrapped) by a [GoToolchainFetcher] when the
-// module proxy does not serve the requested release for the requested architecture.
-var ErrGoToolchainNotServed = errors.New("the Go module proxy does not serve this toolchain")
+// ErrNotServed is returned (wrapped) by a [Fetcher] when the module proxy does not
+// serve the requested release for the requested architecture. Only this error lets
+// [Ensure] try the other build of a release: any other failure stops it.
+var ErrNotServed = errors.New("the Go module proxy does not serve this toolchain")
 
-// FetchedGoToolchain is a Go release on the host, ready to be copied into a sandbox.
-type FetchedGoToolchain struct {
+// Release is a Go release on the host, ready to be copied into a sandbox.
+type Release struct {
 	// Version is the Go version (go1.27.3); Arch the architecture of its programs
 	// (riscv64, amd64).
 	Version string `json:"version"`
@@ -43,17 +47,18 @@ type FetchedGoToolchain struct {
 	Dir string `json:"dir"`
 }
 
-// GoToolchainFetcher fetches Go releases for linux/arch. A release the proxy does not
-// have returns an error wrapping [ErrGoToolchainNotServed]; any other error (no
-// network, a hash that does not match the checksum database) is returned as it is.
-type GoToolchainFetcher interface {
-	FetchGoToolchain(ctx context.Context, goVersion, arch string) (FetchedGoToolchain, error)
+// Fetcher fetches Go releases for linux/arch. A release the proxy does not have returns
+// an error wrapping [ErrNotServed]; any other error (no network, a hash that does not
+// match the checksum database) is returned as it is.
+type Fetcher interface {
+	// Fetch returns release goVersion (go1.27.3) built for linux/arch (riscv64, amd64).
+	Fetch(ctx context.Context, goVersion, arch string) (Release, error)
 }
 
-// GoToolchainVersion returns the golang.org/toolchain module version of a Go release
-// for linux/arch: v0.0.1-go1.27.3.linux-riscv64. It rejects what is not a Go release
+// moduleVersion returns the golang.org/toolchain module version of a Go release for
+// linux/arch: v0.0.1-go1.27.3.linux-riscv64. It rejects what is not a Go release
 // version (go1.27.3, go1.28rc1) or a known architecture name.
-func GoToolchainVersion(goVersion, arch string) (string, error) {
+func moduleVersion(goVersion, arch string) (string, error) {
 	// From Go 1.21 on a language version (go1.27) names no release; go1.27.0 does.
 	if !version.IsValid(goVersion) || version.Lang(goVersion) == goVersion && version.Compare(goVersion, "go1.21") >= 0 {
 		return "", fmt.Errorf("%q is not a Go release version (go1.27.3)", goVersion)
@@ -66,29 +71,35 @@ func GoToolchainVersion(goVersion, arch string) (string, error) {
 
 var goArchName = regexp.MustCompile(`^[a-z0-9]+$`)
 
-// GoProxyFetcher fetches Go releases with the host's go command (`go mod download`),
+// ProxyFetcher fetches Go releases with the host's go command (`go mod download`),
 // into a module cache under the state home (<home>/toolchains/go/modcache). The go
 // command's module cache does what the sandbox cache does for root filesystems: it
 // locks, extracts into a temporary directory and renames, so concurrent runs share one
 // download and a half-extracted release is never used. The extracted tree is read-only;
 // remove the cache with `GOMODCACHE=<dir> go clean -modcache`.
-type GoProxyFetcher struct {
+type ProxyFetcher struct {
 	home   string
 	goCmd  string
 	logger *slog.Logger
 }
 
-var _ GoToolchainFetcher = (*GoProxyFetcher)(nil)
+var _ Fetcher = (*ProxyFetcher)(nil)
 
-// NewGoProxyFetcher returns a fetcher using the state home of the options ([WithHome])
-// and the go command found on the host's PATH.
-func NewGoProxyFetcher(opts ...Option) *GoProxyFetcher {
-	o := buildOptions(opts)
-	return &GoProxyFetcher{home: o.home, goCmd: "go", logger: o.logger}
+// NewProxyFetcher returns a fetcher whose module cache is under the state home home
+// ("": [sandbox.StateHome]) and which uses the go command found on the host's PATH;
+// it logs each download to logger (nil: slog.Default()).
+func NewProxyFetcher(home string, logger *slog.Logger) *ProxyFetcher {
+	if home == "" {
+		home = sandbox.StateHome()
+	}
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &ProxyFetcher{home: home, goCmd: "go", logger: logger}
 }
 
 // ModCache returns the module cache the fetcher downloads into.
-func (f *GoProxyFetcher) ModCache() string {
+func (f *ProxyFetcher) ModCache() string {
 	return filepath.Join(f.home, "toolchains", "go", "modcache")
 }
 
@@ -97,29 +108,29 @@ type goModDownload struct {
 	Path, Version, Error, Zip, Dir, Sum string
 }
 
-// FetchGoToolchain downloads golang.org/toolchain@v0.0.1-<goVersion>.linux-<arch>
-// through the host's GOPROXY, checked against GOSUMDB, and returns its directory.
-func (f *GoProxyFetcher) FetchGoToolchain(ctx context.Context, goVersion, arch string) (FetchedGoToolchain, error) {
-	v, err := GoToolchainVersion(goVersion, arch)
+// Fetch downloads golang.org/toolchain@v0.0.1-<goVersion>.linux-<arch> through the
+// host's GOPROXY, checked against GOSUMDB, and returns its directory.
+func (f *ProxyFetcher) Fetch(ctx context.Context, goVersion, arch string) (Release, error) {
+	v, err := moduleVersion(goVersion, arch)
 	if err != nil {
-		return FetchedGoToolchain{}, fmt.Errorf("sandbox: fetch Go toolchain: %w", err)
+		return Release{}, fmt.Errorf("gotool: fetch Go toolchain: %w", err)
 	}
-	mod := GoToolchainModule + "@" + v
+	mod := toolchainModule + "@" + v
 	goCmd, err := exec.LookPath(f.goCmd)
 	if err != nil {
-		return FetchedGoToolchain{}, fmt.Errorf("sandbox: fetching %s needs the go command on the host (it downloads through GOPROXY and checks GOSUMDB): install Go on the host: %w", mod, err)
+		return Release{}, fmt.Errorf("gotool: fetching %s needs the go command on the host (it downloads through GOPROXY and checks GOSUMDB): install Go on the host: %w", mod, err)
 	}
 	cache := f.ModCache()
 	if got, ok := cachedGoToolchain(cache, goVersion, arch, v); ok {
 		return got, nil
 	}
 	if err := os.MkdirAll(cache, 0o755); err != nil {
-		return FetchedGoToolchain{}, fmt.Errorf("sandbox: %w", err)
+		return Release{}, fmt.Errorf("gotool: %w", err)
 	}
 	// An empty working directory, so no go.mod or go.work of the caller is consulted.
 	work, err := os.MkdirTemp(filepath.Dir(cache), ".download-")
 	if err != nil {
-		return FetchedGoToolchain{}, fmt.Errorf("sandbox: %w", err)
+		return Release{}, fmt.Errorf("gotool: %w", err)
 	}
 	defer os.RemoveAll(work)
 	cmd := exec.CommandContext(ctx, goCmd, "mod", "download", "-json", mod)
@@ -133,47 +144,47 @@ func (f *GoProxyFetcher) FetchGoToolchain(ctx context.Context, goVersion, arch s
 	runErr := cmd.Run()
 	var d goModDownload
 	if err := json.Unmarshal(stdout.Bytes(), &d); err != nil && runErr == nil {
-		return FetchedGoToolchain{}, fmt.Errorf("sandbox: go mod download %s: unreadable output: %w", mod, err)
+		return Release{}, fmt.Errorf("gotool: go mod download %s: unreadable output: %w", mod, err)
 	}
 	if d.Error == "" && runErr != nil {
 		d.Error = strings.TrimSpace(stderr.String() + " " + runErr.Error())
 	}
 	if d.Error != "" {
 		if ctx.Err() != nil {
-			return FetchedGoToolchain{}, fmt.Errorf("sandbox: go mod download %s: %w", mod, ctx.Err())
+			return Release{}, fmt.Errorf("gotool: go mod download %s: %w", mod, ctx.Err())
 		}
 		if notServed(d.Error) {
-			return FetchedGoToolchain{}, fmt.Errorf("sandbox: %s: %w (%s)", mod, ErrGoToolchainNotServed, firstLineOf(d.Error))
+			return Release{}, fmt.Errorf("gotool: %s: %w (%s)", mod, ErrNotServed, excerpt.FirstLine(d.Error))
 		}
-		return FetchedGoToolchain{}, fmt.Errorf("sandbox: go mod download %s failed: %s: check the host's GOPROXY and GOSUMDB (go env GOPROXY GOSUMDB)", mod, firstLineOf(d.Error))
+		return Release{}, fmt.Errorf("gotool: go mod download %s failed: %s: check the host's GOPROXY and GOSUMDB (go env GOPROXY GOSUMDB)", mod, excerpt.FirstLine(d.Error))
 	}
 	if d.Dir == "" || d.Sum == "" {
-		return FetchedGoToolchain{}, fmt.Errorf("sandbox: go mod download %s returned no directory or hash", mod)
+		return Release{}, fmt.Errorf("gotool: go mod download %s returned no directory or hash", mod)
 	}
 	if _, err := os.Stat(filepath.Join(d.Dir, "bin", "go")); err != nil {
-		return FetchedGoToolchain{}, fmt.Errorf("sandbox: %s has no bin/go: %w", mod, err)
+		return Release{}, fmt.Errorf("gotool: %s has no bin/go: %w", mod, err)
 	}
-	f.logger.Info("sandbox: Go toolchain fetched", "module", mod, "sum", d.Sum, "dir", d.Dir)
-	return FetchedGoToolchain{Version: goVersion, Arch: arch, Module: mod, Sum: d.Sum, Dir: d.Dir}, nil
+	f.logger.Info("gotool: Go toolchain fetched", "module", mod, "sum", d.Sum, "dir", d.Dir)
+	return Release{Version: goVersion, Arch: arch, Module: mod, Sum: d.Sum, Dir: d.Dir}, nil
 }
 
 // cachedGoToolchain returns a release already in the module cache: the go command
 // extracts a module into its directory only after the zip's hash was checked, marks an
 // unfinished extraction with <dir>.partial, and records the hash in <version>.ziphash.
 // (The go command itself asks the proxy again even for a cached version.)
-func cachedGoToolchain(cache, goVersion, arch, v string) (FetchedGoToolchain, bool) {
-	dir := filepath.Join(cache, filepath.FromSlash(GoToolchainModule)+"@"+v)
+func cachedGoToolchain(cache, goVersion, arch, v string) (Release, bool) {
+	dir := filepath.Join(cache, filepath.FromSlash(toolchainModule)+"@"+v)
 	if _, err := os.Stat(filepath.Join(dir, "bin", "go")); err != nil {
-		return FetchedGoToolchain{}, false
+		return Release{}, false
 	}
 	if _, err := os.Stat(dir + ".partial"); err == nil {
-		return FetchedGoToolchain{}, false
+		return Release{}, false
 	}
-	sum, err := os.ReadFile(filepath.Join(cache, "cache", "download", filepath.FromSlash(GoToolchainModule), "@v", v+".ziphash"))
+	sum, err := os.ReadFile(filepath.Join(cache, "cache", "download", filepath.FromSlash(toolchainModule), "@v", v+".ziphash"))
 	if err != nil || !strings.HasPrefix(string(sum), "h1:") {
-		return FetchedGoToolchain{}, false
+		return Release{}, false
 	}
-	return FetchedGoToolchain{Version: goVersion, Arch: arch, Module: GoToolchainModule + "@" + v,
+	return Release{Version: goVersion, Arch: arch, Module: toolchainModule + "@" + v,
 		Sum: strings.TrimSpace(string(sum)), Dir: dir}, true
 }
 
@@ -190,12 +201,4 @@ func notServed(msg string) bool {
 		return true // a file:// proxy without that version
 	}
 	return notServedRe.MatchString(msg)
-}
-
-func firstLineOf(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

@@ -1,4 +1,4 @@
-package graph
+package gotool
 
 import (
 	"testing"
@@ -25,7 +25,7 @@ func TestWithGoArtifacts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if d := cmp.Diff(tt.want, withGoArtifacts(tt.expected, tt.det)); d != "" {
+			if d := cmp.Diff(tt.want, WithArtifacts(tt.expected, tt.det)); d != "" {
 				t.Errorf("(-want +got):\n%s", d)
 			}
 		})
@@ -34,14 +34,14 @@ func TestWithGoArtifacts(t *testing.T) {
 
 func TestWithPlanGoTags(t *testing.T) {
 	plan := &atesor.BuildPlan{Phases: []atesor.Phase{{Name: "build", Commands: []string{"go build -tags=purego,noasm -o bin/ ."}}}}
-	got := withPlanGoTags([]string{"GOTOOLCHAIN=auto go test ./...", "make check"}, plan)
+	got := WithPlanTags([]string{"GOTOOLCHAIN=auto go test ./...", "make check"}, plan)
 	if d := cmp.Diff([]string{"GOTOOLCHAIN=auto go test -tags=purego,noasm ./...", "make check"}, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}
-	if got := withPlanGoTags([]string{"go test ./..."}, &atesor.BuildPlan{}); got[0] != "go test ./..." {
+	if got := WithPlanTags([]string{"go test ./..."}, &atesor.BuildPlan{}); got[0] != "go test ./..." {
 		t.Errorf("no tags: %q", got)
 	}
-	if got := withPlanGoTags([]string{"go test ./..."}, nil); got[0] != "go test ./..." {
+	if got := WithPlanTags([]string{"go test ./..."}, nil); got[0] != "go test ./..." {
 		t.Errorf("no plan: %q", got)
 	}
 }
