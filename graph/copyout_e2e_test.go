@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/archive"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -167,11 +168,11 @@ func TestE2EDiskBounds(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 
-	t.Setenv(sandbox.EnvExtractMaxBytes, "1G")
+	t.Setenv(archive.EnvMaxBytes, "1G")
 	start := time.Now()
 	_, err := e.pipeline(t, nil).Run(ctx, atesor.Request{Source: hardLinkBomb(t), Force: true})
 	t.Logf("hard-link bomb: %v (%s)", err, time.Since(start).Round(time.Millisecond))
-	if err == nil || !strings.Contains(err.Error(), sandbox.EnvExtractMaxBytes) {
+	if err == nil || !strings.Contains(err.Error(), archive.EnvMaxBytes) {
 		t.Fatalf("the hard-link bomb unpacked: %v", err)
 	}
 

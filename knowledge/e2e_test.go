@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eclipse-atesor/atesor-go/internal/archive"
 	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 
 	"github.com/google/go-cmp/cmp"
@@ -17,7 +18,6 @@ import (
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
-	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 // e2e skips a test unless ATESOR_E2E=1.
@@ -44,9 +44,9 @@ func TestE2EDetectUpstreamTarballs(t *testing.T) {
 	ignore := cmpopts.IgnoreFields(atesor.Detection{}, "TestTargets", "ArchFindings", "Alternatives")
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			// sandbox.Extract strips the tarball's single top-level directory.
+			// archive.Extract strips the tarball's single top-level directory.
 			root := t.TempDir()
-			if err := sandbox.Extract(t.Context(), debiantest.SourceTarball(t, tt.pkg, tt.file), root); err != nil {
+			if err := archive.Extract(t.Context(), debiantest.SourceTarball(t, tt.pkg, tt.file), root, archive.DefaultLimits()); err != nil {
 				t.Fatal(err)
 			}
 			det, err := knowledge.Detect(context.Background(), root)

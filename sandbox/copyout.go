@@ -19,6 +19,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/ctxio"
 	"github.com/eclipse-atesor/atesor-go/internal/osroot"
 )
 
@@ -165,23 +166,6 @@ func (b *CopyBudget) take(name string, size int64) error {
 // counted, before a byte is read (a build that keeps writing the file does so then).
 var testHookCopyOpened func(src string)
 
-// ctxReader stops reading once its context ends, so a copy stops on Ctrl-C or its
-// deadline within one buffer.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, context.Cause(c.ctx)
-	}
-	if len(p) > 1<<20 {
-		p = p[:1<<20]
-	}
-	return c.r.Read(p)
-}
-
 // openRegular opens the host file p for reading when it is a regular file, and
 // refuses anything else without opening it for read: the last component is never
 // followed, a FIFO cannot block the open (O_NONBLOCK), and the file opened must be the
@@ -251,7 +235,7 @@ func copyOpenedOut(ctx context.Context, name string, in *os.File, size int64, pe
 	h := sha256.New()
 	// A file that grows while it is copied is cut at the size that was counted and
 	// refused: one byte more tells it from a file that ends there.
-	r := io.LimitReader(ctxReader{ctx, in}, size+1)
+	r := io.LimitReader(ctxio.Reader(ctx, in), size+1)
 	if err := writeInRoot(dest, rel, io.TeeReader(r, h), perm, size, name); err != nil {
 		return "", err
 	}
@@ -330,7 +314,7 @@ func copyTreeOut(ctx context.Context, src string, dest *os.Root, prefix string, 
 		return err
 	}
 	defer sr.Close()
-	var dirs dirTimes
+	var dirs osroot.DirTimes
 	err = fs.WalkDir(sr.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -349,7 +333,7 @@ func copyTreeOut(ctx context.Context, src string, dest *os.Root, prefix string, 
 				if err := osroot.MkdirAll(dest, out, 0o755); err != nil {
 					return err
 				}
-				dirs.add(out, fi.ModTime())
+				dirs.Add(out, fi.ModTime())
 			}
 			return nil
 		case m&fs.ModeSymlink != 0:
@@ -381,7 +365,7 @@ func copyTreeOut(ctx context.Context, src string, dest *os.Root, prefix string, 
 	if err != nil {
 		return err
 	}
-	return dirs.apply(dest)
+	return dirs.Apply(dest)
 }
 
 // copyOutHost copies the host file or directory src (inside a sandbox) to dest on the

@@ -69,8 +69,9 @@
 //   - Resources: a cgroup per command (v2 with delegated memory and pids controllers, or
 //     v1 memory and pids hierarchies) with [Limits], and an error that names the limit
 //     hit; the first [OutputHead] and last [OutputTail] bytes of each output stream kept
-//     in memory, all of it to the command's live writers; archive extraction
-//     ([ExtractLimits]) bounded (source downloads are bounded in package source).
+//     in memory, all of it to the command's live writers; a tarball copied in is
+//     unpacked within the extraction bounds (ATESOR_EXTRACT_MAX_BYTES and
+//     ATESOR_EXTRACT_MAX_ENTRIES), and so is a directory's total size.
 //
 // It does not promise protection from a kernel exploit (the kernel is shared, as with a
 // container), nor anything for the [Host] backend, which runs commands on the host

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/archive"
+	"github.com/eclipse-atesor/atesor-go/internal/ctxio"
 	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
 	"github.com/eclipse-atesor/atesor-go/internal/redact"
 	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
@@ -306,9 +308,9 @@ func (d *Docker) copyOutStream(ctx context.Context, sandboxPath, dest string, l 
 	var n, bound int64
 	if l.MaxTotalBytes > 0 {
 		bound = 2*l.MaxTotalBytes + 16<<20
-		n, err = io.Copy(f, io.LimitReader(ctxReader{ctx, out}, bound+1))
+		n, err = io.Copy(f, io.LimitReader(ctxio.Reader(ctx, out), bound+1))
 	} else {
-		n, err = io.Copy(f, ctxReader{ctx, out})
+		n, err = io.Copy(f, ctxio.Reader(ctx, out))
 	}
 	if bound > 0 && n > bound {
 		_ = cmd.Process.Kill()
@@ -329,7 +331,7 @@ func (d *Docker) copyOutStream(ctx context.Context, sandboxPath, dest string, l 
 	if err := os.Mkdir(tree, 0o700); err != nil {
 		return err
 	}
-	if err := ExtractWithLimits(ctx, stream, tree, ExtractLimits{MaxBytes: l.MaxTotalBytes, MaxEntries: 1_000_000}); err != nil {
+	if err := archive.Extract(ctx, stream, tree, archive.Limits{MaxBytes: l.MaxTotalBytes, MaxEntries: 1_000_000}); err != nil {
 		return err
 	}
 	// The unpacking strips a directory's own name; a single file keeps its name.

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/archive"
 	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
 	"github.com/eclipse-atesor/atesor-go/sandbox/internal/jail"
 	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
@@ -363,7 +364,7 @@ func fetchAlpineMinirootfs(ctx context.Context, mirror, version, dir string) err
 		return err
 	}
 	// The minirootfs has no single top directory, so nothing is stripped.
-	if err := Extract(ctx, tmp.Name(), dir); err != nil {
+	if err := archive.Extract(ctx, tmp.Name(), dir, archive.DefaultLimits()); err != nil {
 		return fmt.Errorf("sandbox: unpack Alpine minirootfs: %w", err)
 	}
 	return nil

@@ -7,17 +7,25 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/internal/archive"
 )
 
 // SOURCE_DATE_EPOCH of a source: the build's date is the source's own, so a port and
 // its replay, on any day, build with the same date.
 
 // archiveEpoch returns SOURCE_DATE_EPOCH for a source archive: the newest modification
-// time of its entries, in Unix seconds. It stops when ctx ends (reading a large archive
+// time of its entries, in Unix seconds. The same archive always gives the same epoch.
+// It stops when ctx ends (reading a large archive
 // through takes a while).
-func archiveEpoch(ctx context.Context, archive string) (int64, error) {
-	return sandbox.ArchiveEpoch(ctx, archive)
+func archiveEpoch(ctx context.Context, file string) (int64, error) {
+	newest, err := archive.NewestModTime(ctx, file)
+	if err != nil {
+		return 0, fmt.Errorf("source date of %s: %w", file, err)
+	}
+	if newest <= 0 {
+		return 0, errors.New("source date of " + file + ": no entry has a modification time")
+	}
+	return newest, nil
 }
 
 // treeEpoch returns SOURCE_DATE_EPOCH for a source directory on the host: the newest

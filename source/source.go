@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/eclipse-atesor/atesor-go/internal/archive"
 	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
 	"github.com/eclipse-atesor/atesor-go/internal/procowner"
-	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 // Source is a package source resolved on the host: for a directory the directory
@@ -85,24 +85,24 @@ func Resolve(ctx context.Context, raw string, o Options) (*Source, error) {
 		return nil, err
 	}
 	s.tmp = append(s.tmp, tmp)
-	archive := raw
+	file := raw
 	if s.Kind == URL {
-		if archive, err = fetchCached(ctx, o.downloadDir(), raw); err != nil {
+		if file, err = fetchCached(ctx, o.downloadDir(), raw); err != nil {
 			s.Close()
 			return nil, err
 		}
 	}
-	if s.SHA256, err = fileSHA256(archive); err != nil {
+	if s.SHA256, err = fileSHA256(file); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("source %s: %w", raw, err)
 	}
-	s.Epoch, _ = archiveEpoch(ctx, archive)
+	s.Epoch, _ = archiveEpoch(ctx, file)
 	s.Dir = filepath.Join(tmp, "tree")
 	if err := os.Mkdir(s.Dir, 0o755); err != nil {
 		s.Close()
 		return nil, err
 	}
-	if err := sandbox.Extract(ctx, archive, s.Dir); err != nil {
+	if err := archive.Extract(ctx, file, s.Dir, archive.DefaultLimits()); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("source %s: %w", raw, err)
 	}

@@ -13,6 +13,5 @@
 //
 // It imports only the standard library, internal/debarchive, knowledge and
 // knowledge/debsrc (whose Sources parser it uses), so the tests of every package from
-// knowledge up can use it. To unpack a tarball, use sandbox.Extract from an external
-// test package.
+// knowledge up can use it. To unpack a tarball, use internal/archive's Extract.
 package debiantest

@@ -207,3 +207,38 @@ func SetFileTime(f *os.File, t time.Time) error {
 	tv := unix.NsecToTimeval(t.UnixNano())
 	return unix.Futimes(int(f.Fd()), []unix.Timeval{tv, tv})
 }
+
+// DirTimes collects directory modification times while a tree is written into a root:
+// a directory's time changes with every entry made in it, so the times are set after
+// the last entry, deepest first. Trees need their recorded times because make compares
+// them to decide what to rebuild.
+type DirTimes []dirTime
+
+type dirTime struct {
+	rel string
+	t   time.Time
+}
+
+// Add records the time of the directory rel; a zero t records nothing.
+func (d *DirTimes) Add(rel string, t time.Time) {
+	if !t.IsZero() {
+		*d = append(*d, dirTime{rel, t})
+	}
+}
+
+// Apply sets the collected times inside r, children before their parents (a tree is
+// walked parents first, so the reverse order does).
+func (d DirTimes) Apply(r *os.Root) error {
+	for i := len(d) - 1; i >= 0; i-- {
+		f, err := r.Open(d[i].rel)
+		if err != nil {
+			return err
+		}
+		err = SetFileTime(f, d[i].t)
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

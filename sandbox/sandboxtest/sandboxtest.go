@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/archive"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -231,11 +232,11 @@ func copyIn(ctx context.Context, src, dest string) error {
 	if err != nil {
 		return err
 	}
-	if !fi.IsDir() && sandbox.ArchiveKind(src) != "" {
+	if !fi.IsDir() && archive.Kind(src) != "" {
 		if err := os.MkdirAll(dest, 0o755); err != nil {
 			return err
 		}
-		return sandbox.Extract(ctx, src, dest)
+		return archive.Extract(ctx, src, dest, archive.DefaultLimits())
 	}
 	return os.CopyFS(dest, os.DirFS(src))
 }

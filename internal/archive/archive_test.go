@@ -1,4 +1,4 @@
-package sandbox_test
+package archive_test
 
 import (
 	"archive/tar"
@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/internal/archive"
 )
 
 // FuzzExtract feeds hostile tarballs to Extract: a link entry with any name and target,
@@ -51,13 +51,13 @@ func FuzzExtract(f *testing.F) {
 		if err := tw.Close(); err != nil {
 			return
 		}
-		archive := filepath.Join(base, "in.tar")
-		if err := os.WriteFile(archive, buf.Bytes(), 0o644); err != nil {
+		tarball := filepath.Join(base, "in.tar")
+		if err := os.WriteFile(tarball, buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_ = sandbox.Extract(t.Context(), archive, dest) // errors are fine; escapes are not
+		_ = archive.Extract(t.Context(), tarball, dest, archive.DefaultLimits()) // errors are fine; escapes are not
 		_ = filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !d.Type().IsRegular() || p == archive {
+			if err != nil || d.IsDir() || !d.Type().IsRegular() || p == tarball {
 				return nil
 			}
 			if rel, _ := filepath.Rel(dest, p); strings.HasPrefix(rel, "..") {
@@ -97,23 +97,23 @@ func TestExtractBounds(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		archive string
-		limits  sandbox.ExtractLimits
+		limits  archive.Limits
 		env     string
 	}{
-		{"bytes", bomb, sandbox.ExtractLimits{MaxBytes: 1 << 20}, sandbox.EnvExtractMaxBytes},
-		{"bytes over several files", many, sandbox.ExtractLimits{MaxBytes: 3}, sandbox.EnvExtractMaxBytes},
-		{"entries", many, sandbox.ExtractLimits{MaxEntries: 2}, sandbox.EnvExtractMaxEntries},
+		{"bytes", bomb, archive.Limits{MaxBytes: 1 << 20}, archive.EnvMaxBytes},
+		{"bytes over several files", many, archive.Limits{MaxBytes: 3}, archive.EnvMaxBytes},
+		{"entries", many, archive.Limits{MaxEntries: 2}, archive.EnvMaxEntries},
 	} {
-		err := sandbox.ExtractWithLimits(t.Context(), tc.archive, t.TempDir(), tc.limits)
-		var le *sandbox.ExtractLimitError
+		err := archive.Extract(t.Context(), tc.archive, t.TempDir(), tc.limits)
+		var le *archive.LimitError
 		if !errors.As(err, &le) || !strings.Contains(err.Error(), tc.env) {
 			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
 	// Exactly at the bound is fine, and so is no bound.
-	for _, l := range []sandbox.ExtractLimits{{MaxBytes: 8 << 20, MaxEntries: 1}, {}} {
+	for _, l := range []archive.Limits{{MaxBytes: 8 << 20, MaxEntries: 1}, {}} {
 		dest := t.TempDir()
-		if err := sandbox.ExtractWithLimits(t.Context(), bomb, dest, l); err != nil {
+		if err := archive.Extract(t.Context(), bomb, dest, l); err != nil {
 			t.Errorf("%+v: %v", l, err)
 		} else if fi, err := os.Stat(filepath.Join(dest, "zeros")); err != nil || fi.Size() != 8<<20 {
 			t.Errorf("%+v: %v %v", l, fi, err)
@@ -195,9 +195,9 @@ func TestExtractCountsSparseAndHardLinks(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dest := t.TempDir()
-			err := sandbox.ExtractWithLimits(t.Context(), tc.archive, dest, sandbox.ExtractLimits{MaxBytes: tc.limit})
-			var le *sandbox.ExtractLimitError
-			if !errors.As(err, &le) || !strings.Contains(err.Error(), sandbox.EnvExtractMaxBytes) {
+			err := archive.Extract(t.Context(), tc.archive, dest, archive.Limits{MaxBytes: tc.limit})
+			var le *archive.LimitError
+			if !errors.As(err, &le) || !strings.Contains(err.Error(), archive.EnvMaxBytes) {
 				t.Fatalf("got %v, want the byte bound", err)
 			}
 			var written int64
@@ -215,7 +215,7 @@ func TestExtractCountsSparseAndHardLinks(t *testing.T) {
 	}
 	// Within the bound, the sparse entry unpacks to its full size and the links are links.
 	dest := t.TempDir()
-	if err := sandbox.ExtractWithLimits(t.Context(), links, dest, sandbox.ExtractLimits{MaxBytes: 51 << 20}); err != nil {
+	if err := archive.Extract(t.Context(), links, dest, archive.Limits{MaxBytes: 51 << 20}); err != nil {
 		t.Fatal(err)
 	}
 	small := filepath.Join(dir, "small.tar")
@@ -223,7 +223,7 @@ func TestExtractCountsSparseAndHardLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	dest = t.TempDir()
-	if err := sandbox.ExtractWithLimits(t.Context(), small, dest, sandbox.ExtractLimits{MaxBytes: 4096}); err != nil {
+	if err := archive.Extract(t.Context(), small, dest, archive.Limits{MaxBytes: 4096}); err != nil {
 		t.Fatal(err)
 	}
 	if data, err := os.ReadFile(filepath.Join(dest, "hole")); err != nil || len(data) != 4096 || data[4095] != 'x' {
@@ -235,13 +235,13 @@ func TestExtractCountsSparseAndHardLinks(t *testing.T) {
 // it takes many seconds) without a byte bound, and cancels it: it returns within a
 // second with the cancellation.
 func TestExtractStopsOnCancel(t *testing.T) {
-	archive := filepath.Join(t.TempDir(), "huge.tar")
-	if err := os.WriteFile(archive, gnuSparseTar(t, "hole", 8<<30), 0o644); err != nil {
+	tarball := filepath.Join(t.TempDir(), "huge.tar")
+	if err := os.WriteFile(tarball, gnuSparseTar(t, "hole", 8<<30), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
-	go func() { done <- sandbox.ExtractWithLimits(ctx, archive, t.TempDir(), sandbox.ExtractLimits{}) }()
+	go func() { done <- archive.Extract(ctx, tarball, t.TempDir(), archive.Limits{}) }()
 	time.Sleep(300 * time.Millisecond)
 	cancel()
 	at := time.Now()
