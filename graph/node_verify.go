@@ -13,15 +13,15 @@ import (
 // verifyNode decides, strictly, whether the port is proven: the build succeeded, at least
 // one primary artifact exists, every primary artifact is a riscv64 ELF for the profile's
 // ABI and loader produced by this build, no fix wrote a stub, and each primary program
-// starts and each primary library's needed libraries resolve. The checks are package
-// verify's; this node chooses the artifacts and records the outcome in the state.
+// starts and each primary library's needed libraries resolve (see verify.Port). This
+// node finds the artifacts the build produced, chooses their roles and records the
+// verdict in the state.
 func (r *run) verifyNode(ctx context.Context, s *atesor.State) error {
 	s.Verified = false
 	arts, err := verify.ScanArtifacts(ctx, r.sb, s.RepoDir, r.log)
 	if err != nil {
 		return fmt.Errorf("scan artifacts: %w", err)
 	}
-	var problems []string
 	shipped, shippedSHA := map[string]bool{}, map[string]bool{}
 	for _, e := range s.SourceELFs {
 		shipped[e] = true
@@ -35,34 +35,13 @@ func (r *run) verifyNode(ctx context.Context, s *atesor.State) error {
 		built = append(built, a)
 	}
 	built = r.chooseArtifacts(ctx, s, verify.CurateByRules(built, s.RepoName, s.RepoDir), shippedSHA)
-	s.Artifacts = built
-	primaries := 0
-	for i := range built {
-		a := &built[i]
-		if a.Role != atesor.ArtifactPrimary {
-			continue
-		}
-		primaries++
-		if err := verify.CheckArtifact(*a, s.Platform); err != nil {
-			a.Problem = err.Error()
-			problems = append(problems, fmt.Sprintf("%s: %v", rel(s.RepoDir, a.Path), err))
-		}
+	res := verify.Port(ctx, r.sb, r.verifyInput(s), built, r.emitFrom(NodeVerify))
+	s.Artifacts = res.Artifacts
+	if res.ExportsChecked {
+		s.Exports = res.Exports
 	}
-	if primaries == 0 {
-		problems = append(problems, "no primary artifact: the build produced no riscv64 program or library outside tests and build scratch directories")
-	}
-	for _, f := range s.StubFiles {
-		problems = append(problems, fmt.Sprintf("%s: a fix wrote a stub (a new source file defining an entry point, or a build file that compiles nothing); fix the real sources instead", f))
-	}
-	if len(problems) == 0 {
-		problems = append(problems, verify.Smoke(ctx, r.sb, s.RepoDir, built)...)
-	}
-	if len(problems) == 0 {
-		var exportProblems []string
-		s.Exports, exportProblems = verify.Exports(ctx, r.sb, r.exportInput(s), built, r.emitFrom(NodeVerify))
-		problems = append(problems, exportProblems...)
-	}
-	s.MissingArtifacts = verify.MissingExpected(s.Analysis, built)
+	s.MissingArtifacts = res.MissingArtifacts
+	problems := res.Problems
 	if len(problems) > 0 {
 		s.VerifyProblems = problems
 		s.Status = atesor.StatusNotVerified
@@ -74,7 +53,7 @@ func (r *run) verifyNode(ctx context.Context, s *atesor.State) error {
 	s.VerifyProblems = nil
 	s.Verified = true
 	s.Status = atesor.StatusVerified
-	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeVerify, Line: fmt.Sprintf("verified: %d primary artifacts", primaries)})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeVerify, Line: fmt.Sprintf("verified: %d primary artifacts", res.Primaries)})
 	return nil
 }
 
@@ -89,11 +68,12 @@ func (r *run) emitFrom(node string) func(atesor.Event) {
 	}
 }
 
-// exportInput is what the export check reads of the state.
-func (r *run) exportInput(s *atesor.State) verify.ExportInput {
-	return verify.ExportInput{
-		RepoDir: s.RepoDir, RepoName: s.RepoName, Source: s.Request.Source, Origin: s.Request.Origin,
-		Platform: s.Platform, Mirror: r.p.cfg.DebianMirror, Install: s.Install, Removals: s.Removals, Changed: changedByFixes(s),
+// verifyInput is what verification reads of the state.
+func (r *run) verifyInput(s *atesor.State) verify.Input {
+	return verify.Input{
+		RepoDir: s.RepoDir, RepoName: s.RepoName, Platform: s.Platform, Source: s.Request.Source, Origin: s.Request.Origin,
+		Mirror: r.p.cfg.DebianMirror, Install: s.Install, Removals: s.Removals, Changed: changedByFixes(s),
+		StubFiles: s.StubFiles, Analysis: s.Analysis,
 	}
 }
 

@@ -16,22 +16,22 @@ import (
 	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 )
 
-// Execer runs a command in the sandbox: all the smoke runs need of it.
-type Execer interface {
+// execer runs a command in the sandbox: all the smoke runs need of it.
+type execer interface {
 	Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandResult, error)
 }
 
-var _ Execer = atesor.Sandbox(nil)
+var _ execer = atesor.Sandbox(nil)
 
 // smokeTimeout bounds each smoke run; a program still running then has started.
 const smokeTimeout = 10 * time.Second
 
 var loadFailure = regexp.MustCompile(`(?i)error while loading shared libraries|qemu: uncaught target signal|exec format error|cannot execute binary file`)
 
-// Smoke starts each primary executable of arts (stdin from /dev/null, no network, 10 s,
+// smoke starts each primary executable of arts (stdin from /dev/null, no network, 10 s,
 // in repoDir) and checks that each primary shared library's needed libraries resolve
 // (ldd). It returns one problem per artifact that failed, named relative to repoDir.
-func Smoke(ctx context.Context, sb Execer, repoDir string, arts []atesor.Artifact) []string {
+func smoke(ctx context.Context, sb execer, repoDir string, arts []atesor.Artifact) []string {
 	var problems []string
 	// An uninstalled build's programs load its own shared libraries from the build tree
 	// (libtool's .libs/ among them), as `make check` would.
@@ -139,9 +139,9 @@ func CurateByRules(arts []atesor.Artifact, pkg, repoDir string) []atesor.Artifac
 	return out
 }
 
-// MissingExpected lists the analysis' expected artifacts that no built file matches
+// missingExpected lists the analysis' expected artifacts that no built file matches
 // (by the start of its base name); none without an analysis.
-func MissingExpected(a *atesor.PackageAnalysis, arts []atesor.Artifact) []string {
+func missingExpected(a *atesor.PackageAnalysis, arts []atesor.Artifact) []string {
 	if a == nil {
 		return nil
 	}

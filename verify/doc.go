@@ -16,6 +16,11 @@
 //     files, sources dropped from build files), which a port must answer for with
 //     complete exports and passing package tests.
 //
+// [Port] is the verdict in one function: given the artifacts a build produced, with
+// their roles, it runs every check in order and returns a [Result] with the problems
+// found; a replacement verify node calls it as the built-in one does. [TrackRemovals],
+// [JudgeRemovals] and [Evidence] serve the fix and finish steps and the recipe.
+//
 // The package is separate from the pipeline so that its rules can be read, tested and
 // reused on their own: it takes the sandbox, a logger and plain values, and returns
 // what it found; the pipeline's verify and finish nodes write that into the run state.

@@ -43,34 +43,9 @@ var (
 	nameNoise     = strings.NewReplacer("-", "", "_", "", ".", "", "+", "")
 )
 
-// ExportInput is what the export check reads of a port besides its artifacts.
-type ExportInput struct {
-	// RepoDir is the package's directory in the sandbox; RepoName its name, which its
-	// public headers and libraries are matched by.
-	RepoDir, RepoName string
-	// Source is the request's source: a Debian .orig tarball names the distribution
-	// package to compare with.
-	Source string
-	// Origin is the distribution package the source was resolved from, or nil.
-	Origin *atesor.DistroSource
-	// Platform is the port's platform: a Debian platform's suite is compared with when
-	// Origin names none.
-	Platform atesor.Platform
-	// Mirror is the base URL of the Debian archive to compare with; empty: the mirror of
-	// the host's apt configuration, else the sandbox's.
-	Mirror string
-	// Install is the staged install step (its headers are the public ones), or nil.
-	Install *atesor.Install
-	// Removals are what fixes took from the original tree.
-	Removals []atesor.Removal
-	// Changed maps each repository file a fix took away or changed to what was done to
-	// it; a missing function defined in one of them was taken by a fix.
-	Changed map[string]string
-}
-
 // checkExports compares the primary libraries' defined symbols with the package's
 // promises. It returns nil when the port has no primary library.
-func checkExports(ctx context.Context, sb atesor.Sandbox, in ExportInput, arts []atesor.Artifact) *atesor.ExportCheck {
+func checkExports(ctx context.Context, sb atesor.Sandbox, in Input, arts []atesor.Artifact) *atesor.ExportCheck {
 	var libs []atesor.Artifact
 	for _, a := range arts {
 		if a.Role == atesor.ArtifactPrimary && (a.Kind == atesor.KindSharedLibrary || a.Kind == atesor.KindStaticLibrary) {
@@ -230,7 +205,7 @@ func repoFiles(ctx context.Context, sb atesor.Sandbox, repoDir string) []string 
 // checkDeclarations lists the functions the public headers declare with GCC's
 // -aux-info in the sandbox (each header compiled alone as C, the package's header
 // directories on the include path) and finds those no library defines.
-func checkDeclarations(ctx context.Context, sb atesor.Sandbox, in ExportInput, libs []atesor.Artifact, ec *atesor.ExportCheck, defined func(string) bool) {
+func checkDeclarations(ctx context.Context, sb atesor.Sandbox, in Input, libs []atesor.Artifact, ec *atesor.ExportCheck, defined func(string) bool) {
 	headers, dirs, dir := installedHeaders(in.Install)
 	ec.HeadersFrom = "installed"
 	if len(headers) == 0 {
@@ -296,13 +271,14 @@ func debianSource(source string) (name, version string) {
 	return m[1], m[2]
 }
 
-// Exports runs the export check on the built artifacts, explains every missing
+// exportProblems runs the export check on the built artifacts (in [Port], after the other
+// checks passed), explains every missing
 // function (see [atesor.ExportFinding]) and states the check's problems: missing
 // functions whose code fixes took away, always; for a port whose fixes removed code,
 // also a check that could not compare anything (a removal needs the evidence). The
 // check is nil when the port has no primary library. Its summary, and the missing
 // functions that do not fail verification, are reported through emit.
-func Exports(ctx context.Context, sb atesor.Sandbox, in ExportInput, built []atesor.Artifact, emit func(atesor.Event)) (*atesor.ExportCheck, []string) {
+func exportProblems(ctx context.Context, sb atesor.Sandbox, in Input, built []atesor.Artifact, emit func(atesor.Event)) (*atesor.ExportCheck, []string) {
 	ec := checkExports(ctx, sb, in, built)
 	if ec == nil {
 		return nil, nil

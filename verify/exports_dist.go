@@ -62,7 +62,7 @@ var toolchainFunctions = map[string]bool{"_init": true, "_fini": true}
 
 // checkDistribution compares with the distribution's own build (see above) and returns
 // what that build exports for the libraries built here (nil when nothing was compared).
-func checkDistribution(ctx context.Context, sb atesor.Sandbox, in ExportInput, sonames map[string]bool, ec *atesor.ExportCheck, defined func(string) bool) *distExports {
+func checkDistribution(ctx context.Context, sb atesor.Sandbox, in Input, sonames map[string]bool, ec *atesor.ExportCheck, defined func(string) bool) *distExports {
 	src, version := debianSource(in.Source)
 	suite := ""
 	if o := in.Origin; o != nil && o.Distro == "debian" && o.Package != "" {

@@ -349,7 +349,7 @@ func fileList(occ []occurrence) []string {
 
 // explainExports explains every missing function of the export check (see
 // explainMissing) and records the explanations in ec.
-func explainExports(ctx context.Context, sb atesor.Sandbox, port ExportInput, ec *atesor.ExportCheck) {
+func explainExports(ctx context.Context, sb atesor.Sandbox, port Input, ec *atesor.ExportCheck) {
 	missing := ec.Missing()
 	if len(missing) == 0 {
 		return

@@ -26,7 +26,7 @@ import (
 // (non-blank line counts, and the source files each build file names); after every fix
 // the tree is measured again and what the fixes took away from the original is recorded
 // per fix (deleted, emptied, mostly cut, dropped from a build file's source list). A port
-// with removals must prove itself (see [JudgeRemovals] and [Exports]).
+// with removals must prove itself (see [JudgeRemovals] and [Port]).
 
 const (
 	// maxTrackedFiles bounds the files the tracker remembers.

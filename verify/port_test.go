@@ -1,0 +1,142 @@
+package verify
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
+)
+
+// planted plants fixture at the sandbox path p and returns it inspected, with role.
+func planted(t *testing.T, sb *sandboxtest.Sandbox, p string, f sandboxtest.Fixture, role atesor.ArtifactRole) atesor.Artifact {
+	t.Helper()
+	if err := sb.Plant(p, f); err != nil {
+		t.Fatal(err)
+	}
+	data, err := f.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := InspectELF(strings.NewReader(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Path, a.Role = p, role
+	return a
+}
+
+func portSandbox(t *testing.T) (*sandboxtest.Sandbox, Input) {
+	sb := sandboxtest.New(t, debianPlatform())
+	sb.SetRepo("pkg")
+	return sb, Input{RepoDir: "/workspace/pkg", RepoName: "pkg", Platform: debianPlatform()}
+}
+
+// TestPortVerifiesAProgram: one riscv64 program that starts is a proven port; it is
+// started once, and the export check ran and found no library to check.
+func TestPortVerifiesAProgram(t *testing.T) {
+	sb, in := portSandbox(t)
+	arts := []atesor.Artifact{planted(t, sb, "/workspace/pkg/pkg", sandboxtest.RISCV64Executable, atesor.ArtifactPrimary)}
+	var events []atesor.Event
+	res := Port(context.Background(), sb, in, arts, func(e atesor.Event) { events = append(events, e) })
+	if !res.Verified || len(res.Problems) != 0 || res.Primaries != 1 {
+		t.Fatalf("result %+v", res)
+	}
+	if !res.ExportsChecked || res.Exports != nil || len(events) != 0 {
+		t.Errorf("exports checked %v: %+v; events %+v", res.ExportsChecked, res.Exports, events)
+	}
+	if lines := sb.Lines(); len(lines) != 1 || lines[0] != "'/workspace/pkg/pkg'" {
+		t.Errorf("commands %q, want the one smoke run", lines)
+	}
+}
+
+// TestPortRefusesWrongArtifacts: a primary x86-64 program, or one for another loader,
+// fails with its problem set on the artifact (not on the caller's slice); nothing is
+// started and the export check does not run.
+func TestPortRefusesWrongArtifacts(t *testing.T) {
+	sb, in := portSandbox(t)
+	arts := []atesor.Artifact{
+		planted(t, sb, "/workspace/pkg/pkg", sandboxtest.RISCV64Executable, atesor.ArtifactPrimary),
+		planted(t, sb, "/workspace/pkg/tools/x86", sandboxtest.X86_64Executable, atesor.ArtifactPrimary),
+	}
+	res := Port(context.Background(), sb, in, arts, func(atesor.Event) {})
+	if res.Verified || len(res.Problems) != 1 || !strings.HasPrefix(res.Problems[0], "tools/x86: not riscv64") {
+		t.Fatalf("problems %q", res.Problems)
+	}
+	if res.ExportsChecked || len(sb.Lines()) != 0 {
+		t.Errorf("exports checked %v, commands %q", res.ExportsChecked, sb.Lines())
+	}
+	// A riscv64 program for another loader: the problem is set on the result's copy.
+	musl := arts[0]
+	musl.Interpreter = "/lib/ld-musl-riscv64.so.1"
+	in2 := []atesor.Artifact{musl}
+	res = Port(context.Background(), sb, in, in2, func(atesor.Event) {})
+	if res.Verified || !strings.Contains(res.Artifacts[0].Problem, "program interpreter /lib/ld-musl-riscv64.so.1") || in2[0].Problem != "" {
+		t.Errorf("problem on the result %q, on the input %q", res.Artifacts[0].Problem, in2[0].Problem)
+	}
+}
+
+// TestPortProblems: no primary artifact, a stub, a program the emulator kills, and a
+// missing expected artifact (reported, not a problem).
+func TestPortProblems(t *testing.T) {
+	t.Run("no primary", func(t *testing.T) {
+		sb, in := portSandbox(t)
+		arts := []atesor.Artifact{planted(t, sb, "/workspace/pkg/tests/t", sandboxtest.RISCV64Executable, atesor.ArtifactSecondary)}
+		res := Port(context.Background(), sb, in, arts, func(atesor.Event) {})
+		if res.Verified || len(res.Problems) != 1 || !strings.HasPrefix(res.Problems[0], "no primary artifact") {
+			t.Errorf("problems %q", res.Problems)
+		}
+	})
+	t.Run("stub", func(t *testing.T) {
+		sb, in := portSandbox(t)
+		in.StubFiles = []string{"src/main.c"}
+		arts := []atesor.Artifact{planted(t, sb, "/workspace/pkg/pkg", sandboxtest.RISCV64Executable, atesor.ArtifactPrimary)}
+		res := Port(context.Background(), sb, in, arts, func(atesor.Event) {})
+		if res.Verified || len(res.Problems) != 1 || !strings.HasPrefix(res.Problems[0], "src/main.c: a fix wrote a stub") || len(sb.Lines()) != 0 {
+			t.Errorf("problems %q, commands %q", res.Problems, sb.Lines())
+		}
+	})
+	t.Run("smoke", func(t *testing.T) {
+		sb, in := portSandbox(t)
+		in.Analysis = &atesor.PackageAnalysis{ExpectedArtifacts: []string{"pkg", "libpkg.so"}}
+		sb.On(`^'/workspace/pkg/pkg'$`, atesor.CommandResult{ExitCode: 132, Signal: "SIGILL"})
+		arts := []atesor.Artifact{planted(t, sb, "/workspace/pkg/pkg", sandboxtest.RISCV64Executable, atesor.ArtifactPrimary)}
+		res := Port(context.Background(), sb, in, arts, func(atesor.Event) {})
+		if res.Verified || len(res.Problems) != 1 || res.Problems[0] != "pkg: smoke run failed: killed by SIGILL" || res.ExportsChecked {
+			t.Errorf("problems %q, exports checked %v", res.Problems, res.ExportsChecked)
+		}
+		if len(res.MissingArtifacts) != 1 || res.MissingArtifacts[0] != "libpkg.so" {
+			t.Errorf("missing %q", res.MissingArtifacts)
+		}
+	})
+}
+
+// TestPortChecksExports: a primary static library is compared with what its header
+// declares; a declared function it does not define, in a file a fix changed, fails the
+// port and the export summary is reported.
+func TestPortChecksExports(t *testing.T) {
+	const aux = "\n" + headerMark + "pkg.h\n" +
+		"/* pkg.h:6:NC */ extern int add (int, int);\n/* pkg.h:7:NC */ extern int gone (int);\n"
+	sb, in := portSandbox(t)
+	if err := sb.WriteFile(context.Background(), "pkg.h", []byte("int add(int, int);\nint gone(int);\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.WriteFile(context.Background(), "gone.c", []byte("int gone(int x)\n{\n\treturn x;\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sb.Add(sandboxtest.Rule{Match: func(c atesor.Command) bool { return strings.Contains(c.Line, "-aux-info") }, Result: sandboxtest.OK(aux)})
+	in.Changed = map[string]string{"gone.c": "patched by fix-1.patch"}
+	arts := []atesor.Artifact{planted(t, sb, "/workspace/pkg/libpkg.a", sandboxtest.RISCV64StaticLibrary, atesor.ArtifactPrimary)}
+	var lines []string
+	res := Port(context.Background(), sb, in, arts, func(e atesor.Event) { lines = append(lines, e.Line) })
+	if res.Verified || !res.ExportsChecked || res.Exports == nil {
+		t.Fatalf("result %+v", res)
+	}
+	if len(res.Problems) != 1 || !strings.Contains(res.Problems[0], "do not define 1 functions the package promises, whose code fixes took away: gone") {
+		t.Errorf("problems %q", res.Problems)
+	}
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "exports: ") {
+		t.Errorf("events %q", lines)
+	}
+}
