@@ -8,7 +8,7 @@ import (
 	"text/template"
 
 	"github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/internal/brief"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 )
 
 //go:embed prompts/*.tmpl
@@ -50,4 +50,4 @@ func compactAnalysis(a *atesor.PackageAnalysis) string {
 	return b.String()
 }
 
-func cut(s string, n int) string { return brief.Cut(s, n) }
+func cut(s string, n int) string { return excerpt.Head(s, n) }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/internal/brief"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 )
 
 // Node names: the names the pipeline's nodes are registered under, which routing,
@@ -269,7 +269,7 @@ func normalizeError(msg string) string {
 	}, line)
 }
 
-func firstLine(s string) string { return brief.FirstLine(s) }
+func firstLine(s string) string { return excerpt.FirstLine(s) }
 
 func lastMessage(s *atesor.State) string {
 	if s.LastError == nil {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/internal/brief"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 	"github.com/eclipse-atesor/atesor-go/internal/pkgtree"
 	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 )
@@ -90,7 +90,7 @@ func smokeProblem(res atesor.CommandResult) string {
 	case loadFailure.MatchString(res.Output):
 		return firstMatch(res.Output, loadFailure.FindString(res.Output))
 	case res.ExitCode == 126 || res.ExitCode == 127:
-		return fmt.Sprintf("exit %d (could not execute): %s", res.ExitCode, brief.FirstLine(res.Output))
+		return fmt.Sprintf("exit %d (could not execute): %s", res.ExitCode, excerpt.FirstLine(res.Output))
 	}
 	return ""
 }

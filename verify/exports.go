@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/internal/brief"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 	"github.com/eclipse-atesor/atesor-go/internal/pkgtree"
 	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 	"github.com/eclipse-atesor/atesor-go/internal/textlist"
@@ -237,7 +237,7 @@ func checkDeclarations(ctx context.Context, sb atesor.Sandbox, in Input, libs []
 		decls := knowledge.ParseAuxInfo(body)
 		if len(decls) == 0 {
 			if e := firstMatch(body, "error:"); strings.Contains(body, "error:") {
-				ec.Notes = append(ec.Notes, fmt.Sprintf("%s does not compile alone as C: %s", h, brief.Cut(e, 200)))
+				ec.Notes = append(ec.Notes, fmt.Sprintf("%s does not compile alone as C: %s", h, excerpt.Head(e, 200)))
 				continue
 			}
 		}

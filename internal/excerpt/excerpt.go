@@ -23,3 +23,12 @@ func Tail(s string, n int) string {
 	}
 	return "..." + s[len(s)-n:]
 }
+
+// Head returns at most the first n bytes of s, unmarked: for a quote whose reader sees
+// the rest is cut (an error line in a note).
+func Head(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}

@@ -18,3 +18,12 @@ func TestTail(t *testing.T) {
 		t.Errorf("Tail of a short text = %q", got)
 	}
 }
+
+func TestHead(t *testing.T) {
+	if got := Head("abcdef", 3); got != "abc" {
+		t.Errorf("Head = %q", got)
+	}
+	if got := Head("ab", 3); got != "ab" {
+		t.Errorf("Head of a short text = %q", got)
+	}
+}
