@@ -60,3 +60,15 @@ type CuratorAnswer struct {
 	Secondary []int `json:"secondary,omitempty"`
 	Drop      []int `json:"drop,omitempty"`
 }
+
+// PrimaryArtifacts are the artifacts of arts whose role is [ArtifactPrimary], in order:
+// the port's products, which verification proves and a replay compares.
+func PrimaryArtifacts(arts []Artifact) []Artifact {
+	var out []Artifact
+	for _, a := range arts {
+		if a.Role == ArtifactPrimary {
+			out = append(out, a)
+		}
+	}
+	return out
+}

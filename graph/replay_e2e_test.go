@@ -10,6 +10,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
 	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
+	"github.com/eclipse-atesor/atesor-go/replay"
 )
 
 // TestE2EReplayReproduces ports zlib (configure) and libdeflate (CMake) offline, replays each
@@ -34,7 +35,7 @@ func TestE2EReplayReproduces(t *testing.T) {
 			t.Fatalf("%s: %s (%s): %s", c.pkg, res.Status, res.FailureClass, res.Reason)
 		}
 		t.Logf("%s: port %s in %s, artifacts from %s", c.pkg, res.Status, time.Since(start).Round(time.Second), res.State.Install.ArtifactsFrom)
-		in, err := ReadReplayInputFrom(filepath.Join(e.out, res.Package+"_recipe.md"), src)
+		in, err := replay.ReadInputFrom(filepath.Join(e.out, res.Package+"_recipe.md"), src)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +45,7 @@ func TestE2EReplayReproduces(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("%s: replay %s in %s (%d compared, epoch %d)", c.pkg, rep.Verdict, time.Since(start).Round(time.Second), rep.Compared, rep.SourceDateEpoch)
-		if rep.Verdict != ReplayReproduced {
+		if rep.Verdict != replay.Reproduced {
 			t.Fatalf("%s: replay %s: %+v %s", c.pkg, rep.Verdict, rep.Differs, rep.Failure)
 		}
 		if c.pkg != "zlib" {
@@ -62,7 +63,7 @@ func TestE2EReplayReproduces(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("zlib tampered: replay %s in %s: %+v", rep.Verdict, time.Since(start).Round(time.Second), rep.Differs)
-		if rep.Verdict != ReplayDiffers || len(rep.Differs) == 0 {
+		if rep.Verdict != replay.Differs || len(rep.Differs) == 0 {
 			t.Fatalf("a tampered recipe replayed as %s", rep.Verdict)
 		}
 	}

@@ -9,14 +9,15 @@ import (
 	"testing"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/replay"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 )
 
 // replayWith replays the harness's vecsum port in a fresh fake sandbox whose make
 // plants program as vecsum.
-func replayWith(t *testing.T, h *harness, program string, mutate func(*ReplayInput)) (*ReplayResult, *sandboxtest.Sandbox, error) {
+func replayWith(t *testing.T, h *harness, program string, mutate func(*replay.Input)) (*replay.Result, *sandboxtest.Sandbox, error) {
 	t.Helper()
-	in, err := ReadReplayInputFrom(filepath.Join(h.out, "vecsum_recipe.md"), h.src)
+	in, err := replay.ReadInputFrom(filepath.Join(h.out, "vecsum_recipe.md"), h.src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestReplay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Verdict != ReplayReproduced || res.Compared == 0 || len(res.Differs) != 0 {
+		if res.Verdict != replay.Reproduced || res.Compared == 0 || len(res.Differs) != 0 {
 			t.Fatalf("replay = %+v", res)
 		}
 		ran := 0
@@ -75,7 +76,7 @@ func TestReplay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Verdict != ReplayDiffers || len(res.Differs) != 1 || !strings.HasSuffix(res.Differs[0].Path, "/vecsum") || res.Differs[0].Got == "" {
+		if res.Verdict != replay.Differs || len(res.Differs) != 1 || !strings.HasSuffix(res.Differs[0].Path, "/vecsum") || res.Differs[0].Got == "" {
 			t.Fatalf("replay = %+v", res)
 		}
 	})
@@ -84,18 +85,18 @@ func TestReplay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Verdict != ReplayFailed || !strings.Contains(res.Failure, "boom") {
+		if res.Verdict != replay.Failed || !strings.Contains(res.Failure, "boom") {
 			t.Fatalf("replay = %+v", res)
 		}
 	})
 	t.Run("refused command", func(t *testing.T) {
-		res, sb, err := replayWith(t, h, "riscv64-glibc-hello", func(in *ReplayInput) {
+		res, sb, err := replayWith(t, h, "riscv64-glibc-hello", func(in *replay.Input) {
 			in.Recipe = strings.Replace(in.Recipe, "```atesor-commands\n", "```atesor-commands\nrm -rf /usr\n", 1)
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Verdict != ReplayFailed || !strings.Contains(res.Failure, "refused") {
+		if res.Verdict != replay.Failed || !strings.Contains(res.Failure, "refused") {
 			t.Fatalf("replay = %+v", res)
 		}
 		for _, c := range sb.Commands() {
@@ -105,8 +106,8 @@ func TestReplay(t *testing.T) {
 		}
 	})
 	t.Run("source changed", func(t *testing.T) {
-		_, _, err := replayWith(t, h, "riscv64-glibc-hello", func(in *ReplayInput) { in.SourceSHA256 = strings.Repeat("0", 64) })
-		if !errors.Is(err, ErrSourceChanged) {
+		_, _, err := replayWith(t, h, "riscv64-glibc-hello", func(in *replay.Input) { in.SourceSHA256 = strings.Repeat("0", 64) })
+		if !errors.Is(err, replay.ErrSourceChanged) {
 			t.Fatalf("a source with another hash replayed: %v", err)
 		}
 	})
@@ -114,7 +115,7 @@ func TestReplay(t *testing.T) {
 		dir := t.TempDir()
 		p := filepath.Join(dir, "x_recipe.md")
 		_ = os.WriteFile(p, []byte("# x"), 0o644)
-		if _, err := ReadReplayInput(p); err == nil {
+		if _, err := replay.ReadInput(p); err == nil {
 			t.Error("a recipe without its report was accepted")
 		}
 	})

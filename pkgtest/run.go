@@ -9,6 +9,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/eventline"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 	"github.com/eclipse-atesor/atesor-go/testresult"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
@@ -132,17 +133,9 @@ func Run(ctx context.Context, sb Execer, emit func(atesor.Event), su Suite) *ate
 		res.Counts = nil
 		res.Note = "no tests ran: " + strings.Join(noTests, "; ")
 	}
-	res.Output = tail(outputs.String(), 4000)
+	res.Output = excerpt.Tail(outputs.String(), 4000)
 	r.emit(atesor.Event{Kind: atesor.EventInfo, Phase: Phase, Line: "package tests: " + res.Summary()})
 	return res
-}
-
-// tail keeps the last n bytes of s, marked as cut.
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "..." + s[len(s)-n:]
 }
 
 // runCandidate runs one candidate's commands, parses each one's output, reruns once

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eclipse-atesor/atesor-go/graph"
 	"github.com/eclipse-atesor/atesor-go/recipe"
+	"github.com/eclipse-atesor/atesor-go/replay"
 )
 
 // hostileMakefile builds a small program and leaves a copy of it under a name that holds
@@ -138,7 +138,7 @@ func TestE2EForeignReplay(t *testing.T) {
 	start := time.Now()
 	o = c.runFor(20*time.Minute, "replay", "--json", "--source", src, recipePath)
 	t.Logf("replay with --source in %s: exit %d:\n%s\n%s", time.Since(start).Round(time.Second), o.code, o.stdout, o.stderr)
-	var res graph.ReplayResult
+	var res replay.Result
 	if err := json.Unmarshal([]byte(o.stdout), &res); err != nil {
 		t.Fatalf("replay --json: %v", err)
 	}
@@ -153,7 +153,7 @@ func TestE2EForeignReplay(t *testing.T) {
 	if strings.ContainsAny(o.stdout+o.stderr, "\x1b\x07") {
 		t.Errorf("the replay's output holds a raw terminal control character")
 	}
-	if res.Verdict != graph.ReplayReproduced {
+	if res.Verdict != replay.Reproduced {
 		t.Errorf("replay %s: %+v %s", res.Verdict, res.Differs, res.Failure)
 	}
 }

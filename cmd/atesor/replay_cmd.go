@@ -15,6 +15,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/memory"
+	"github.com/eclipse-atesor/atesor-go/replay"
 )
 
 var replayUsage = usage{
@@ -119,7 +120,7 @@ func runReplay(ctx context.Context, a *app, args []string) int {
 	} else {
 		printReplay(a, res)
 	}
-	if res.Verdict == graph.ReplayReproduced {
+	if res.Verdict == replay.Reproduced {
 		return exitOK
 	}
 	return exitFailed
@@ -127,9 +128,9 @@ func runReplay(ctx context.Context, a *app, args []string) int {
 
 // replayInput reads what to replay: a recipe file (with its report) or a recipe-cache
 // entry. outBase is where the replay's logs go by default.
-func replayInput(ctx context.Context, a *app, store *memory.Store, p atesor.Platform, arg, source string) (graph.ReplayInput, string, int, bool) {
+func replayInput(ctx context.Context, a *app, store *memory.Store, p atesor.Platform, arg, source string) (replay.Input, string, int, bool) {
 	if strings.HasSuffix(arg, ".md") || strings.ContainsRune(arg, os.PathSeparator) {
-		in, err := graph.ReadReplayInputFrom(arg, source)
+		in, err := replay.ReadInputFrom(arg, source)
 		if err != nil {
 			return in, "", replayError(a, "%v", err), false
 		}
@@ -137,19 +138,19 @@ func replayInput(ctx context.Context, a *app, store *memory.Store, p atesor.Plat
 	}
 	e, err := store.Recipe(ctx, arg, p.SandboxKey())
 	if err != nil {
-		return graph.ReplayInput{}, "", replayError(a, "%v", err), false
+		return replay.Input{}, "", replayError(a, "%v", err), false
 	}
 	if e == nil {
-		return graph.ReplayInput{}, "", replayError(a, "no cached recipe for %s in %s; give the recipe file (<package>_recipe.md) instead", arg, p.SandboxKey()), false
+		return replay.Input{}, "", replayError(a, "no cached recipe for %s in %s; give the recipe file (<package>_recipe.md) instead", arg, p.SandboxKey()), false
 	}
-	in := graph.ReplayInputFromCache(*e)
+	in := replay.InputFromCache(*e)
 	if source != "" {
 		in.Source = source
 	}
 	return in, defaultOutDir, 0, true
 }
 
-func printReplay(a *app, res *graph.ReplayResult) {
+func printReplay(a *app, res *replay.Result) {
 	var b strings.Builder
 	defer func() { fmt.Fprint(a.stdout, escape.Text(b.String())) }()
 	fmt.Fprintf(&b, "%s: replay %s on %s (%d primary artifacts compared, %s)\n", res.Package, strings.ToUpper(res.Verdict),

@@ -1,4 +1,4 @@
-package graph
+package replay
 
 import (
 	"errors"
@@ -30,7 +30,7 @@ var ErrHostSource = errors.New("the report names a source that a replay does not
 // machine's own or private network (the host downloads it), or a git URL other than
 // file:// whose commit the report records (the sandbox clones it).
 func reportedSourceOK(src, sha, commit string) error {
-	how := "name the source yourself: atesor replay RECIPE.md --source PATH-OR-URL (in Go: graph.ReadReplayInputFrom); its SHA-256 or commit is checked against the report's"
+	how := "name the source yourself: atesor replay RECIPE.md --source PATH-OR-URL (in Go: replay.ReadInputFrom); its SHA-256 or commit is checked against the report's"
 	shown := escape.Line(source.RedactURL(src))
 	switch kind := source.KindOf(src); {
 	case strings.HasPrefix(strings.TrimSpace(src), "file://"):
@@ -66,11 +66,11 @@ func localHost(host string) bool {
 // goVersion is a Go release name as the module proxy serves toolchains.
 var goVersion = regexp.MustCompile(`^go1\.[0-9]{1,3}(\.[0-9]{1,3})?((rc|beta)[0-9]{1,3})?$`)
 
-// checkReplayInput refuses a replay input whose names would leave their place: a
+// checkInput refuses a replay input whose names would leave their place: a
 // package name that is not a safe file name (it becomes /workspace/<name> and the
 // replay's output folder), and a recorded Go toolchain with another version syntax or
 // architecture. The GOROOT of a fetched release is recomputed, not taken from the input.
-func checkReplayInput(in *ReplayInput) error {
+func checkInput(in *Input) error {
 	if in.Package == "" || source.SanitizeName(in.Package) != in.Package {
 		return fmt.Errorf("the package name %q is not a safe file name (letters, digits and . _ + -); the recipe was not written by atesor port", escape.Line(in.Package))
 	}
@@ -87,12 +87,12 @@ func checkReplayInput(in *ReplayInput) error {
 	return nil
 }
 
-// refusedReplay checks a recipe's commands and patches with the rules a model's plan and
+// refused checks a recipe's commands and patches with the rules a model's plan and
 // fixes pass before they run: the command block as one plan (every line, the flow from
 // one line to the next, the deny rules on every simple command), the patches as the
 // patch actions of one fix (paths inside the repository). It returns why they are
 // refused, or "".
-func refusedReplay(cmds, patches []string, repoDir string) string {
+func refused(cmds, patches []string, repoDir string) string {
 	if len(cmds) > 0 {
 		plan := atesor.BuildPlan{Phases: []atesor.Phase{{Name: "replay", Commands: cmds}}}
 		if err := validate.BuildPlan(&plan); err != nil {
