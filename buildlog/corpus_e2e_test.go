@@ -91,6 +91,9 @@ func TestE2ECorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := sandbox.SetupBinfmt(); err != nil {
+		t.Fatal(err)
+	}
 	sb, err := sandbox.NewRootfs(ctx, p)
 	if err != nil {
 		t.Fatal(err)

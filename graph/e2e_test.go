@@ -70,6 +70,9 @@ func (e *e2eEnv) pipeline(t *testing.T, prov atesor.Provider, opts ...Option) *P
 	cfg := Config{
 		Provider: prov, Memory: e.mem, OutputDir: e.out, RunsDir: filepath.Join(e.home, "runs"),
 		OpenSandbox: func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error) {
+			if err := sandbox.SetupBinfmt(); err != nil {
+				return nil, err
+			}
 			return sandbox.NewRootfs(ctx, p)
 		},
 	}
@@ -240,6 +243,9 @@ func TestE2EFixerRepairsSample(t *testing.T) {
 	src, _ := filepath.Abs("../testdata/packages/vecsum")
 	rec := &execRecorder{}
 	e.open = func(ctx context.Context, pl atesor.Platform) (atesor.Sandbox, error) {
+		if err := sandbox.SetupBinfmt(); err != nil {
+			return nil, err
+		}
 		sb, err := sandbox.NewRootfs(ctx, pl)
 		if err != nil {
 			return nil, err

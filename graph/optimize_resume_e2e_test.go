@@ -51,6 +51,9 @@ func TestE2EOptimizeResume(t *testing.T) {
 	resumed, err := New(Config{
 		Memory: e.mem, OutputDir: e.out, RunsDir: filepath.Join(e.home, "runs"),
 		OpenSandbox: func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error) {
+			if err := sandbox.SetupBinfmt(); err != nil {
+				return nil, err
+			}
 			return sandbox.NewRootfs(ctx, p)
 		},
 	}, WithOptimizer(onlyO3), WithEvents(func(ev atesor.Event) {

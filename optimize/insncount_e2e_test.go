@@ -43,6 +43,9 @@ func TestE2EInstructionCount(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	start := time.Now()
+	if err := sandbox.SetupBinfmt(); err != nil {
+		t.Fatal(err)
+	}
 	sb, err := sandbox.NewRootfs(ctx, atesor.Platform{
 		Name: "debian", Profile: "debian", DisplayName: "Debian GNU/Linux (trixie)", Libc: "glibc",
 		Triplet: "riscv64-linux-gnu", PackageManager: "apt-get", InstallCommand: "apt-get install -y",

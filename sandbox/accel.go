@@ -1,111 +1,37 @@
 package sandbox
 
-// The accelerated native toolchain (Debian profile): the compiler backends and binutils
-// of Debian's x86_64 -> riscv64 cross packages, and the amd64 Go of the same version,
-// run natively in place of their emulated riscv64 twins. See the package documentation.
-
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"regexp"
-	"sort"
-	"strings"
-	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/accel"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/provision"
 )
 
-// AccelMeta is stored next to the accelerator layers (<key>-accel.json). Provisioning
-// writes it last, so its presence marks the layers as complete.
-type AccelMeta struct {
-	// Layout is the version of the way the layers are laid out; layers of another
-	// version are made again (2: with the x86_64 character-set converters).
-	Layout int `json:"layout"`
-	// Platform is the sandbox key whose root filesystem the layers were laid out for.
-	Platform string `json:"platform"`
-	// Suite and Mirror are those of that root filesystem, used for the amd64 tree.
-	Suite  string `json:"suite,omitempty"`
-	Mirror string `json:"mirror,omitempty"`
-	// Created is when the layers were made.
-	Created time.Time `json:"created"`
-	// RootfsCreated is the creation time of the cached root filesystem the layers were
-	// laid out for; a rebuilt root filesystem gets new layers.
-	RootfsCreated time.Time `json:"rootfs_created"`
-	// GCCMajor is the GCC major version (14).
-	GCCMajor string `json:"gcc_major"`
-	// Packages are the versions of the amd64 cross packages that provide the native
-	// tools (gcc-14-riscv64-linux-gnu: 14.2.0-19cross1, binutils-riscv64-linux-gnu: ...).
-	Packages map[string]string `json:"packages"`
-	// GoPackage, GoVersion and GoRoot describe the amd64 Go toolchain (golang-1.24-go,
-	// 1.24.4-1, /usr/lib/go-1.24); empty when the suite has none.
-	GoPackage string `json:"go_package,omitempty"`
-	GoVersion string `json:"go_version,omitempty"`
-	GoRoot    string `json:"go_root,omitempty"`
-	// GoTools are the names of the swapped tools in GOROOT/pkg/tool/linux_riscv64.
-	GoTools []string `json:"go_tools,omitempty"`
-	// CFiles are the sandbox paths of the swapped compiler and binutils programs.
-	CFiles []string `json:"c_files"`
-}
-
-// ToolchainPart says whether one toolchain runs natively.
-type ToolchainPart struct {
-	// Accelerated is true while the native (x86_64) builds run in place of the emulated
-	// ones.
-	Accelerated bool `json:"accelerated"`
-	// Versions are the versions of the packages in use, by package name.
-	Versions map[string]string `json:"versions,omitempty"`
-	// Reason says why the toolchain is emulated.
-	Reason string `json:"reason,omitempty"`
-}
-
 // Toolchain says which toolchain a sandbox's commands use: the C/C++ compiler backends
-// with binutils, and Go.
-type Toolchain struct {
-	// C covers gcc's cc1, cc1plus, lto1, collect2, lto-wrapper, the LTO plugin and
-	// binutils (as, ld, ar, ...), which are swapped together.
-	C ToolchainPart `json:"c"`
-	// Go covers the Go tools (compile, link, asm, cgo, vet); the go command itself
-	// stays emulated.
-	Go ToolchainPart `json:"go"`
-	// Changes lists what changed during the run (a package-manager command replaced
-	// the toolchain), in order.
-	Changes []string `json:"changes,omitempty"`
-}
+// with binutils (C: gcc's cc1, cc1plus, lto1, collect2, lto-wrapper, the LTO plugin and
+// binutils, swapped together) and Go (the compile, link, asm, cgo and vet tools; the go
+// command itself stays emulated), each a [ToolchainPart], and the Changes made during
+// the run (a package-manager command replaced the toolchain), in order. Its String
+// method gives a one-line summary.
+type Toolchain = accel.Toolchain
 
-// String returns a one-line summary, for example
-// "C/C++ accelerated (binutils-riscv64-linux-gnu 2.44-3, gcc-14-riscv64-linux-gnu 14.2.0-19); Go emulated: ...".
-func (t Toolchain) String() string {
-	return "C/C++ " + t.C.String() + "; Go " + t.Go.String()
-}
+// ToolchainPart says whether one toolchain runs natively: Accelerated while the native
+// (x86_64) builds run in place of the emulated ones, the Versions of the packages in use
+// by package name, or the Reason it is emulated.
+type ToolchainPart = accel.ToolchainPart
 
-// String returns "accelerated (versions)" or "emulated: reason".
-func (p ToolchainPart) String() string {
-	if p.Accelerated {
-		return "accelerated (" + versionList(p.Versions) + ")"
-	}
-	if p.Reason == "" {
-		return "emulated"
-	}
-	return "emulated: " + p.Reason
-}
+// AccelMeta is stored next to the accelerator layers (<key>-accel.json); provisioning
+// writes it last, so its presence marks the layers as complete. It records the layout
+// version, the sandbox key, suite and mirror of the root filesystem the layers were laid
+// out for and when that was made, the GCC major version, the versions of the amd64 cross
+// packages, the amd64 Go (package, version, GOROOT, tools) and the swapped programs.
+type AccelMeta = accel.Meta
 
-func versionList(m map[string]string) string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	parts := make([]string, 0, len(names))
-	for _, n := range names {
-		parts = append(parts, n+" "+m[n])
-	}
-	return strings.Join(parts, ", ")
-}
+// AccelInfo describes the accelerator layers of one sandbox key: their Key and Path,
+// their State, the Meta of ready layers, and the Toolchain a run starting now on the
+// cached root filesystem would use.
+type AccelInfo = accel.Info
 
 // ToolchainReporter is implemented by sandboxes that can say which toolchain their
 // commands use ([Rootfs]).
@@ -117,203 +43,23 @@ type ToolchainReporter interface {
 // sandbox on or off (default on).
 func WithAccel(on bool) Option { return func(o *options) { o.noAccel = !on } }
 
-// accelPaths are where the accelerator layers of a platform live, beside its cached
-// root filesystem.
-type accelPaths struct {
-	key, dir, root, meta, lock string
-}
-
-func accelPathsFor(home string, p atesor.Platform) accelPaths {
-	cp := pathsFor(home, p)
-	key := cp.key + "-accel"
-	return accelPaths{key: key, dir: cp.dir, root: filepath.Join(cp.dir, key),
-		meta: filepath.Join(cp.dir, key+".json"), lock: filepath.Join(cp.dir, key+".lock")}
-}
-
-// accelLayout is the current [AccelMeta.Layout].
-const accelLayout = 2
-
-// The parts of the accelerator directory.
-const (
-	accelCLayer    = "c"    // overlay layer: compiler backends, binutils, include links
-	accelBaseLayer = "base" // overlay layer: x86_64 loader and libraries, Go tools
-	accelGoDir     = "go"   // the amd64 Go tools, copied into a run whose Go package matches
-)
-
-func (ap accelPaths) leftovers() []string { return tempDirsOf(ap.dir, ap.key) }
-
-func readAccelMeta(file string) (AccelMeta, error) { return readJSONFile[AccelMeta](file) }
-
-// crossPackages are the amd64 cross packages of a GCC major version; the riscv64 root
-// filesystem has native packages of the same names.
-func crossPackages(major string) []string {
-	return []string{"cpp-" + major + "-riscv64-linux-gnu", "gcc-" + major + "-riscv64-linux-gnu",
-		"g++-" + major + "-riscv64-linux-gnu", "binutils-riscv64-linux-gnu"}
-}
-
-// optionalCross are the cross packages whose native twin may be absent: cc1plus is
-// unused without g++.
-func optionalCross(name string) bool { return strings.HasPrefix(name, "g++-") }
-
-// checkC compares the native packages installed in a riscv64 tree with the cross
-// packages of the layers. It returns the native versions in use, or why they do not
-// match.
-func checkC(m AccelMeta, status map[string]dpkgPackage) (map[string]string, string) {
-	versions := map[string]string{}
-	for _, name := range crossPackages(m.GCCMajor) {
-		cross, ok := m.Packages[name]
-		if !ok {
-			return nil, "the accelerator has no " + name
-		}
-		native, ok := status[name]
-		if !ok || !native.installed() {
-			if optionalCross(name) {
-				continue
-			}
-			return nil, name + " is not installed in the sandbox"
-		}
-		if native.Version != nativeVersion(cross) {
-			return nil, fmt.Sprintf("the sandbox has %s %s but the native cross build is %s", name, native.Version, cross)
-		}
-		versions[name] = native.Version
-	}
-	return versions, ""
-}
-
-// checkGo compares the sandbox's Go package with the amd64 one.
-func checkGo(m AccelMeta, status map[string]dpkgPackage) (map[string]string, string) {
-	if m.GoPackage == "" {
-		return nil, "the suite has no amd64 Go toolchain"
-	}
-	native, ok := status[m.GoPackage]
-	if !ok || !native.installed() {
-		return nil, fmt.Sprintf("%s is not installed (the native build of %s is ready for when it is)", m.GoPackage, m.GoVersion)
-	}
-	if native.Version != m.GoVersion {
-		return nil, fmt.Sprintf("the sandbox has %s %s but the native build is %s", m.GoPackage, native.Version, m.GoVersion)
-	}
-	return map[string]string{m.GoPackage: native.Version}, ""
-}
-
-// gccMajorOf returns the highest GCC major version whose native riscv64 compiler is
-// installed in a root filesystem (gcc-14-riscv64-linux-gnu -> "14").
-func gccMajorOf(status map[string]dpkgPackage) (string, error) {
-	re := regexp.MustCompile(`^gcc-([0-9]+)-riscv64-linux-gnu$`)
-	best := 0
-	for name, p := range status {
-		if m := re.FindStringSubmatch(name); m != nil && p.installed() {
-			var n int
-			fmt.Sscan(m[1], &n)
-			best = max(best, n)
-		}
-	}
-	if best == 0 {
-		return "", errors.New("no gcc-N-riscv64-linux-gnu is installed in the root filesystem")
-	}
-	return fmt.Sprint(best), nil
-}
-
-// goPackageOf returns the versioned Go package that golang-go depends on
-// (golang-1.24-go) and its GOROOT (/usr/lib/go-1.24).
-func goPackageOf(status map[string]dpkgPackage) (pkg, goroot string) {
-	gg, ok := status["golang-go"]
-	if !ok {
-		return "", ""
-	}
-	m := regexp.MustCompile(`\bgolang-([0-9]+\.[0-9]+)-go\b`).FindStringSubmatch(gg.Depends)
-	if m == nil {
-		return "", ""
-	}
-	return "golang-" + m[1] + "-go", "/usr/lib/go-" + m[1]
-}
-
-// AccelInfo describes the accelerator layers of one sandbox key.
-type AccelInfo struct {
-	// Key is the accelerator's key (debian-riscv64-accel).
-	Key string `json:"key"`
-	// Path is the directory of the layers.
-	Path string `json:"path"`
-	// State is ready, incomplete or absent.
-	State CacheState `json:"state"`
-	// Meta is the metadata of ready layers.
-	Meta *AccelMeta `json:"meta,omitempty"`
-	// Toolchain is what a run starting now on the cached root filesystem would use.
-	Toolchain Toolchain `json:"toolchain"`
+// ProvisionAccel makes sure the accelerator layers of the platform exist beside its
+// cached root filesystem (<home>/sandboxes/<key>-accel/) and returns their metadata.
+// It takes the root filesystem from [Provision] (call that first). Like Provision, it
+// works under a lock file, builds in a temporary directory renamed into place only when
+// complete, and reuses complete layers: an amd64 tree of the root filesystem's suite and
+// mirror (mmdebstrap --variant=apt) with the x86_64 -> riscv64 cross compiler, cross
+// binutils and the amd64 Go, from which only the programs that cannot observe the host
+// architecture and the x86_64 libraries they need are kept. Layers whose versions do not
+// match the root filesystem are kept too (a run then says why it is emulated), and made
+// again when the root filesystem is newer or a day has passed.
+func ProvisionAccel(ctx context.Context, p atesor.Platform, opts ...Option) (AccelMeta, error) {
+	o := buildOptions(opts)
+	return accel.Provision(ctx, p, provision.PathsFor(o.home, p).Rootfs, o.provisionConfig())
 }
 
 // AccelStatus describes the accelerator layers of the platform under the state home
 // ([WithHome]) and what toolchain a new run would use. It changes nothing.
 func AccelStatus(ctx context.Context, p atesor.Platform, opts ...Option) (AccelInfo, error) {
-	o := buildOptions(opts)
-	ap := accelPathsFor(o.home, p)
-	info := AccelInfo{Key: ap.key, Path: ap.root, State: CacheAbsent}
-	if err := ctx.Err(); err != nil {
-		return info, err
-	}
-	if profileOf(p) != "debian" {
-		info.Toolchain = emulatedToolchain("acceleration is made for the Debian profile only")
-		return info, nil
-	}
-	m, err := readAccelMeta(ap.meta)
-	switch {
-	case err == nil && exists(ap.root):
-		info.State, info.Meta = CacheReady, &m
-	case exists(ap.root) || exists(ap.meta) || len(ap.leftovers()) > 0:
-		info.State = CacheIncomplete
-	}
-	if info.Meta == nil {
-		info.Toolchain = emulatedToolchain("the accelerator is not made yet (the next run makes it, about 2 minutes)")
-		return info, nil
-	}
-	cp := pathsFor(o.home, p)
-	status, err := readDpkgStatus(cp.rootfs)
-	if err != nil {
-		info.Toolchain = emulatedToolchain("the cached root filesystem is not ready")
-		return info, nil
-	}
-	info.Toolchain = startToolchain(m, status)
-	return info, nil
-}
-
-func emulatedToolchain(reason string) Toolchain {
-	return Toolchain{C: ToolchainPart{Reason: reason}, Go: ToolchainPart{Reason: reason}}
-}
-
-// startToolchain is the toolchain a run on a tree with this dpkg status starts with.
-func startToolchain(m AccelMeta, status map[string]dpkgPackage) Toolchain {
-	var t Toolchain
-	if v, why := checkC(m, status); why == "" {
-		t.C = ToolchainPart{Accelerated: true, Versions: v}
-	} else {
-		t.C.Reason = why
-	}
-	if v, why := checkGo(m, status); why == "" {
-		t.Go = ToolchainPart{Accelerated: true, Versions: v}
-	} else {
-		t.Go.Reason = why
-	}
-	return t
-}
-
-// errNoAccel marks a reason not to accelerate that is no failure (another profile,
-// acceleration turned off).
-var errNoAccel = errors.New("no acceleration")
-
-// lstatOK reports whether p exists (without following a final link).
-func lstatOK(p string) bool {
-	_, err := os.Lstat(p)
-	return err == nil || !errors.Is(err, fs.ErrNotExist)
-}
-
-// writeJSONFile writes v as indented JSON to file through a temporary file and a rename.
-func writeJSONFile(file string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp := file + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, file)
+	return accel.Status(ctx, p, buildOptions(opts).home)
 }

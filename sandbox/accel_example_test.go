@@ -52,6 +52,10 @@ func ExampleProvisionAccel() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	// qemu-riscv64 in binfmt_misc is the one host-wide change, an explicit step.
+	if err := sandbox.SetupBinfmt(); err != nil {
+		log.Fatal(err)
+	}
 	if _, err := sandbox.Provision(ctx, p); err != nil {
 		log.Fatal(err)
 	}

@@ -143,30 +143,3 @@ func copyTree(ctx context.Context, src, dest string, budget *archive.Budget, ski
 	}
 	return dirs.Apply(r)
 }
-
-// copyFile copies the host file src to dest (a host program or library put into a
-// sandbox layer: trusted input), replacing a link at dest instead of writing through it.
-func copyFile(src, dest string, perm fs.FileMode) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	if li, err := os.Lstat(dest); err == nil && li.Mode()&fs.ModeSymlink != 0 {
-		if err := os.Remove(dest); err != nil {
-			return err
-		}
-	}
-	out, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	if err := out.Close(); err != nil {
-		return err
-	}
-	return os.Chmod(dest, perm)
-}

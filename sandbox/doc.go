@@ -11,6 +11,12 @@
 //   - [Host]: commands run on the host in a workspace directory (native riscv64 machines
 //     and tests).
 //
+// Constructors change nothing on the host beyond the state home and their own
+// directories: registering qemu-riscv64 in binfmt_misc, which every process on the host
+// sees, is [SetupBinfmt], an explicit step of the caller's (the atesor CLI takes it on
+// first use; [NewRootfs], [Provision] and [NewDocker] only check it and fail with
+// [ErrBinfmtMissing] without it).
+//
 // [CacheStatus] and [RemoveCache] report on and delete the cached root filesystems (the
 // CLI's sandbox status and remove); [HostTools] and [MissingHostTools] list the host
 // prerequisites with the apt packages that provide them. A [Rootfs] run directory records
@@ -39,6 +45,12 @@
 // files a build left; this package does not judge them. [ExecRetryingFaults] reruns a command that the emulator may have killed
 // and classifies the fault.
 //
+// The jail (bwrap, seccomp, the network namespace, cgroups and limits), the provisioning
+// of the cached root filesystems and the accelerated toolchain are packages of their own
+// below this one (sandbox/internal/jail, provision and accel; the process runner is
+// sandbox/internal/proc): internal, because an embedder reaches them through this
+// package's backends, options and the few functions above, which keep their types.
+//
 // Package sandboxtest provides an importable fake sandbox for other packages' tests.
 //
 // # Security model
@@ -50,7 +62,7 @@
 //   - Privileges: Docker's default capability set without CAP_MKNOD, CAP_NET_RAW and
 //     CAP_SETPCAP; no_new_privs; Docker's default seccomp profile
 //     (github.com/moby/profiles/seccomp), compiled to BPF by go-seccomp-bpf and loaded by
-//     bwrap --seccomp (see seccompFilter for what it refuses and what qemu-user needs).
+//     bwrap --seccomp (the jail's seccompFilter says what it refuses and what qemu-user needs).
 //     bwrap as real root leaves the bounding set full; no_new_privs keeps exec from
 //     gaining from it.
 //   - Kernel interfaces: /proc/sys, /proc/sysrq-trigger and /proc/fs read-only (bound from

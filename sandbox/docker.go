@@ -21,10 +21,12 @@ import (
 	"github.com/eclipse-atesor/atesor-go/internal/archive"
 	"github.com/eclipse-atesor/atesor-go/internal/ctxio"
 	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
+	"github.com/eclipse-atesor/atesor-go/internal/osroot"
 	"github.com/eclipse-atesor/atesor-go/internal/redact"
 	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 	"github.com/eclipse-atesor/atesor-go/sandbox/internal/jail"
 	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/provision"
 )
 
 var (
@@ -53,7 +55,7 @@ type Docker struct {
 
 // DefaultDockerImage returns the image of the platform's profile.
 func DefaultDockerImage(p atesor.Platform) string {
-	if profileOf(p) == "alpine" {
+	if provision.ProfileOf(p) == "alpine" {
 		return "alpine:latest"
 	}
 	return "debian:trixie"
@@ -100,7 +102,7 @@ func NewDocker(ctx context.Context, p atesor.Platform, opts ...Option) (*Docker,
 	}
 	d.setRepo(o.repo)
 	if repo := d.repoDir(); repo != "" {
-		if err := os.MkdirAll(hostPath(d.root, repo), 0o755); err != nil {
+		if err := os.MkdirAll(osroot.HostPath(d.root, repo), 0o755); err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
@@ -170,7 +172,7 @@ func (d *Docker) HostPath(p string) (string, error) {
 	if !within(resolved, Workspace) {
 		return "", fmt.Errorf("%s is not below %s, which is all the host sees of the container", p, Workspace)
 	}
-	return hostPath(d.root, resolved), nil
+	return osroot.HostPath(d.root, resolved), nil
 }
 
 // setNetwork connects or disconnects the container's bridge network.

@@ -40,6 +40,9 @@ func newE2ERootfs(t testing.TB, ctx context.Context, opts ...sandbox.Option) *sa
 	opts = append(opts, sandbox.WithProgress(func(p sandbox.Progress) {
 		t.Logf("[%s %s] %s", p.Elapsed.Round(time.Second), p.Stage, p.Message)
 	}))
+	if err := sandbox.SetupBinfmt(); err != nil {
+		t.Fatal(err)
+	}
 	r, err := sandbox.NewRootfs(ctx, debianPlatform(), opts...)
 	if err != nil {
 		t.Fatalf("NewRootfs: %v", err)

@@ -9,6 +9,7 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/beneath"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/accel"
 )
 
 // What a build leaves in the sandbox is hostile input to the host: a file the host reads
@@ -67,7 +68,7 @@ var (
 	// a README) that detection reads.
 	BoundMetadata = Bound{Kind: "build metadata file", Max: 8 << 20}
 	// BoundDpkgStatus: /var/lib/dpkg/status, read for installed versions.
-	BoundDpkgStatus = Bound{Kind: "dpkg status file", Max: 64 << 20}
+	BoundDpkgStatus = accel.BoundDpkgStatus
 	// BoundGoMod: a go.mod file.
 	BoundGoMod = Bound{Kind: "go.mod", Max: 4 << 20}
 	// BoundTestOutput: a test's output file (a test-suite log, a JUnit XML file).

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/osroot"
 	"github.com/eclipse-atesor/atesor-go/internal/redact"
 	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
 )
@@ -60,7 +61,7 @@ func NewHost(p atesor.Platform, opts ...Option) (*Host, error) {
 	}
 	h.setRepo(o.repo)
 	if repo := h.repoDir(); repo != "" {
-		if err := os.MkdirAll(hostPath(h.root, repo), 0o755); err != nil {
+		if err := os.MkdirAll(osroot.HostPath(h.root, repo), 0o755); err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
@@ -79,7 +80,7 @@ func (h *Host) HostPath(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return hostPath(h.root, resolved), nil
+	return osroot.HostPath(h.root, resolved), nil
 }
 
 // Exec runs cmd.Line with /bin/sh -c on the host. The Network switch cannot be enforced
@@ -114,7 +115,7 @@ func (h *Host) CopyIn(ctx context.Context, src, sandboxPath string) error {
 		return fmt.Errorf("sandbox: copy in to %s: %w", sandboxPath, err)
 	}
 	if IsGitURL(src) {
-		hdest := hostPath(h.root, dest)
+		hdest := osroot.HostPath(h.root, dest)
 		if err := os.MkdirAll(filepath.Dir(hdest), 0o755); err != nil {
 			return fmt.Errorf("sandbox: %w", err)
 		}
@@ -133,7 +134,7 @@ func (h *Host) CopyIn(ctx context.Context, src, sandboxPath string) error {
 		h.noteRepo(dest)
 		return nil
 	}
-	if err := copyInHost(ctx, src, hostPath(h.root, dest), h.o.logger); err != nil {
+	if err := copyInHost(ctx, src, osroot.HostPath(h.root, dest), h.o.logger); err != nil {
 		return fmt.Errorf("sandbox: copy %s in to %s: %w", src, sandboxPath, err)
 	}
 	h.noteRepo(dest)

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/provision"
 )
 
 // HostTool is a host prerequisite of the [Rootfs] sandbox.
@@ -41,7 +42,7 @@ var hostTools = []HostTool{
 func HostTools(p atesor.Platform) []HostTool {
 	var out []HostTool
 	for _, t := range hostTools {
-		if len(t.profiles) == 0 || slices.Contains(t.profiles, profileOf(p)) {
+		if len(t.profiles) == 0 || slices.Contains(t.profiles, provision.ProfileOf(p)) {
 			out = append(out, t)
 		}
 	}
@@ -89,16 +90,6 @@ func CheckHost(p atesor.Platform) error {
 		errs = append(errs, &MissingToolError{Tool: t.Name, Package: t.Package, Purpose: t.Purpose})
 	}
 	return errors.Join(errs...)
-}
-
-func profileOf(p atesor.Platform) string {
-	if p.Profile != "" {
-		return p.Profile
-	}
-	if p.Name == "ubuntu" {
-		return "debian"
-	}
-	return p.Name
 }
 
 // binfmtDir is where binfmt_misc is mounted (a variable only so that tests can point it

@@ -145,12 +145,6 @@ func TestCheckHostNamesPackage(t *testing.T) {
 	}
 }
 
-func TestAlpineMinirootfsURL(t *testing.T) {
-	if u := sandbox.AlpineMinirootfsURL("https://m.invalid/alpine", "3.22.1"); u != "https://m.invalid/alpine/v3.22/releases/riscv64/alpine-minirootfs-3.22.1-riscv64.tar.gz" {
-		t.Errorf("url %s", u)
-	}
-}
-
 // TestE2EAlpineMirrorUnreachable provisions for real (binfmt_misc set up as root, lock
 // files, the download), so it is in the end-to-end tier.
 func TestE2EAlpineMirrorUnreachable(t *testing.T) {
@@ -158,6 +152,9 @@ func TestE2EAlpineMirrorUnreachable(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	defer srv.Close()
 	alpine := atesor.Platform{Name: "alpine", Profile: "alpine", OSReleaseID: "alpine"}
+	if err := sandbox.SetupBinfmt(); err != nil {
+		t.Fatal(err)
+	}
 	_, err := sandbox.Provision(context.Background(), alpine, sandbox.WithHome(t.TempDir()), sandbox.WithAlpine(srv.URL, "3.22.1"))
 	if err == nil || !strings.Contains(err.Error(), "Alpine mirror") || !strings.Contains(err.Error(), "unreachable") {
 		t.Errorf("err = %v", err)

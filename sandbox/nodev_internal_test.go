@@ -21,35 +21,6 @@ func mknodZero(t *testing.T, p string) {
 	}
 }
 
-func TestDropDevices(t *testing.T) {
-	root := t.TempDir()
-	dev := filepath.Join(root, "dev")
-	if err := os.MkdirAll(filepath.Join(dev, "pts"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	mknodZero(t, filepath.Join(dev, "zero"))
-	if err := os.WriteFile(filepath.Join(dev, "keep"), []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("/proc/self/fd", filepath.Join(dev, "fd")); err != nil {
-		t.Fatal(err)
-	}
-	if err := dropDevices(root); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Lstat(filepath.Join(dev, "zero")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("dev/zero still there: %v", err)
-	}
-	for _, p := range []string{"keep", "fd", "pts"} {
-		if _, err := os.Lstat(filepath.Join(dev, p)); err != nil {
-			t.Errorf("%s removed: %v", p, err)
-		}
-	}
-	if err := dropDevices(filepath.Join(root, "missing")); err != nil {
-		t.Errorf("missing directory: %v", err)
-	}
-}
-
 // TestOverlayNodev: through an overlay mounted with the run's flags, a device node of the
 // lower directory (the cached tree's dev/zero) cannot be opened by the host at all; the
 // attack it stops is a library or the dpkg status replaced by a link to dev/zero, read

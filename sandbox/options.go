@@ -9,18 +9,6 @@ import (
 	"github.com/eclipse-atesor/atesor-go/sandbox/internal/jail"
 )
 
-// Progress is one step of a long sandbox operation (provisioning), reported to the
-// callback given with [WithProgress].
-type Progress struct {
-	// Stage is a short machine-readable name: check, binfmt, lock, bootstrap, verify,
-	// apt-update, ready.
-	Stage string
-	// Message is a human line, for example a line of mmdebstrap's output.
-	Message string
-	// Elapsed is the time since the operation started.
-	Elapsed time.Duration
-}
-
 // Option configures a sandbox backend or [Provision].
 type Option func(*options)
 
@@ -65,7 +53,8 @@ func WithHome(dir string) Option { return func(o *options) { o.home = dir } }
 // WithSuite sets the Debian suite to bootstrap (default trixie).
 func WithSuite(suite string) Option { return func(o *options) { o.suite = suite } }
 
-// WithMirror sets the Debian mirror URL (default [DebianMirror]).
+// WithMirror sets the Debian mirror URL (default: the first main archive of the host's
+// apt configuration, else the one mmdebstrap picks).
 func WithMirror(url string) Option { return func(o *options) { o.mirror = url } }
 
 // WithAlpine sets the Alpine mirror base URL (the directory that holds v3.x/) and the

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"regexp"
 
-	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 )
 
@@ -26,17 +25,6 @@ func IsPackageManagerCommand(line string) bool {
 		}
 	}
 	return false
-}
-
-// updateCommand is the profile's package index update (apt-get update, apk update).
-func updateCommand(p atesor.Platform) string {
-	switch {
-	case p.UpdateCommand != "":
-		return p.UpdateCommand
-	case profileOf(p) == "alpine":
-		return "apk update"
-	}
-	return "apt-get update"
 }
 
 // staleIndex matches package-manager output that means the package index is stale.

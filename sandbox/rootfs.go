@@ -15,9 +15,12 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/osroot"
 	"github.com/eclipse-atesor/atesor-go/internal/redact"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/accel"
 	"github.com/eclipse-atesor/atesor-go/sandbox/internal/jail"
 	"github.com/eclipse-atesor/atesor-go/sandbox/internal/proc"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/provision"
 )
 
 var (
@@ -44,7 +47,7 @@ type Rootfs struct {
 	runDir   string
 	upper    string
 	merged   string
-	accel    *accelRun
+	acc      *accel.Run
 	disk     int64 // the bound of what upper may hold, 0 for none (see [Limits.Disk])
 
 	repoTracker
@@ -63,27 +66,27 @@ func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs,
 	if os.Geteuid() != 0 {
 		return nil, errors.New("sandbox: the root-filesystem sandbox mounts an overlay and needs root; run as root, or use the docker or host sandbox")
 	}
-	cache, err := provision(ctx, p, o)
+	cache, err := provision.Rootfs(ctx, p, o.provisionConfig())
 	if err != nil {
 		return nil, err
 	}
-	accel := prepareAccel(ctx, p, cache, o)
-	runs := runsDir(o.home)
+	acc := accel.Prepare(ctx, p, cache, o.provisionConfig(), o.noAccel)
+	runs := provision.RunsDir(o.home)
 	if err := os.MkdirAll(runs, 0o755); err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	cleanStaleRuns(runs, o.logger)
+	provision.CleanStaleRuns(runs, o.logger)
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
 	runDir, err := os.MkdirTemp(runs, fmt.Sprintf("%s-%s-%s-", p.SandboxKey(), time.Now().UTC().Format("20060102T150405"), hex.EncodeToString(b)))
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	if err := writeOwner(runDir, currentOwner(p.SandboxKey())); err != nil {
+	if err := provision.WriteOwner(runDir, provision.CurrentOwner(p.SandboxKey())); err != nil {
 		os.RemoveAll(runDir)
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	r := &Rootfs{platform: p, o: o, cache: cache, runDir: runDir, accel: accel,
+	r := &Rootfs{platform: p, o: o, cache: cache, runDir: runDir, acc: acc,
 		upper: filepath.Join(runDir, "upper"), merged: filepath.Join(runDir, "merged")}
 	r.disk = jail.DiskLimit(o.limits.Resolve().Disk, runDir)
 	work := filepath.Join(runDir, "work")
@@ -93,7 +96,7 @@ func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs,
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
-	data := fmt.Sprintf("lowerdir=%s,upperdir=%s,workdir=%s", baseLayers(o, r.accel.lowerdir()), r.upper, work)
+	data := fmt.Sprintf("lowerdir=%s,upperdir=%s,workdir=%s", baseLayers(o, r.acc.Lowerdir()), r.upper, work)
 	// nodev: a device node in the tree (the cached root filesystem's, or one a build made)
 	// opens nothing when the host reads the merged tree; the sandbox gets its own /dev
 	// from bwrap. nosuid: no set-user-ID program of the tree gains anything either.
@@ -105,10 +108,10 @@ func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs,
 		r.Close()
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	r.accel.attach(r.merged)
+	r.acc.Attach(r.merged)
 	r.setRepo(o.repo)
 	if repo := r.repoDir(); repo != "" {
-		if err := os.MkdirAll(hostPath(r.merged, repo), 0o755); err != nil {
+		if err := os.MkdirAll(osroot.HostPath(r.merged, repo), 0o755); err != nil {
 			r.Close()
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
@@ -119,7 +122,7 @@ func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs,
 
 // Toolchain says which toolchain the instance's commands use now: accelerated (with the
 // versions of the native builds) or emulated, and why.
-func (r *Rootfs) Toolchain() Toolchain { return r.accel.toolchain() }
+func (r *Rootfs) Toolchain() Toolchain { return r.acc.Toolchain() }
 
 // RunsHostPrograms reports true: the sandbox is entered on the host's own kernel, so a
 // host program runs natively inside it when its loader and libraries are copied along
@@ -142,7 +145,7 @@ func (r *Rootfs) HostPath(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return hostPath(r.merged, resolved), nil
+	return osroot.HostPath(r.merged, resolved), nil
 }
 
 // Exec runs cmd.Line with /bin/sh -c inside the sandbox (see the package doc for the
@@ -155,12 +158,12 @@ func (r *Rootfs) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandRe
 	if IsPackageManagerCommand(cmd.Line) {
 		r.pkgMu.Lock()
 		defer r.pkgMu.Unlock()
-		defer r.accel.sync(cmd.Line)
+		defer r.acc.Sync(cmd.Line)
 		res, err := r.exec(ctx, cmd, nil)
 		if err != nil || res.OK() || !staleIndex.MatchString(res.Output) {
 			return res, err
 		}
-		update := updateCommand(r.platform)
+		update := provision.UpdateCommand(r.platform)
 		r.o.logger.Info("sandbox: package index looks stale; refreshing and retrying", "cmd", cmd.Line)
 		up, err := r.exec(ctx, atesor.Command{Line: update, Dir: "/", Network: true, Timeout: 15 * time.Minute, Stdout: cmd.Stdout, Stderr: cmd.Stderr}, nil)
 		if err != nil || !up.OK() {
@@ -176,10 +179,10 @@ func (r *Rootfs) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandRe
 
 // markListsStale makes the next provisioning refresh the cache's package lists.
 func (r *Rootfs) markListsStale() {
-	cp := pathsFor(r.o.home, r.platform)
-	if m, err := readMeta(cp.meta); err == nil {
+	cp := provision.PathsFor(r.o.home, r.platform)
+	if m, err := provision.ReadMeta(cp.Meta); err == nil {
 		m.AptUpdated = time.Time{}
-		_ = writeMeta(cp.meta, m)
+		_ = provision.WriteMeta(cp.Meta, m)
 	}
 }
 
@@ -212,7 +215,7 @@ func (r *Rootfs) CopyIn(ctx context.Context, hostSrc, sandboxPath string) error 
 		return fmt.Errorf("sandbox: copy in to %s: %w", sandboxPath, err)
 	}
 	if IsGitURL(hostSrc) {
-		if err := os.MkdirAll(hostPath(r.merged, path.Dir(dest)), 0o755); err != nil {
+		if err := os.MkdirAll(osroot.HostPath(r.merged, path.Dir(dest)), 0o755); err != nil {
 			return fmt.Errorf("sandbox: %w", err)
 		}
 		run := func(ctx context.Context, line, dir string, network bool, binds []string) (atesor.CommandResult, error) {
@@ -221,13 +224,13 @@ func (r *Rootfs) CopyIn(ctx context.Context, hostSrc, sandboxPath string) error 
 		if err := cloneGit(ctx, run, hostSrc, dest); err != nil {
 			return err
 		}
-		if err := scrubGitCredentials(hostPath(r.merged, dest)); err != nil {
+		if err := scrubGitCredentials(osroot.HostPath(r.merged, dest)); err != nil {
 			return fmt.Errorf("sandbox: remove credentials from the clone of %s: %w", redact.URLs(hostSrc), err)
 		}
 		r.noteRepo(dest)
 		return nil
 	}
-	if err := copyInHost(ctx, hostSrc, hostPath(r.merged, dest), r.o.logger); err != nil {
+	if err := copyInHost(ctx, hostSrc, osroot.HostPath(r.merged, dest), r.o.logger); err != nil {
 		return fmt.Errorf("sandbox: copy %s in to %s: %w", hostSrc, sandboxPath, err)
 	}
 	r.noteRepo(dest)
@@ -287,7 +290,7 @@ func (r *Rootfs) Close() error {
 	}
 	if r.o.keep {
 		// Without its owner file, the kept run is never taken for a crashed one.
-		_ = os.Remove(filepath.Join(r.runDir, ownerFile))
+		_ = os.Remove(filepath.Join(r.runDir, provision.OwnerFile))
 		_ = os.RemoveAll(filepath.Join(r.runDir, "work"))
 		_ = os.Remove(r.merged)
 		r.o.logger.Info("sandbox: kept the run's changes", "upper", r.upper)

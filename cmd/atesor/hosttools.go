@@ -21,6 +21,16 @@ func installCommand(pkgs []string) string {
 	return "apt-get update && apt-get install -y " + strings.Join(pkgs, " ")
 }
 
+// prepareHost sets the host up for the root-filesystem sandbox on first use: the host
+// tools (see [ensureHostTools]), then qemu-riscv64 in binfmt_misc, which the library
+// checks but never registers itself (as root; otherwise the error says what to run).
+func prepareHost(ctx context.Context, a *app, p atesor.Platform, report func(sandbox.Progress)) error {
+	if err := ensureHostTools(ctx, a, p, report); err != nil {
+		return err
+	}
+	return sandbox.SetupBinfmt()
+}
+
 // ensureHostTools checks the host prerequisites of the rootfs sandbox. As root it
 // installs what is missing with apt; otherwise it returns an error with the exact
 // command to run as root.

@@ -348,7 +348,8 @@ func isRemote(src string) bool {
 }
 
 // openSandbox opens the chosen backend; for rootfs it first makes sure the host tools
-// are there (installing them with apt as root).
+// are there (installing them with apt as root) and qemu-riscv64 is registered in
+// binfmt_misc (see [prepareHost]).
 func openSandbox(ctx context.Context, a *app, f portFlags, name string, p atesor.Platform, prog *progress, logger *slog.Logger) (atesor.Sandbox, error) {
 	opts := []sandbox.Option{sandbox.WithProgress(prog.Provision), sandbox.WithKeep(f.keepSandbox), sandbox.WithRepo(name),
 		sandbox.WithAccel(!f.noAccel)}
@@ -369,7 +370,7 @@ func openSandbox(ctx context.Context, a *app, f portFlags, name string, p atesor
 	case "host":
 		return sandbox.NewHost(p, opts...)
 	}
-	if err := ensureHostTools(ctx, a, p, prog.Provision); err != nil {
+	if err := prepareHost(ctx, a, p, prog.Provision); err != nil {
 		return nil, err
 	}
 	return sandbox.NewRootfs(ctx, p, opts...)

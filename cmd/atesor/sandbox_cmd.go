@@ -73,7 +73,7 @@ func sandboxCreate(ctx context.Context, a *app, args []string) int {
 	}
 	prog := newProgress(a.stderr, a.terminal && !*verbose, *verbose)
 	defer prog.Done()
-	if err := ensureHostTools(ctx, a, p, prog.Provision); err != nil {
+	if err := prepareHost(ctx, a, p, prog.Provision); err != nil {
 		prog.Done()
 		fmt.Fprintf(a.stderr, "atesor sandbox create: %v\n", err)
 		return exitUsage

@@ -114,7 +114,7 @@ func inSandbox(ctx context.Context, a *app, cmd string, f shellFlags, pos []stri
 		opts = append(opts, sandbox.WithRepo(name))
 	}
 	prog := newProgress(a.stderr, a.terminal, false)
-	if err := ensureHostTools(ctx, a, p, prog.Provision); err != nil {
+	if err := prepareHost(ctx, a, p, prog.Provision); err != nil {
 		prog.Done()
 		fmt.Fprintf(a.stderr, "atesor %s: %v\n", cmd, err)
 		return exitUsage

@@ -72,6 +72,11 @@ func port(ctx context.Context, source, platform string) (*atesor.Result, error) 
 		Memory:   store,
 		// Opened only after a recipe-cache miss; provisioning reports its steps.
 		OpenSandbox: func(ctx context.Context, pl atesor.Platform) (atesor.Sandbox, error) {
+			// Registering qemu-riscv64 in binfmt_misc changes the whole host, so the
+			// sandbox never does it by itself (as root; a no-op when it is registered).
+			if err := sandbox.SetupBinfmt(); err != nil {
+				return nil, err
+			}
 			return sandbox.NewRootfs(ctx, pl, sandbox.WithProgress(func(pr sandbox.Progress) {
 				if pr.Stage != "bootstrap" {
 					fmt.Fprintf(os.Stderr, "sandbox %s: %s\n", pr.Stage, pr.Message)

@@ -27,6 +27,11 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	// Registering qemu-riscv64 in binfmt_misc changes the whole host, so the sandbox
+	// never does it by itself (as root; a no-op when it is registered).
+	if err := sandbox.SetupBinfmt(); err != nil {
+		log.Fatal(err)
+	}
 	sb, err := sandbox.NewRootfs(ctx, debian, sandbox.WithRepo("hello"),
 		sandbox.WithProgress(func(p sandbox.Progress) {
 			fmt.Fprintf(os.Stderr, "[%5s] %-10s %s\n", p.Elapsed.Round(time.Second), p.Stage, p.Message)

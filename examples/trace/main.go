@@ -52,6 +52,9 @@ func main() {
 		Provider: prov,
 		Memory:   store,
 		OpenSandbox: func(ctx context.Context, pl atesor.Platform) (atesor.Sandbox, error) {
+			if err := sandbox.SetupBinfmt(); err != nil { // qemu-riscv64 for the host, as root
+				return nil, err
+			}
 			return sandbox.NewRootfs(ctx, pl)
 		},
 		OutputDir: "atesor-out",

@@ -1,5 +1,8 @@
 // Package osroot holds what the project needs of [os.Root] beyond Go 1.24's API, which
-// the module still supports.
+// the module still supports (making, linking, renaming and writing inside a root without
+// following a link out of it), and the resolution of a path in sandbox coordinates in a
+// host tree that stands for a sandbox's root ([Resolve], [HostPath]). The sandbox's
+// backends, its jail and its accelerated toolchain all write and resolve through it.
 package osroot
 
 import (

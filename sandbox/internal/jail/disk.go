@@ -74,7 +74,7 @@ func treeUsage(ctx context.Context, dir string) (int64, error) {
 	return total, err
 }
 
-// diskLimit resolves the disk bound of a run whose upper directory is upper: the
+// DiskLimit resolves the disk bound of a run whose upper directory is upper: the
 // configured bound, kept below the free space of upper's filesystem less a reserve, so
 // the host keeps room for its own writes. 0 means no bound.
 func DiskLimit(configured int64, upper string) int64 {
@@ -115,7 +115,7 @@ func watchDisk(ctx context.Context, upper string, limit int64, interval time.Dur
 	}
 }
 
-// execBounded runs exec under the run's disk bound: killed when the upper directory
+// ExecBounded runs exec under the run's disk bound: killed when the upper directory
 // grows beyond it while exec runs, and reported when exec ended beyond it (so the next
 // command starts below it, or not at all).
 func ExecBounded(ctx context.Context, upper string, limit int64, interval time.Duration, exec func(context.Context) (atesor.CommandResult, error)) (atesor.CommandResult, error) {

@@ -27,6 +27,7 @@ type Buffer struct {
 	total   int64
 }
 
+// NewBuffer returns a buffer that keeps the first head and the last tail bytes.
 func NewBuffer(head, tail int) *Buffer {
 	return &Buffer{headCap: head, tailCap: tail}
 }

@@ -221,6 +221,7 @@ func (l liveWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Tail returns the last n bytes of s, after "..." when it was longer.
 func Tail(s string, n int) string {
 	if len(s) <= n {
 		return s

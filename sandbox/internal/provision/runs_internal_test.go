@@ -1,4 +1,4 @@
-package sandbox
+package provision
 
 import (
 	"context"
@@ -32,7 +32,7 @@ func deadPID(t *testing.T) int {
 	return cmd.Process.Pid
 }
 
-func mkRun(t *testing.T, runs, name string, owner *runOwner) string {
+func mkRun(t *testing.T, runs, name string, owner *RunOwner) string {
 	t.Helper()
 	dir := filepath.Join(runs, name)
 	for _, d := range []string{"upper", "work", "merged"} {
@@ -41,7 +41,7 @@ func mkRun(t *testing.T, runs, name string, owner *runOwner) string {
 		}
 	}
 	if owner != nil {
-		if err := writeOwner(dir, *owner); err != nil {
+		if err := WriteOwner(dir, *owner); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -50,9 +50,9 @@ func mkRun(t *testing.T, runs, name string, owner *runOwner) string {
 
 func TestCleanStaleRuns(t *testing.T) {
 	runs := t.TempDir()
-	me := currentOwner("debian-riscv64")
+	me := CurrentOwner("debian-riscv64")
 	if me.Start == 0 || me.PIDNS == "" {
-		t.Fatalf("currentOwner = %+v", me)
+		t.Fatalf("CurrentOwner = %+v", me)
 	}
 	dead := me
 	dead.PID = deadPID(t)
@@ -69,7 +69,7 @@ func TestCleanStaleRuns(t *testing.T) {
 
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	var got []string
-	for _, d := range cleanStaleRuns(runs, logger) {
+	for _, d := range CleanStaleRuns(runs, logger) {
 		got = append(got, filepath.Base(d))
 	}
 	slices.Sort(got)
@@ -82,10 +82,10 @@ func TestCleanStaleRuns(t *testing.T) {
 			t.Errorf("%s was removed: %v", d, err)
 		}
 	}
-	users := liveRuns(runs, "debian-riscv64")
-	if len(users) != 2 || liveRuns(runs, "alpine-riscv64") != nil {
+	users := LiveRuns(runs, "debian-riscv64")
+	if len(users) != 2 || LiveRuns(runs, "alpine-riscv64") != nil {
 		// live (this process) and other-ns (cannot be checked, so counted as live)
-		t.Errorf("liveRuns = %+v", users)
+		t.Errorf("LiveRuns = %+v", users)
 	}
 }
 
@@ -95,7 +95,7 @@ func TestE2ECleanStaleRunsUnmounts(t *testing.T) {
 	e2e.Short(t)
 	e2e.Root(t)
 	runs := t.TempDir()
-	dead := currentOwner("debian-riscv64")
+	dead := CurrentOwner("debian-riscv64")
 	dead.PID = deadPID(t)
 	mounted := mkRun(t, runs, "crashed-mounted", &dead)
 	merged := filepath.Join(mounted, "merged")
@@ -106,7 +106,7 @@ func TestE2ECleanStaleRunsUnmounts(t *testing.T) {
 	if !isMountPoint(merged) {
 		t.Fatal("isMountPoint does not see the tmpfs")
 	}
-	removed := cleanStaleRuns(runs, slog.New(slog.DiscardHandler))
+	removed := CleanStaleRuns(runs, slog.New(slog.DiscardHandler))
 	if len(removed) != 1 || removed[0] != mounted {
 		t.Errorf("removed %v, want %s", removed, mounted)
 	}
@@ -123,17 +123,17 @@ func TestUnescapeMountinfo(t *testing.T) {
 	}
 }
 
-func writeCache(t *testing.T, home string) cachePaths {
+func writeCache(t *testing.T, home string) Paths {
 	t.Helper()
-	cp := pathsFor(home, debianForTest)
-	if err := os.MkdirAll(filepath.Join(cp.rootfs, "etc"), 0o755); err != nil {
+	cp := PathsFor(home, debianForTest)
+	if err := os.MkdirAll(filepath.Join(cp.Rootfs, "etc"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(cp.rootfs, "etc", "os-release"), []byte(strings.Repeat("ID=debian\n", 1000)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(cp.Rootfs, "etc", "os-release"), []byte(strings.Repeat("ID=debian\n", 1000)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m := CacheMeta{Platform: cp.key, Suite: "trixie", Created: time.Date(2025, 11, 1, 8, 0, 0, 0, time.UTC), OSID: "debian", VersionID: "13"}
-	if err := writeMeta(cp.meta, m); err != nil {
+	m := CacheMeta{Platform: cp.Key, Suite: "trixie", Created: time.Date(2025, 11, 1, 8, 0, 0, 0, time.UTC), OSID: "debian", VersionID: "13"}
+	if err := WriteMeta(cp.Meta, m); err != nil {
 		t.Fatal(err)
 	}
 	return cp
@@ -142,30 +142,30 @@ func writeCache(t *testing.T, home string) cachePaths {
 func TestCacheStatusAndRemove(t *testing.T) {
 	ctx := context.Background()
 	home := t.TempDir()
-	st, err := CacheStatus(ctx, debianForTest, WithHome(home))
+	st, err := CacheStatus(ctx, debianForTest, home)
 	if err != nil || st.State != CacheAbsent || st.Size != 0 || st.Key != "debian-riscv64" {
 		t.Fatalf("empty home: %+v %v", st, err)
 	}
-	if removed, err := RemoveCache(ctx, debianForTest, WithHome(home)); removed || err != nil {
+	if removed, err := RemoveCache(ctx, debianForTest, home); removed || err != nil {
 		t.Fatalf("remove of nothing: %v %v", removed, err)
 	}
 
 	cp := writeCache(t, home)
-	st, err = CacheStatus(ctx, debianForTest, WithHome(home))
-	if err != nil || st.State != CacheReady || st.Meta == nil || st.Meta.VersionID != "13" || st.Size < 10000 || st.Path != cp.rootfs || st.Busy {
+	st, err = CacheStatus(ctx, debianForTest, home)
+	if err != nil || st.State != CacheReady || st.Meta == nil || st.Meta.VersionID != "13" || st.Size < 10000 || st.Path != cp.Rootfs || st.Busy {
 		t.Fatalf("ready: %+v %v", st, err)
 	}
 
 	// While provisioning holds the lock, status says so and removal waits.
-	unlock, err := lockFile(ctx, cp.lock)
+	unlock, err := lockFile(ctx, cp.Lock)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := CacheStatus(ctx, debianForTest, WithHome(home)); !st.Busy {
+	if st, _ := CacheStatus(ctx, debianForTest, home); !st.Busy {
 		t.Error("status does not see the provisioning lock")
 	}
 	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
-	_, err = RemoveCache(short, debianForTest, WithHome(home))
+	_, err = RemoveCache(short, debianForTest, home)
 	cancel()
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("remove under a held lock: %v", err)
@@ -173,23 +173,23 @@ func TestCacheStatusAndRemove(t *testing.T) {
 	unlock()
 
 	// A live run on the cache blocks removal.
-	runs := runsDir(home)
-	me := currentOwner(cp.key)
+	runs := RunsDir(home)
+	me := CurrentOwner(cp.Key)
 	live := mkRun(t, runs, "live", &me)
-	if _, err := RemoveCache(ctx, debianForTest, WithHome(home)); !errors.Is(err, ErrCacheInUse) {
+	if _, err := RemoveCache(ctx, debianForTest, home); !errors.Is(err, ErrCacheInUse) {
 		t.Errorf("remove while in use: %v", err)
 	}
 	os.RemoveAll(live)
 
 	// An interrupted provisioning leaves a temporary tree: incomplete, and removed too.
-	leftover := filepath.Join(cp.dir, "."+cp.key+".tmp-123")
+	leftover := filepath.Join(cp.Dir, "."+cp.Key+".tmp-123")
 	if err := os.MkdirAll(filepath.Join(leftover, "usr"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if removed, err := RemoveCache(ctx, debianForTest, WithHome(home)); !removed || err != nil {
+	if removed, err := RemoveCache(ctx, debianForTest, home); !removed || err != nil {
 		t.Fatalf("remove: %v %v", removed, err)
 	}
-	for _, p := range []string{cp.rootfs, cp.meta, leftover} {
+	for _, p := range []string{cp.Rootfs, cp.Meta, leftover} {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("%s survived the removal", p)
 		}
@@ -197,20 +197,7 @@ func TestCacheStatusAndRemove(t *testing.T) {
 	if err := os.MkdirAll(leftover, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := CacheStatus(ctx, debianForTest, WithHome(home)); st.State != CacheIncomplete {
+	if st, _ := CacheStatus(ctx, debianForTest, home); st.State != CacheIncomplete {
 		t.Errorf("leftover only: %+v", st)
-	}
-}
-
-func TestCABundlePath(t *testing.T) {
-	t.Setenv("SSL_CERT_FILE", "/custom/ca.pem")
-	if got := buildOptions(nil).caBundlePath(); got != "/custom/ca.pem" {
-		t.Errorf("SSL_CERT_FILE: %q", got)
-	}
-	if got := buildOptions([]Option{WithCABundle("")}).caBundlePath(); got != "" {
-		t.Errorf("disabled: %q", got)
-	}
-	if got := buildOptions([]Option{WithCABundle("/x.pem")}).caBundlePath(); got != "/x.pem" {
-		t.Errorf("configured: %q", got)
 	}
 }

@@ -1,7 +1,8 @@
-package sandbox
+package accel
 
 import (
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/eclipse-atesor/atesor-go/internal/beneath"
 )
 
 const statusText = `Package: gcc-14-riscv64-linux-gnu
@@ -81,8 +84,8 @@ func FuzzParseDpkgStatus(f *testing.F) {
 	})
 }
 
-func testMeta() AccelMeta {
-	return AccelMeta{GCCMajor: "14", Packages: map[string]string{
+func testMeta() Meta {
+	return Meta{GCCMajor: "14", Packages: map[string]string{
 		"cpp-14-riscv64-linux-gnu": "14.2.0-19cross1", "gcc-14-riscv64-linux-gnu": "14.2.0-19cross1",
 		"g++-14-riscv64-linux-gnu": "14.2.0-19cross1", "binutils-riscv64-linux-gnu": "2.44-3"},
 		GoPackage: "golang-1.24-go", GoVersion: "1.24.4-1", GoRoot: "/usr/lib/go-1.24"}
@@ -361,7 +364,7 @@ func sortedCopy(s []string) []string {
 // syncFixture is a run whose merged tree is a plain copy of the root filesystem with
 // the accelerator's files put in, as the overlay would show it.
 type syncFixture struct {
-	a              *accelRun
+	a              *Run
 	merged, rootfs string
 }
 
@@ -381,15 +384,15 @@ func newSyncFixture(t *testing.T) syncFixture {
 	m := testMeta()
 	m.CFiles, m.GoTools = files, tools
 	merged := t.TempDir()
-	if err := copyTree(t.Context(), rootfs, merged, nil, nil); err != nil {
+	if err := copyDir(rootfs, merged); err != nil {
 		t.Fatal(err)
 	}
-	if err := copyTree(t.Context(), filepath.Join(dir, accelCLayer), merged, nil, nil); err != nil {
+	if err := copyDir(filepath.Join(dir, accelCLayer), merged); err != nil {
 		t.Fatal(err)
 	}
-	a := &accelRun{logger: slog.New(slog.NewTextHandler(io.Discard, nil)), meta: m, dir: dir, cache: rootfs, cMounted: true,
+	a := &Run{logger: slog.New(slog.NewTextHandler(io.Discard, nil)), meta: m, dir: dir, cache: rootfs, cMounted: true,
 		state: startToolchain(m, parseDpkgStatus([]byte(statusText)))}
-	a.attach(merged)
+	a.Attach(merged)
 	return syncFixture{a: a, merged: merged, rootfs: rootfs}
 }
 
@@ -400,7 +403,7 @@ func (f syncFixture) setStatus(t *testing.T, text string) {
 
 func (f syncFixture) x86(t *testing.T, p string) bool {
 	t.Helper()
-	g, err := NewGate(f.merged)
+	g, err := beneath.OpenDir(f.merged)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,24 +416,24 @@ func TestAccelSync(t *testing.T) {
 	cc1 := "/usr/libexec/gcc/riscv64-linux-gnu/14/cc1"
 	ld := "/usr/bin/riscv64-linux-gnu-ld"
 	compile := "/usr/lib/go-1.24/pkg/tool/linux_riscv64/compile"
-	tc := f.a.toolchain()
+	tc := f.a.Toolchain()
 	if !tc.C.Accelerated || !tc.Go.Accelerated || !f.x86(t, cc1) || !f.x86(t, ld) || !f.x86(t, compile) {
 		t.Fatalf("start: %+v", tc)
 	}
 
 	// A reinstall of the same version puts the riscv64 program back: made native again.
 	mustWrite(t, filepath.Join(f.merged, cc1), riscvELF, 0o755)
-	f.a.sync("apt-get install --reinstall cpp-14")
-	if !f.x86(t, cc1) || !f.a.toolchain().C.Accelerated {
-		t.Errorf("after a same-version reinstall cc1 is not native: %+v", f.a.toolchain())
+	f.a.Sync("apt-get install --reinstall cpp-14")
+	if !f.x86(t, cc1) || !f.a.Toolchain().C.Accelerated {
+		t.Errorf("after a same-version reinstall cc1 is not native: %+v", f.a.Toolchain())
 	}
 
 	// An upgrade of binutils: every native program goes, ld included, and the links of
 	// the root filesystem come back as links.
 	f.setStatus(t, strings.Replace(statusText, "Version: 2.44-3", "Version: 2.44-4", 1))
 	mustWrite(t, filepath.Join(f.merged, "/usr/bin/riscv64-linux-gnu-as"), riscvELF, 0o755)
-	f.a.sync("apt-get install -y binutils")
-	tc = f.a.toolchain()
+	f.a.Sync("apt-get install -y binutils")
+	tc = f.a.Toolchain()
 	if tc.C.Accelerated || !strings.Contains(tc.C.Reason, "2.44-4") || len(tc.Changes) != 1 || !strings.Contains(tc.Changes[0], "apt-get install -y binutils") {
 		t.Errorf("after the upgrade: %+v", tc)
 	}
@@ -445,8 +448,8 @@ func TestAccelSync(t *testing.T) {
 
 	// Go's package removed: Go is emulated (nothing to run), and says so.
 	f.setStatus(t, strings.Replace(statusText, "Version: 1.24.4-1", "Version: 1.24.5-1", 1))
-	f.a.sync("apt-get install -y golang-go")
-	if tc := f.a.toolchain(); tc.Go.Accelerated || !strings.Contains(tc.Go.Reason, "1.24.5-1") {
+	f.a.Sync("apt-get install -y golang-go")
+	if tc := f.a.Toolchain(); tc.Go.Accelerated || !strings.Contains(tc.Go.Reason, "1.24.5-1") {
 		t.Errorf("after a Go upgrade: %+v", tc.Go)
 	}
 }
@@ -468,7 +471,7 @@ func TestAccelSyncLinkAttack(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustLink(t, filepath.Dir(victim), tools)
-	f.a.sync("apt-get install -y golang-go")
+	f.a.Sync("apt-get install -y golang-go")
 	if data, err := os.ReadFile(victim); err != nil || string(data) != "host file" {
 		t.Fatalf("the host file was written through a link: %q %v", data, err)
 	}
@@ -484,4 +487,37 @@ func TestToolchainString(t *testing.T) {
 	if got := tc.String(); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
+}
+
+// copyDir copies the tree src (directories, regular files, links) into dest, replacing
+// what is there, as an overlay's merged tree shows a layer over another.
+func copyDir(src, dest string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dest, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(to, 0o755)
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			_ = os.Remove(to)
+			return os.Symlink(target, to)
+		default:
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			_ = os.Remove(to)
+			return copyFile(p, to, fi.Mode().Perm())
+		}
+	})
 }

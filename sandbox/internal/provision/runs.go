@@ -1,4 +1,4 @@
-package sandbox
+package provision
 
 import (
 	"encoding/json"
@@ -13,50 +13,52 @@ import (
 	"github.com/eclipse-atesor/atesor-go/internal/procowner"
 )
 
-// ownerFile, inside a [Rootfs] run directory, names the process that made it, so that
+// OwnerFile, inside a root-filesystem sandbox's run directory, names the process that made it, so that
 // the run directories of crashed processes can be found and removed.
-const ownerFile = "owner.json"
+const OwnerFile = "owner.json"
 
-// runOwner identifies the process that owns a run directory (see [procowner.Process]:
+// RunOwner identifies the process that owns a run directory (see [procowner.Process]:
 // the start time guards against a reused PID, the PID namespace against a process this
 // one cannot see) and the cache its overlay uses.
-type runOwner struct {
+type RunOwner struct {
 	procowner.Process
 	Key string `json:"key"` // the sandbox key whose cache the run's overlay uses
 }
 
-func runsDir(home string) string { return filepath.Join(home, "sandboxes", "runs") }
+// RunsDir is the directory of the run directories under the state home.
+func RunsDir(home string) string { return filepath.Join(home, "sandboxes", "runs") }
 
-// currentOwner describes this process as the owner of a run on the cache of key.
-func currentOwner(key string) runOwner {
-	return runOwner{Process: procowner.Current(), Key: key}
+// CurrentOwner describes this process as the owner of a run on the cache of key.
+func CurrentOwner(key string) RunOwner {
+	return RunOwner{Process: procowner.Current(), Key: key}
 }
 
-func writeOwner(runDir string, o runOwner) error {
+// WriteOwner records o as the owner of the run directory runDir.
+func WriteOwner(runDir string, o RunOwner) error {
 	data, err := json.Marshal(o)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(runDir, ownerFile), append(data, '\n'), 0o644)
+	return os.WriteFile(filepath.Join(runDir, OwnerFile), append(data, '\n'), 0o644)
 }
 
-func readOwner(runDir string) (runOwner, error) {
-	var o runOwner
-	data, err := os.ReadFile(filepath.Join(runDir, ownerFile))
+func readOwner(runDir string) (RunOwner, error) {
+	var o RunOwner
+	data, err := os.ReadFile(filepath.Join(runDir, OwnerFile))
 	if err != nil {
 		return o, err
 	}
 	if err := json.Unmarshal(data, &o); err != nil {
-		return o, fmt.Errorf("%s: %w", filepath.Join(runDir, ownerFile), err)
+		return o, fmt.Errorf("%s: %w", filepath.Join(runDir, OwnerFile), err)
 	}
 	return o, nil
 }
 
-// liveRuns lists the owners of the run directories whose live processes use the cache
+// LiveRuns lists the owners of the run directories whose live processes use the cache
 // of key.
-func liveRuns(runs, key string) []runOwner {
+func LiveRuns(runs, key string) []RunOwner {
 	entries, _ := os.ReadDir(runs)
-	var out []runOwner
+	var out []RunOwner
 	for _, e := range entries {
 		if o, err := readOwner(filepath.Join(runs, e.Name())); err == nil && o.Key == key && o.Alive() {
 			out = append(out, o)
@@ -65,12 +67,12 @@ func liveRuns(runs, key string) []runOwner {
 	return out
 }
 
-// cleanStaleRuns removes the run directories whose owner process is gone (it crashed or
+// CleanStaleRuns removes the run directories whose owner process is gone (it crashed or
 // was killed before Close): their overlay is unmounted first, and a directory whose
 // overlay stays mounted is left alone. Directories without an owner file (runs kept
-// with [WithKeep], other backends, older versions) are never touched. It returns the
+// kept by the sandbox, other backends, older versions) are never touched. It returns the
 // directories it removed.
-func cleanStaleRuns(runs string, logger *slog.Logger) []string {
+func CleanStaleRuns(runs string, logger *slog.Logger) []string {
 	entries, err := os.ReadDir(runs)
 	if err != nil {
 		return nil

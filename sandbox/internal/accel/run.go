@@ -1,4 +1,4 @@
-package sandbox
+package accel
 
 import (
 	"context"
@@ -14,19 +14,21 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/beneath"
 	"github.com/eclipse-atesor/atesor-go/internal/osroot"
+	"github.com/eclipse-atesor/atesor-go/sandbox/internal/provision"
 )
 
-// accelRun is the accelerated toolchain of one [Rootfs] run. The C layer is an overlay
+// Run is the accelerated toolchain of one root-filesystem sandbox run. The C layer is an overlay
 // lower layer, mounted only when the root filesystem's compiler and binutils match it;
 // the base layer (x86_64 loader and libraries) comes with it. Go's tools are copied into
 // the run once its Go package is installed at the matching version. After every
 // package-manager command sync checks again, so a run whose toolchain apt replaced goes
 // on with what is installed. Safe for concurrent use.
-type accelRun struct {
+type Run struct {
 	mu       sync.Mutex
 	logger   *slog.Logger
-	meta     AccelMeta
+	meta     Meta
 	dir      string // the accelerator directory; "" when there is none
 	cache    string // the cached root filesystem (the lowest layer)
 	merged   string // the run's merged tree; "" before the mount
@@ -34,23 +36,24 @@ type accelRun struct {
 	state    Toolchain
 }
 
-// prepareAccel decides whether a run on the cache gets the accelerator layers. It never
+// Prepare decides whether a run on the cache gets the accelerator layers. It never
 // fails: when the layers cannot be had, the run is emulated and the reason recorded.
-func prepareAccel(ctx context.Context, p atesor.Platform, cache string, o *options) *accelRun {
-	a := &accelRun{logger: o.logger, cache: cache}
-	if o.noAccel {
+func Prepare(ctx context.Context, p atesor.Platform, cache string, pc provision.Config, off bool) *Run {
+	cfg := pc.WithDefaults()
+	a := &Run{logger: cfg.Logger, cache: cache}
+	if off {
 		a.state = emulatedToolchain("acceleration is turned off (--no-accel)")
 		return a
 	}
-	m, err := provisionAccel(ctx, p, cache, o)
+	m, err := Provision(ctx, p, cache, *cfg)
 	if err != nil {
 		if !errors.Is(err, errNoAccel) {
-			o.logger.Warn("sandbox: the toolchain stays emulated: the accelerator could not be made", "err", err)
+			cfg.Logger.Warn("sandbox: the toolchain stays emulated: the accelerator could not be made", "err", err)
 		}
 		a.state = emulatedToolchain(strings.TrimPrefix(err.Error(), "sandbox: "))
 		return a
 	}
-	a.meta, a.dir = m, accelPathsFor(o.home, p).root
+	a.meta, a.dir = m, accelPathsFor(cfg.Home, p).root
 	status, err := readDpkgStatus(cache)
 	if err != nil {
 		a.state = emulatedToolchain(fmt.Sprintf("cannot read the root filesystem's packages: %v", err))
@@ -64,28 +67,28 @@ func prepareAccel(ctx context.Context, p atesor.Platform, cache string, o *optio
 	return a
 }
 
-// lowerdir returns the overlay's lowerdir option value: the accelerator layers (when
+// Lowerdir returns the overlay's lowerdir option value: the accelerator layers (when
 // mounted) above the cached root filesystem.
-func (a *accelRun) lowerdir() string {
+func (a *Run) Lowerdir() string {
 	if !a.cMounted {
 		return a.cache
 	}
 	return strings.Join([]string{filepath.Join(a.dir, accelCLayer), filepath.Join(a.dir, accelBaseLayer), a.cache}, ":")
 }
 
-// attach records the run's merged tree, checks the toolchain once and logs which one
+// Attach records the run's merged tree, checks the toolchain once and logs which one
 // the run uses.
-func (a *accelRun) attach(merged string) {
+func (a *Run) Attach(merged string) {
 	a.mu.Lock()
 	a.merged = merged
 	a.mu.Unlock()
-	a.sync("start")
-	t := a.toolchain()
+	a.Sync("start")
+	t := a.Toolchain()
 	a.logger.Info("sandbox: toolchain", "c", t.C.String(), "go", t.Go.String())
 }
 
-// toolchain returns a copy of the current state.
-func (a *accelRun) toolchain() Toolchain {
+// Toolchain returns a copy of the current state.
+func (a *Run) Toolchain() Toolchain {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	t := a.state
@@ -106,13 +109,13 @@ func cloneMap(m map[string]string) map[string]string {
 	return out
 }
 
-// sync checks the installed packages of the run against the accelerator after trigger
+// Sync checks the installed packages of the run against the accelerator after trigger
 // (a package-manager command line, or "start"): matching packages get their native
 // programs back where a reinstall replaced them, and when the compiler or binutils no
 // longer match, the native programs still in place are replaced with the root
 // filesystem's, so the emulated ld never meets a native LTO plugin. Problems are logged;
 // they leave the run emulated.
-func (a *accelRun) sync(trigger string) {
+func (a *Run) Sync(trigger string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if !a.cMounted || a.merged == "" {
@@ -126,7 +129,7 @@ func (a *accelRun) sync(trigger string) {
 	defer root.Close()
 	// Reads go through the gate: the run's commands may have replaced the status file or
 	// a program with a FIFO or a link to the tree's dev/zero.
-	g, err := NewGate(a.merged)
+	g, err := beneath.OpenDir(a.merged)
 	if err != nil {
 		a.logger.Warn("sandbox: toolchain check", "err", err)
 		return
@@ -141,7 +144,7 @@ func (a *accelRun) sync(trigger string) {
 	a.syncGo(root, g, status, trigger)
 }
 
-func (a *accelRun) syncC(root *os.Root, g *Gate, status map[string]dpkgPackage, trigger string) {
+func (a *Run) syncC(root *os.Root, g *beneath.Dir, status map[string]dpkgPackage, trigger string) {
 	versions, why := checkC(a.meta, status)
 	was := a.state.C.Accelerated
 	if why == "" {
@@ -179,7 +182,7 @@ func (a *accelRun) syncC(root *os.Root, g *Gate, status map[string]dpkgPackage, 
 	}
 }
 
-func (a *accelRun) syncGo(root *os.Root, g *Gate, status map[string]dpkgPackage, trigger string) {
+func (a *Run) syncGo(root *os.Root, g *beneath.Dir, status map[string]dpkgPackage, trigger string) {
 	if a.meta.GoPackage == "" {
 		a.state.Go = ToolchainPart{Reason: "the suite has no amd64 Go toolchain"}
 		return
@@ -212,25 +215,25 @@ func (a *accelRun) syncGo(root *os.Root, g *Gate, status map[string]dpkgPackage,
 }
 
 // goToolPath is the sandbox path of a Go tool of the riscv64 Go.
-func (a *accelRun) goToolPath(tool string) string {
+func (a *Run) goToolPath(tool string) string {
 	return path.Join(a.meta.GoRoot, "pkg/tool/linux_riscv64", tool)
 }
 
-func (a *accelRun) change(trigger, what string) {
+func (a *Run) change(trigger, what string) {
 	msg := fmt.Sprintf("after %q: %s", trigger, what)
 	a.state.Changes = append(a.state.Changes, msg)
 	a.logger.Info("sandbox: toolchain changed", "change", msg)
 }
 
 // copyIn copies the file at sandbox path f of the host layer directory into the run.
-func (a *accelRun) copyIn(root *os.Root, layer, f string) error {
-	return a.copyFile(root, hostPath(layer, f), f)
+func (a *Run) copyIn(root *os.Root, layer, f string) error {
+	return a.copyFile(root, osroot.HostPath(layer, f), f)
 }
 
 // copyFile writes the host file src to the sandbox path f of the run, through the
 // os.Root of the merged tree: a link planted inside the sandbox cannot send the write
 // to the host.
-func (a *accelRun) copyFile(root *os.Root, src, f string) error {
+func (a *Run) copyFile(root *os.Root, src, f string) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
@@ -245,9 +248,9 @@ func (a *accelRun) copyFile(root *os.Root, src, f string) error {
 
 // restore replaces the sandbox path f of the run with the cached root filesystem's
 // entry (a file or a link), or removes it when the root filesystem has none.
-func (a *accelRun) restore(root *os.Root, f string) error {
+func (a *Run) restore(root *os.Root, f string) error {
 	rel := strings.TrimPrefix(path.Clean(f), "/")
-	orig := hostPath(a.cache, f)
+	orig := osroot.HostPath(a.cache, f)
 	fi, err := os.Lstat(orig)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -270,8 +273,8 @@ func (a *accelRun) restore(root *os.Root, f string) error {
 
 // dpkgStatusIn reads the dpkg status file of a tree through its gate: a regular file of at
 // most [BoundDpkgStatus], links followed inside the tree.
-func dpkgStatusIn(g *Gate) (map[string]dpkgPackage, error) {
-	data, err := g.ReadFile(context.Background(), dpkgStatusFile, FollowInside, BoundDpkgStatus)
+func dpkgStatusIn(g *beneath.Dir) (map[string]dpkgPackage, error) {
+	data, err := g.ReadFile(context.Background(), dpkgStatusFile, beneath.FollowInside, BoundDpkgStatus)
 	if err != nil {
 		return nil, err
 	}
@@ -286,9 +289,9 @@ func rootLexists(root *os.Root, f string) bool {
 
 // isX86 reports whether the sandbox path f of the gate's tree is a regular file holding an
 // x86_64 ELF program or library (a link never is: the layers hold regular files).
-func isX86(g *Gate, f string) bool {
+func isX86(g *beneath.Dir, f string) bool {
 	// Only the header is read, whatever the size.
-	h, err := g.Open(context.Background(), f, NoFollow, Bound{Kind: "program", Max: -1})
+	h, err := g.Open(context.Background(), f, beneath.NoFollow, beneath.Bound{Kind: "program", Max: -1})
 	if err != nil {
 		return false
 	}

@@ -1,4 +1,4 @@
-package sandbox
+package provision
 
 import (
 	"context"
@@ -22,11 +22,11 @@ func TestLockProvisioningSaysWhatTheHolderDoes(t *testing.T) {
 		defer mu.Unlock()
 		return append([]string(nil), lines...)
 	}
-	o := buildOptions([]Option{WithProgress(func(p Progress) {
+	cfg := Config{Progress: func(p Progress) {
 		mu.Lock()
 		defer mu.Unlock()
 		lines = append(lines, p.Stage+": "+p.Message)
-	})})
+	}}.WithDefaults()
 	waitFor := func(want string) {
 		t.Helper()
 		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
@@ -40,7 +40,7 @@ func TestLockProvisioningSaysWhatTheHolderDoes(t *testing.T) {
 	}
 
 	// Free: no report.
-	_, unlock, err := lockProvisioning(context.Background(), lock, reporter{o: o, start: time.Now()}, "lock")
+	_, unlock, err := Lock(context.Background(), lock, Reporter{cfg: cfg, start: time.Now()}, "lock")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,14 +50,14 @@ func TestLockProvisioningSaysWhatTheHolderDoes(t *testing.T) {
 	}
 
 	// Held by a "holder" that bootstraps.
-	holderRep, holderUnlock, err := lockProvisioning(context.Background(), lock, reporter{o: buildOptions(nil), start: time.Now()}, "lock")
+	holderRep, holderUnlock, err := Lock(context.Background(), lock, Reporter{cfg: Config{}.WithDefaults(), start: time.Now()}, "lock")
 	if err != nil {
 		t.Fatal(err)
 	}
-	holderRep.report("bootstrap", "I: extracting archives...")
+	holderRep.Report("bootstrap", "I: extracting archives...")
 	done := make(chan error, 1)
 	go func() {
-		_, unlock, err := lockProvisioning(context.Background(), lock, reporter{o: o, start: time.Now()}, "lock")
+		_, unlock, err := Lock(context.Background(), lock, Reporter{cfg: cfg, start: time.Now()}, "lock")
 		if err == nil {
 			unlock()
 		}
@@ -68,9 +68,9 @@ func TestLockProvisioningSaysWhatTheHolderDoes(t *testing.T) {
 		t.Fatalf("a short wait was reported: %q", got)
 	}
 	waitFor("is at bootstrap: I: extracting archives...")
-	holderRep.report("bootstrap", "Get:17 http://mirror/debian trixie/main riscv64 libc6 2.41-12 [2,800 kB]")
+	holderRep.Report("bootstrap", "Get:17 http://mirror/debian trixie/main riscv64 libc6 2.41-12 [2,800 kB]")
 	time.Sleep(statusWriteEvery + 100*time.Millisecond)
-	holderRep.report("verify", "checking the new root filesystem")
+	holderRep.Report("verify", "checking the new root filesystem")
 	waitFor("is at verify: checking the new root filesystem")
 	for _, l := range said() {
 		if strings.Contains(l, "Get:17") {

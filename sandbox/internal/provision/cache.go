@@ -1,4 +1,4 @@
-package sandbox
+package provision
 
 import (
 	"context"
@@ -64,50 +64,54 @@ type CacheInfo struct {
 	Busy bool `json:"busy,omitempty"`
 }
 
-// cachePaths are where a platform's cached root filesystem lives.
-type cachePaths struct {
-	key, dir, rootfs, meta, lock string
+// Paths are where a platform's cached root filesystem lives.
+type Paths struct {
+	// Key is the sandbox key (debian-riscv64); Dir is <home>/sandboxes, which holds the
+	// root filesystem (Rootfs), its metadata (Meta) and its lock file (Lock).
+	Key, Dir, Rootfs, Meta, Lock string
 }
 
-func pathsFor(home string, p atesor.Platform) cachePaths {
+// PathsFor returns where the platform's cache lives under the state home.
+func PathsFor(home string, p atesor.Platform) Paths {
 	key := p.SandboxKey()
 	dir := filepath.Join(home, "sandboxes")
-	return cachePaths{
-		key:    key,
-		dir:    dir,
-		rootfs: filepath.Join(dir, key),
-		meta:   filepath.Join(dir, key+".json"),
-		lock:   filepath.Join(dir, key+".lock"),
+	return Paths{
+		Key:    key,
+		Dir:    dir,
+		Rootfs: filepath.Join(dir, key),
+		Meta:   filepath.Join(dir, key+".json"),
+		Lock:   filepath.Join(dir, key+".lock"),
 	}
 }
 
-// ready returns the metadata of a complete cached root filesystem: the metadata reads
+// Ready returns the metadata of a complete cached root filesystem: the metadata reads
 // and the tree is a directory. (Provisioning still checks a ready tree before reusing it.)
-func (cp cachePaths) ready() (CacheMeta, bool) {
-	m, err := readMeta(cp.meta)
+func (cp Paths) Ready() (CacheMeta, bool) {
+	m, err := ReadMeta(cp.Meta)
 	if err != nil {
 		return m, false
 	}
-	if fi, err := os.Stat(cp.rootfs); err != nil || !fi.IsDir() {
+	if fi, err := os.Stat(cp.Rootfs); err != nil || !fi.IsDir() {
 		return m, false
 	}
 	return m, true
 }
 
-// leftovers returns the temporary directories of interrupted provisioning runs.
-func (cp cachePaths) leftovers() []string { return tempDirsOf(cp.dir, cp.key) }
+// Leftovers returns the temporary directories of interrupted provisioning runs.
+func (cp Paths) Leftovers() []string { return TempDirs(cp.Dir, cp.Key) }
 
-// tempDirsOf returns the temporary directories (made with os.MkdirTemp(dir, "."+key+".tmp-"))
+// TempDirs returns the temporary directories (made with os.MkdirTemp(dir, "."+key+".tmp-"))
 // that interrupted runs making key in dir left behind.
-func tempDirsOf(dir, key string) []string {
+func TempDirs(dir, key string) []string {
 	stale, _ := filepath.Glob(filepath.Join(dir, "."+key+".tmp-*"))
 	return stale
 }
 
-func readMeta(file string) (CacheMeta, error) { return readJSONFile[CacheMeta](file) }
+// ReadMeta reads a cache's metadata file.
+func ReadMeta(file string) (CacheMeta, error) { return ReadJSON[CacheMeta](file) }
 
-// readJSONFile reads the JSON value of type T that writeJSONFile wrote.
-func readJSONFile[T any](file string) (T, error) {
+// ReadJSON reads the JSON value of type T that WriteJSON wrote.
+func ReadJSON[T any](file string) (T, error) {
 	var v T
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -119,7 +123,8 @@ func readJSONFile[T any](file string) (T, error) {
 	return v, nil
 }
 
-func writeMeta(file string, m CacheMeta) error { return writeJSONFile(file, m) }
+// WriteMeta writes a cache's metadata file (write it last: it marks the cache complete).
+func WriteMeta(file string, m CacheMeta) error { return WriteJSON(file, m) }
 
 // lockFile takes the exclusive lock of file (see [filelock]), waiting until it is free
 // or ctx ends, and returns its release.
@@ -140,30 +145,8 @@ func lockFileWaiting(ctx context.Context, file string, waiting func()) (func(), 
 // lockHeld reports whether another process holds the exclusive lock on file.
 func lockHeld(file string) bool { return filelock.Held(file) }
 
-// CacheStatus describes the platform's cached root filesystem under the state home
-// ([WithHome]): ready, incomplete or absent, its metadata, the disk space it uses, and
-// whether a provisioning is running. It reads without taking the provisioning lock.
-// Only a cancelled ctx makes it fail; unreadable files are left out of the size.
-func CacheStatus(ctx context.Context, p atesor.Platform, opts ...Option) (CacheInfo, error) {
-	cp := pathsFor(buildOptions(opts).home, p)
-	info := CacheInfo{Key: cp.key, Path: cp.rootfs, State: CacheAbsent, Busy: lockHeld(cp.lock)}
-	if m, ok := cp.ready(); ok {
-		info.State, info.Meta = CacheReady, &m
-	} else if exists(cp.rootfs) || exists(cp.meta) || len(cp.leftovers()) > 0 {
-		info.State = CacheIncomplete
-	}
-	seen := map[[2]uint64]bool{}
-	for _, dir := range append([]string{cp.rootfs}, cp.leftovers()...) {
-		n, err := diskUsage(ctx, dir, seen)
-		if err != nil {
-			return info, fmt.Errorf("sandbox: size of %s: %w", dir, err)
-		}
-		info.Size += n
-	}
-	return info, nil
-}
-
-func exists(p string) bool {
+// Exists reports whether p exists (a final link counts, whatever it points to).
+func Exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
 }
@@ -203,32 +186,67 @@ func diskUsage(ctx context.Context, dir string, seen map[[2]uint64]bool) (int64,
 // ErrCacheInUse is returned by [RemoveCache] while a sandbox instance runs on the cache.
 var ErrCacheInUse = errors.New("the cached root filesystem is in use")
 
+// CacheStatus describes the platform's cached root filesystem under the state home
+// (home): ready, incomplete or absent, its metadata, the disk space it uses, and
+// whether a provisioning is running. It reads without taking the provisioning lock.
+// Only a cancelled ctx makes it fail; unreadable files are left out of the size.
+func CacheStatus(ctx context.Context, p atesor.Platform, home string) (CacheInfo, error) {
+	cp := PathsFor(home, p)
+	info := CacheInfo{Key: cp.Key, Path: cp.Rootfs, State: CacheAbsent, Busy: lockHeld(cp.Lock)}
+	if m, ok := cp.Ready(); ok {
+		info.State, info.Meta = CacheReady, &m
+	} else if Exists(cp.Rootfs) || Exists(cp.Meta) || len(cp.Leftovers()) > 0 {
+		info.State = CacheIncomplete
+	}
+	seen := map[[2]uint64]bool{}
+	for _, dir := range append([]string{cp.Rootfs}, cp.Leftovers()...) {
+		n, err := diskUsage(ctx, dir, seen)
+		if err != nil {
+			return info, fmt.Errorf("sandbox: size of %s: %w", dir, err)
+		}
+		info.Size += n
+	}
+	return info, nil
+}
+
 // RemoveCache deletes the platform's cached root filesystem under the state home
-// ([WithHome]), with the leftovers of interrupted provisioning. It waits for the
+// (home), with the leftovers of interrupted provisioning. It waits for the
 // provisioning lock (another process may be making it), refuses with [ErrCacheInUse]
 // while a live process runs a sandbox instance on it, and deletes the metadata first, so
 // a half-deleted tree never looks ready. It reports whether there was anything to remove.
-func RemoveCache(ctx context.Context, p atesor.Platform, opts ...Option) (bool, error) {
-	o := buildOptions(opts)
-	cp := pathsFor(o.home, p)
-	if !exists(cp.rootfs) && !exists(cp.meta) && len(cp.leftovers()) == 0 {
+func RemoveCache(ctx context.Context, p atesor.Platform, home string) (bool, error) {
+	cp := PathsFor(home, p)
+	if !Exists(cp.Rootfs) && !Exists(cp.Meta) && len(cp.Leftovers()) == 0 {
 		return false, nil
 	}
-	unlock, err := lockFile(ctx, cp.lock)
+	unlock, err := lockFile(ctx, cp.Lock)
 	if err != nil {
 		return false, fmt.Errorf("sandbox: lock: %w", err)
 	}
 	defer unlock()
-	if users := liveRuns(runsDir(o.home), cp.key); len(users) > 0 {
-		return false, fmt.Errorf("sandbox: %s: %w by %s; let those runs finish first", cp.rootfs, ErrCacheInUse, users[0])
+	if users := LiveRuns(RunsDir(home), cp.Key); len(users) > 0 {
+		return false, fmt.Errorf("sandbox: %s: %w by %s; let those runs finish first", cp.Rootfs, ErrCacheInUse, users[0])
 	}
-	if err := os.Remove(cp.meta); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false, fmt.Errorf("sandbox: remove %s: %w", cp.meta, err)
+	if err := os.Remove(cp.Meta); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, fmt.Errorf("sandbox: remove %s: %w", cp.Meta, err)
 	}
-	for _, dir := range append([]string{cp.rootfs}, cp.leftovers()...) {
+	for _, dir := range append([]string{cp.Rootfs}, cp.Leftovers()...) {
 		if err := os.RemoveAll(dir); err != nil {
 			return false, fmt.Errorf("sandbox: remove %s: %w (files made by root need root to remove)", dir, err)
 		}
 	}
 	return true, nil
+}
+
+// WriteJSON writes v as indented JSON to file through a temporary file and a rename.
+func WriteJSON(file string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := file + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, file)
 }

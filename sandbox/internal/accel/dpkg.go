@@ -1,12 +1,16 @@
-package sandbox
+package accel
 
 import (
 	"bytes"
 	"regexp"
 	"strings"
 
+	"github.com/eclipse-atesor/atesor-go/internal/beneath"
 	"github.com/eclipse-atesor/atesor-go/internal/deb822"
 )
+
+// BoundDpkgStatus bounds a read of /var/lib/dpkg/status, read for installed versions.
+var BoundDpkgStatus = beneath.Bound{Kind: "dpkg status file", Max: 64 << 20}
 
 // dpkgStatusFile is the dpkg database of installed packages, relative to a root.
 const dpkgStatusFile = "var/lib/dpkg/status"
@@ -41,7 +45,7 @@ func parseDpkgStatus(data []byte) map[string]dpkgPackage {
 
 // readDpkgStatus parses <root>/var/lib/dpkg/status, read through a gate on root.
 func readDpkgStatus(root string) (map[string]dpkgPackage, error) {
-	g, err := NewGate(root)
+	g, err := beneath.OpenDir(root)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package sandbox
+package provision
 
 import (
 	"context"
@@ -110,11 +110,11 @@ func (st holderStatus) describe(ok bool) string {
 	return fmt.Sprintf("process %d is at %s: %s (for %s)", st.PID, st.Stage, st.Message, time.Since(st.Started).Round(time.Second))
 }
 
-// lockProvisioning takes the provisioning lock file, reporting as stage while another
+// Lock takes the provisioning lock file, reporting as stage while another
 // process holds it: after waitQuiet, whenever the holder's status changes, and at least
-// every waitReportEvery. Taken within waitQuiet, it reports nothing. The returned reporter writes the
+// every waitReportEvery. Taken within waitQuiet, it reports nothing. The returned Reporter writes the
 // status of this holder; unlock releases the lock and removes the status.
-func lockProvisioning(ctx context.Context, lock string, rep reporter, stage string) (reporter, func(), error) {
+func Lock(ctx context.Context, lock string, rep Reporter, stage string) (Reporter, func(), error) {
 	began := time.Now()
 	var said holderStatus
 	var saidAt time.Time
@@ -127,13 +127,13 @@ func lockProvisioning(ctx context.Context, lock string, rep reporter, stage stri
 			return
 		}
 		said, saidAt = st, time.Now()
-		rep.report(stage, fmt.Sprintf("waiting for %s (%s waited): %s", lock, time.Since(began).Round(time.Second), st.describe(ok)))
+		rep.Report(stage, fmt.Sprintf("waiting for %s (%s waited): %s", lock, time.Since(began).Round(time.Second), st.describe(ok)))
 	})
 	if err != nil {
 		return rep, nil, err
 	}
 	if !saidAt.IsZero() {
-		rep.report(stage, fmt.Sprintf("took %s after %s", lock, time.Since(began).Round(time.Second)))
+		rep.Report(stage, fmt.Sprintf("took %s after %s", lock, time.Since(began).Round(time.Second)))
 	}
 	w := newStatusWriter(lock)
 	rep.status = w

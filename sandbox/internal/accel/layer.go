@@ -1,4 +1,4 @@
-package sandbox
+package accel
 
 // Laying out the accelerator layers from an amd64 tree (see the notes in accel.go).
 
@@ -6,12 +6,15 @@ import (
 	"debug/elf"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/eclipse-atesor/atesor-go/internal/osroot"
 )
 
 // gccBackends are the GCC programs swapped for their native cross builds: everything
@@ -58,7 +61,7 @@ func (b *layerBuilder) place(layer, dst, src string) error {
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file", src)
 	}
-	host := hostPath(b.layer(layer), dst)
+	host := osroot.HostPath(b.layer(layer), dst)
 	if err := os.MkdirAll(filepath.Dir(host), 0o755); err != nil {
 		return err
 	}
@@ -76,7 +79,7 @@ func (b *layerBuilder) place(layer, dst, src string) error {
 
 // link makes the symbolic link dst -> target in a layer.
 func (b *layerBuilder) link(layer, dst, target string) error {
-	host := hostPath(b.layer(layer), dst)
+	host := osroot.HostPath(b.layer(layer), dst)
 	if err := os.MkdirAll(filepath.Dir(host), 0o755); err != nil {
 		return err
 	}
@@ -86,11 +89,11 @@ func (b *layerBuilder) link(layer, dst, target string) error {
 // amdFile resolves a sandbox path of the amd64 tree to the host path of the file it
 // names (links followed in the tree's coordinates).
 func (b *layerBuilder) amdFile(p string) (string, error) {
-	r, err := ResolvePath(b.amd, p)
+	r, err := osroot.Resolve(b.amd, p)
 	if err != nil {
 		return "", err
 	}
-	host := hostPath(b.amd, r)
+	host := osroot.HostPath(b.amd, r)
 	if _, err := os.Stat(host); err != nil {
 		return "", err
 	}
@@ -100,11 +103,11 @@ func (b *layerBuilder) amdFile(p string) (string, error) {
 // inRootfs reports whether the riscv64 root filesystem has the sandbox path p (the
 // final component not followed).
 func (b *layerBuilder) inRootfs(p string) bool {
-	dir, err := ResolvePath(b.rootfs, path.Dir(p))
+	dir, err := osroot.Resolve(b.rootfs, path.Dir(p))
 	if err != nil {
 		return false
 	}
-	return lstatOK(hostPath(b.rootfs, path.Join(dir, path.Base(p))))
+	return lstatOK(osroot.HostPath(b.rootfs, path.Join(dir, path.Base(p))))
 }
 
 // buildCLayer lays out the compiler and binutils layer and returns the sandbox paths
@@ -148,7 +151,7 @@ func (b *layerBuilder) buildCLayer(major string) ([]string, error) {
 	// ... and for the C++ library headers below /usr/riscv64-linux-gnu/include/c++/N.
 	cxx := "/usr/riscv64-linux-gnu/include/c++/" + major
 	if !b.inRootfs(cxx) {
-		entries, err := os.ReadDir(hostPath(b.rootfs, "/usr/include/c++/"+major))
+		entries, err := os.ReadDir(osroot.HostPath(b.rootfs, "/usr/include/c++/"+major))
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}
@@ -295,7 +298,7 @@ func (b *layerBuilder) findLibrary(name string, runpath []string, from string) (
 	}
 	dirs = append(dirs, x86LibDirs...)
 	for _, d := range dirs {
-		rd, err := ResolvePath(b.amd, d)
+		rd, err := osroot.Resolve(b.amd, d)
 		if err != nil {
 			continue
 		}
@@ -387,4 +390,31 @@ func (b *layerBuilder) checkCollisions() error {
 		return fmt.Errorf("the x86_64 files would hide files of the root filesystem: %s", strings.Join(hidden, ", "))
 	}
 	return nil
+}
+
+// copyFile copies the host file src to dest (a host program or library put into a
+// sandbox layer: trusted input), replacing a link at dest instead of writing through it.
+func copyFile(src, dest string, perm fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if li, err := os.Lstat(dest); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+		if err := os.Remove(dest); err != nil {
+			return err
+		}
+	}
+	out, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	return os.Chmod(dest, perm)
 }
