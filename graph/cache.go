@@ -22,7 +22,7 @@ func (p *Pipeline) Cached(ctx context.Context, req atesor.Request) (*atesor.Cach
 	if err != nil {
 		return nil, err
 	}
-	src, err := fetchSource(ctx, req.Source)
+	src, err := p.fetchSource(ctx, req.Source)
 	if err != nil {
 		return nil, err
 	}

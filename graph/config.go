@@ -36,9 +36,11 @@ type Config struct {
 	// nowhere it was not told to, the working directory included).
 	OutputDir string
 	// Home is the state home, the directory the pipeline keeps what outlives a run in:
-	// the saved state of each run for resume under <Home>/runs. The CLI sets it to its
-	// state home (ATESOR_HOME or ~/.local/share/atesor). Empty: run states are kept
-	// under the run's output directory, in <output>/.atesor/runs, never under $HOME.
+	// the saved state of each run for resume under <Home>/runs, downloaded source
+	// tarballs under <Home>/downloads. The CLI sets it to its state home (ATESOR_HOME
+	// or ~/.local/share/atesor). Empty: run states are kept under the run's output
+	// directory, in <output>/.atesor/runs, downloads in a directory under the system's
+	// temporary directory, never under $HOME.
 	Home string
 	// RunsDir holds the saved state of each run for resume; it overrides Home's runs
 	// directory (default <Home>/runs, see Home).

@@ -94,7 +94,7 @@ func (p *Pipeline) RunWith(ctx context.Context, req atesor.Request, opts ...comp
 	}
 	req.OutputDir = outDir
 	p.reclaimTempDirs()
-	src, err := fetchSource(ctx, req.Source)
+	src, err := p.fetchSource(ctx, req.Source)
 	if err != nil {
 		return nil, fmt.Errorf("graph: %w", source.RedactError(err, req.Source))
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/procowner"
+	"github.com/eclipse-atesor/atesor-go/source"
 )
 
 // TestRunReclaimsTempDirsOfDeadRuns: a run removes the temporary directories a killed
@@ -38,9 +39,9 @@ func TestRunReclaimsTempDirsOfDeadRuns(t *testing.T) {
 		}
 		return dir
 	}
-	deadSrc := leftover(tempSource+"1", dead)
-	deadTree := leftover(tempTree+"2", dead)
-	live := leftover(tempSource+"3", procowner.Current())
+	deadSrc := leftover(source.TempPrefix+"1", dead)
+	deadTree := leftover(source.TreeTempPrefix+"2", dead)
+	live := leftover(source.TempPrefix+"3", procowner.Current())
 
 	h := newHarness(t, false)
 	h.builds(0, "riscv64-glibc-hello")

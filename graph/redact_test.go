@@ -39,9 +39,14 @@ func TestCredentialedSourceLeavesNoTrace(t *testing.T) {
 	t.Setenv("ATESOR_HOME", home)
 	src := strings.Replace(srv.URL, "http://", "http://porter:"+token+"@", 1) + "/vecsum-1.0.tar.gz"
 
-	res, err := h.pipeline().Run(context.Background(), atesor.Request{Source: src, TestTimeout: time.Minute})
+	p := h.pipeline()
+	p.cfg.Home = home // the downloads cache is under the state home
+	res, err := p.Run(context.Background(), atesor.Request{Source: src, TestTimeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got, _ := os.ReadDir(filepath.Join(home, "downloads")); len(got) != 1 {
+		t.Errorf("the downloads cache under the state home holds %d files, want the tarball", len(got))
 	}
 	if !res.Verified {
 		t.Fatalf("status %s (%s): the fixture should port", res.Status, res.Reason)

@@ -33,7 +33,7 @@ func (p *Pipeline) Replay(ctx context.Context, in replay.Input, platformName, ou
 		// Nothing has run yet, and nothing will: the verdict says which rule refused what.
 		return &replay.Result{Package: in.Package, Sandbox: platform.SandboxKey(), Verdict: replay.Failed, Commands: cmds, Failure: refused}, nil
 	}
-	src, err := fetchSource(ctx, in.Source)
+	src, err := p.fetchSource(ctx, in.Source)
 	if err != nil {
 		return nil, fmt.Errorf("graph: replay %s: %w", in.Package, source.RedactError(err, in.Source))
 	}

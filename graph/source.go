@@ -9,23 +9,15 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/internal/procowner"
-	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/source"
 )
 
-// The host temporary directories of a run: an unpacked source tarball and a clone
-// copied out for detection (made by package source), the Go wrappers. Each records its
-// owner (see [procowner]) so that those of a process killed before it removed them are
-// reclaimed by the next run.
-const (
-	tempSource = source.TempPrefix
-	tempTree   = source.TreeTempPrefix
-)
-
 // reclaimTempDirs removes the temporary directories of runs whose process is gone (it
-// was killed or crashed before it removed them), and says so.
+// was killed or crashed before it removed them), and says so: an unpacked source
+// tarball and a clone copied out for detection (made by package source), the Go
+// wrappers. Each records its owner (see [procowner]).
 func (p *Pipeline) reclaimTempDirs() {
-	for _, prefix := range []string{tempSource, tempTree, gotool.TempWrappers} {
+	for _, prefix := range []string{source.TempPrefix, source.TreeTempPrefix, gotool.TempWrappers} {
 		removed, err := procowner.RemoveStale(filepath.Join(os.TempDir(), prefix+"*"))
 		for _, st := range removed {
 			p.cfg.Logger.Warn("reclaimed the temporary directory of a run that ended without removing it (killed or crashed)", "dir", st.Dir, "owner", st.Owner.PID)
@@ -39,17 +31,14 @@ func (p *Pipeline) reclaimTempDirs() {
 	}
 }
 
-// fetchSource gets a request's source onto the host through package source, with
-// downloads kept in the state home.
-func fetchSource(ctx context.Context, raw string) (*source.Source, error) {
-	return source.Resolve(ctx, raw, source.Options{DownloadDir: downloadsDir()})
-}
-
-// downloadsDir keeps downloaded tarballs, so the recipe-cache check and the run that
-// follows it (and a resumed run) fetch a URL once.
-func downloadsDir() string {
-	if home, err := memory.Home(); err == nil {
-		return filepath.Join(home, "downloads")
+// fetchSource gets a request's source onto the host through package source. Downloaded
+// tarballs are kept under <Home>/downloads, so the recipe-cache check and the run that
+// follows it (and a resumed run) fetch a URL once; without a Home, in a directory under
+// the system's temporary directory (never under $HOME).
+func (p *Pipeline) fetchSource(ctx context.Context, raw string) (*source.Source, error) {
+	var o source.Options
+	if p.cfg.Home != "" {
+		o.DownloadDir = filepath.Join(p.cfg.Home, "downloads")
 	}
-	return filepath.Join(os.TempDir(), "atesor-downloads")
+	return source.Resolve(ctx, raw, o)
 }
