@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
+	"github.com/eclipse-atesor/atesor-go/internal/ctxio"
 	"github.com/eclipse-atesor/atesor-go/memory"
 )
 
@@ -231,21 +232,8 @@ func copyFile(ctx context.Context, src, dst string) error {
 		return err
 	}
 	defer out.Abort()
-	if _, err := io.Copy(out, ctxReader{ctx, in}); err != nil {
+	if _, err := io.Copy(out, ctxio.Reader(ctx, in)); err != nil {
 		return err
 	}
 	return out.Commit()
-}
-
-// ctxReader ends a copy when its context ends: every read checks it first.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }

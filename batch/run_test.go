@@ -18,6 +18,7 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
+	"github.com/eclipse-atesor/atesor-go/internal/ctxio"
 	"github.com/eclipse-atesor/atesor-go/internal/filelock"
 	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 	"github.com/eclipse-atesor/atesor-go/memory"
@@ -368,7 +369,7 @@ func TestCopyTreeStopsWithTheContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Abort()
-	if _, err := io.Copy(f, ctxReader{ctx, r}); !errors.Is(err, context.Canceled) {
+	if _, err := io.Copy(f, ctxio.Reader(ctx, r)); !errors.Is(err, context.Canceled) {
 		t.Fatalf("copy of a large file: %v, want it cancelled between reads", err)
 	}
 }
