@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"strings"
 	"time"
 
@@ -261,7 +260,7 @@ func (r *run) applyActions(ctx context.Context, s *atesor.State, actions []ateso
 			if err := r.sb.WriteFile(ctx, p, []byte(a.Content), fs.FileMode(0o644)); err != nil {
 				return fmt.Errorf("create %s: %w", a.Path, err)
 			}
-			if isStub(a.Path, a.Content, isNew) && !contains(s.StubFiles, a.Path) {
+			if verify.IsStub(a.Path, a.Content, isNew) && !contains(s.StubFiles, a.Path) {
 				s.StubFiles = append(s.StubFiles, a.Path)
 			}
 			if attempt != nil {
@@ -309,25 +308,6 @@ func (r *run) applyPatch(ctx context.Context, s *atesor.State, a atesor.Action) 
 		last = res
 	}
 	return fmt.Errorf("patch for %s does not apply: %s", a.File, firstLine(last.Output))
-}
-
-var (
-	entryPoint  = regexp.MustCompile(`(?m)^\s*(int|void)\s+main\s*\(|^func main\(\)|^\s*fn main\(\)`)
-	compileRule = regexp.MustCompile(`(?i)\$\(CC\)|\$\(CXX\)|\bgcc\b|\bcc\b|\.c\b|\.o\b|add_library|add_executable|library\(|executable\(|\[lib\]|\[\[bin\]\]`)
-	sourceFile  = regexp.MustCompile(`\.(c|cc|cpp|cxx|go|rs)$`)
-	buildFile   = regexp.MustCompile(`(^|/)(Makefile|GNUmakefile|makefile|CMakeLists\.txt|meson\.build|Cargo\.toml)$`)
-)
-
-// isStub reports a file a fix must not write: a new source file that defines an entry
-// point, or a build file that compiles nothing.
-func isStub(p, content string, isNew bool) bool {
-	switch {
-	case sourceFile.MatchString(p):
-		return isNew && entryPoint.MatchString(content)
-	case buildFile.MatchString(p):
-		return !compileRule.MatchString(content)
-	}
-	return false
 }
 
 func newFileDiff(p, content string) string {
