@@ -29,7 +29,7 @@ func (r *run) ensureGoToolchain(ctx context.Context, s *atesor.State) error {
 		return nil
 	}
 	cfg := gotool.Setup{Sandbox: r.sb, Fetcher: r.p.goToolchains(), Logger: r.log,
-		Emit: func(e atesor.Event) { e.Node = NodeBuild; r.emit(e) }}
+		Emit: r.emitFor(NodeBuild)}
 	tc, err := gotool.Ensure(ctx, cfg, gotool.ModPath(s.RepoDir, s.Detection), s.GoToolchain)
 	if tc != nil {
 		s.GoToolchain = tc
@@ -44,6 +44,15 @@ func (r *run) ensureGoToolchain(ctx context.Context, s *atesor.State) error {
 	}
 	r.goToolchainIn = true
 	return nil
+}
+
+// emitFor is the run's event callback for a concern package's events, which carry no
+// node name: they are the node's.
+func (r *run) emitFor(node string) func(atesor.Event) {
+	return func(e atesor.Event) {
+		e.Node = node
+		r.emit(e)
+	}
 }
 
 // goToolchains is the pipeline's fetcher of Go releases.

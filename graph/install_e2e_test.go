@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/install"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
 	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"github.com/eclipse-atesor/atesor-go/recipe"
@@ -42,7 +43,7 @@ func TestE2EInstalledFilesArePrimary(t *testing.T) {
 	if inst == nil || !inst.OK || inst.ArtifactsFrom != atesor.ArtifactsFromInstall || inst.Method != "cmake" {
 		t.Fatalf("install = %+v", inst)
 	}
-	stage := StageDir("/workspace/" + res.Package)
+	stage := install.StageDir("/workspace/" + res.Package)
 	var primaries, secondaries []string
 	for _, a := range rep.Artifacts {
 		if a.Role == atesor.ArtifactPrimary {

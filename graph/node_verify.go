@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/install"
 	"github.com/eclipse-atesor/atesor-go/internal/pkgtree"
 	"github.com/eclipse-atesor/atesor-go/verify"
 )
@@ -29,7 +30,7 @@ func (r *run) verifyNode(ctx context.Context, s *atesor.State) error {
 	}
 	var built []atesor.Artifact
 	for _, a := range arts {
-		if shipped[a.Path+"@"+a.SHA256] || inStage(s.RepoDir, a.Path) {
+		if shipped[a.Path+"@"+a.SHA256] || install.InStage(s.RepoDir, a.Path) {
 			continue // shipped with the source, not produced by this build; or staged
 		}
 		built = append(built, a)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/gotool"
+	"github.com/eclipse-atesor/atesor-go/install"
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"github.com/eclipse-atesor/atesor-go/llm"
 	"github.com/eclipse-atesor/atesor-go/pkgtest"
@@ -170,7 +171,8 @@ func fallbackRecipe(s *atesor.State) string {
 	for _, p := range s.VerifyProblems {
 		fmt.Fprintf(&b, "- problem: %s\n", escape.Markdown(p))
 	}
-	b.WriteString(installEvidence(escapedInstall(s)))
+	esc := escapedInstall(s)
+	b.WriteString(install.Evidence(esc.RepoDir, esc.Install))
 	if ev := pkgtest.Evidence(s.Tests, s.Status); ev != "" {
 		b.WriteString("\n" + ev)
 	}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/beneath"
 	"github.com/eclipse-atesor/atesor-go/internal/ctxio"
 	"github.com/eclipse-atesor/atesor-go/internal/osroot"
 )
@@ -290,17 +291,6 @@ func writeInRoot(r *os.Root, rel string, in io.Reader, perm fs.FileMode, want in
 	return nil
 }
 
-// inTreeLink reports whether a symbolic link at rel (slash-separated, relative to a
-// tree's top) with target stays inside the tree: a relative target that, resolved
-// lexically from the link's directory, does not climb above the top.
-func inTreeLink(rel, target string) bool {
-	if target == "" || path.IsAbs(target) || strings.ContainsRune(target, 0) {
-		return false
-	}
-	j := path.Join(path.Dir(rel), target)
-	return j != ".." && !strings.HasPrefix(j, "../")
-}
-
 // copyTreeOut copies the host directory src (of a sandbox) into dest within b: its
 // directories, its regular files (each hard link as a copy of its own, counted again),
 // and the symbolic links whose relative targets stay inside the tree. Other links,
@@ -341,7 +331,7 @@ func copyTreeOut(ctx context.Context, src string, dest *os.Root, prefix string, 
 			if err != nil {
 				return err
 			}
-			if !inTreeLink(p, target) {
+			if !beneath.InTreeLink(p, target) {
 				logger.Warn("sandbox: copy out: leaving out a link that leads out of the tree", "path", p, "target", target)
 				return nil
 			}

@@ -483,3 +483,16 @@ func (f *fsFile) ReadAt(p []byte, off int64) (int, error) {
 }
 
 func (f *fsFile) Seek(off int64, whence int) (int64, error) { return f.r.Seek(off, whence) }
+
+// InTreeLink reports whether a symbolic link at rel (slash-separated, relative to a
+// tree's top) with target stays inside the tree: a relative target that, resolved
+// lexically from the link's directory, does not climb above the top. Whatever copies a
+// tree someone else controls out of it (a copy-out, an install tarball) keeps only such
+// links: whoever reads or unpacks the copy would otherwise write or read through them.
+func InTreeLink(rel, target string) bool {
+	if target == "" || path.IsAbs(target) || strings.ContainsRune(target, 0) {
+		return false
+	}
+	j := path.Join(path.Dir(rel), target)
+	return j != ".." && !strings.HasPrefix(j, "../")
+}

@@ -1,4 +1,4 @@
-package graph
+package install
 
 import (
 	"context"
@@ -19,13 +19,13 @@ func TestCTestPrograms(t *testing.T) {
 	{"name":"script","command":["/usr/bin/python3","/workspace/cjson/tests/run.py","/workspace/cjson/build/tests/../tests/misc_tests"]},
 	{"name":"outside","command":["/workspace/cjsonother/x","/tmp/y"]},
 	{"name":"nocmd"}]}`
-	got := CTestPrograms([]byte(doc), "/workspace/cjson")
+	got := ctestPrograms([]byte(doc), "/workspace/cjson")
 	want := []string{"/workspace/cjson/build/cJSON_test", "/workspace/cjson/build/tests/parse_examples",
 		"/workspace/cjson/tests/run.py", "/workspace/cjson/build/tests/misc_tests"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if got := CTestPrograms([]byte("Test project /x\nNo tests"), "/workspace/cjson"); got != nil {
+	if got := ctestPrograms([]byte("Test project /x\nNo tests"), "/workspace/cjson"); got != nil {
 		t.Errorf("text output gave %v", got)
 	}
 }
@@ -34,7 +34,7 @@ func TestMesonTestPrograms(t *testing.T) {
 	doc := `[{"name":"t1","cmd":["/workspace/pkg/builddir/tests/t1"],"suite":["pkg"]},
 	{"name":"t2","cmd":["/workspace/pkg/builddir/tests/t2","arg"]},{"name":"t3","cmd":[]}]`
 	want := []string{"/workspace/pkg/builddir/tests/t1", "/workspace/pkg/builddir/tests/t2"}
-	if diff := cmp.Diff(want, MesonTestPrograms([]byte(doc), "/workspace/pkg")); diff != "" {
+	if diff := cmp.Diff(want, mesonTestPrograms([]byte(doc), "/workspace/pkg")); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
@@ -52,7 +52,7 @@ func TestCheckPrograms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, CheckPrograms(tt.am)); diff != "" {
+			if diff := cmp.Diff(tt.want, checkPrograms(tt.am)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
@@ -72,12 +72,12 @@ func FuzzTestProgramMetadata(f *testing.F) {
 	f.Add(`{"tests":[{"command":["/r/a"]}]}`, "check_PROGRAMS = a \\\n b\n")
 	f.Add(`[{"cmd":["/r/../x"]}]`, "check_PROGRAMS += $(x) ../y\n")
 	f.Fuzz(func(t *testing.T, doc, am string) {
-		for _, p := range append(CTestPrograms([]byte(doc), "/r"), MesonTestPrograms([]byte(doc), "/r")...) {
+		for _, p := range append(ctestPrograms([]byte(doc), "/r"), mesonTestPrograms([]byte(doc), "/r")...) {
 			if len(p) < 3 || p[:3] != "/r/" {
 				t.Fatalf("a path outside the repository: %q", p)
 			}
 		}
-		for _, n := range CheckPrograms(am) {
+		for _, n := range checkPrograms(am) {
 			if n == "" || n[0] == '/' || n == ".." || len(n) >= 3 && n[:3] == "../" {
 				t.Fatalf("a name leaving the directory: %q", n)
 			}

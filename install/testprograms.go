@@ -1,21 +1,23 @@
-package graph
+package install
 
 import (
 	"context"
 	"encoding/json"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 // testPrograms reads the build-system metadata that names test programs: ctest's JSON
 // test list, meson's test introspection and automake's check_PROGRAMS. It returns the
 // sandbox paths the metadata names and which metadata answered.
-func (r *run) testPrograms(ctx context.Context, s *atesor.State) (map[string]bool, []string) {
+func testPrograms(ctx context.Context, sb Execer, repoDir, hostTree string) (map[string]bool, []string) {
 	progs := map[string]bool{}
 	var from []string
 	add := func(name string, paths []string) {
@@ -27,25 +29,25 @@ func (r *run) testPrograms(ctx context.Context, s *atesor.State) (map[string]boo
 			progs[p] = true
 		}
 	}
-	if dir, err := r.findBuildDir(ctx, s, "-type f -name CTestTestfile.cmake"); err == nil {
-		res, err := r.sb.Exec(ctx, atesor.Command{Line: "ctest --show-only=json-v1", Dir: path.Join(s.RepoDir, dir), Timeout: 2 * time.Minute})
+	if dir, err := findBuildDir(ctx, sb, repoDir, "-type f -name CTestTestfile.cmake"); err == nil {
+		res, err := sb.Exec(ctx, atesor.Command{Line: "ctest --show-only=json-v1", Dir: path.Join(repoDir, dir), Timeout: 2 * time.Minute})
 		if err == nil && res.OK() {
-			add("ctest", CTestPrograms([]byte(res.Stdout), s.RepoDir))
+			add("ctest", ctestPrograms([]byte(res.Stdout), repoDir))
 		}
 	}
-	if dir, err := r.findBuildDir(ctx, s, "-type d -name meson-info"); err == nil {
-		res, err := r.sb.Exec(ctx, atesor.Command{Line: "meson introspect --tests " + shellQuote(dir), Dir: s.RepoDir, Timeout: 2 * time.Minute})
+	if dir, err := findBuildDir(ctx, sb, repoDir, "-type d -name meson-info"); err == nil {
+		res, err := sb.Exec(ctx, atesor.Command{Line: "meson introspect --tests " + shellwords.Quote(dir), Dir: repoDir, Timeout: 2 * time.Minute})
 		if err == nil && res.OK() {
-			add("meson", MesonTestPrograms([]byte(res.Stdout), s.RepoDir))
+			add("meson", mesonTestPrograms([]byte(res.Stdout), repoDir))
 		}
 	}
-	add("automake", automakeTestPrograms(ctx, r.hostTree, s.RepoDir))
+	add("automake", automakeTestPrograms(ctx, hostTree, repoDir))
 	return progs, from
 }
 
-// CTestPrograms returns the programs of ctest's JSON test list (ctest
+// ctestPrograms returns the programs of ctest's JSON test list (ctest
 // --show-only=json-v1): each test command's absolute paths inside the repository.
-func CTestPrograms(data []byte, repoDir string) []string {
+func ctestPrograms(data []byte, repoDir string) []string {
 	var doc struct {
 		Tests []struct {
 			Command []string `json:"command"`
@@ -61,9 +63,9 @@ func CTestPrograms(data []byte, repoDir string) []string {
 	return out
 }
 
-// MesonTestPrograms returns the programs of meson's test introspection (meson
+// mesonTestPrograms returns the programs of meson's test introspection (meson
 // introspect --tests): each test command's absolute paths inside the repository.
-func MesonTestPrograms(data []byte, repoDir string) []string {
+func mesonTestPrograms(data []byte, repoDir string) []string {
 	var tests []struct {
 		Cmd []string `json:"cmd"`
 	}
@@ -83,7 +85,7 @@ func appendRepoPaths(out, words []string, repoDir string) []string {
 			continue
 		}
 		p := path.Clean(w)
-		if strings.HasPrefix(p, repoDir+"/") && !contains(out, p) {
+		if strings.HasPrefix(p, repoDir+"/") && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
@@ -114,7 +116,7 @@ func automakeTestPrograms(ctx context.Context, hostTree, repoDir string) []strin
 		if err != nil {
 			return nil
 		}
-		for _, name := range CheckPrograms(string(data)) {
+		for _, name := range checkPrograms(string(data)) {
 			out = append(out, path.Join(repoDir, path.Dir(p), name))
 		}
 		return nil
@@ -122,10 +124,10 @@ func automakeTestPrograms(ctx context.Context, hostTree, repoDir string) []strin
 	return out
 }
 
-// CheckPrograms returns the program names a Makefile.am lists in check_PROGRAMS
+// checkPrograms returns the program names a Makefile.am lists in check_PROGRAMS
 // (conditional and += assignments included, continuation lines joined, $(EXEEXT) and
 // variable references dropped).
-func CheckPrograms(makefileAm string) []string {
+func checkPrograms(makefileAm string) []string {
 	text := strings.ReplaceAll(makefileAm, "\\\r\n", " ")
 	text = strings.ReplaceAll(text, "\\\n", " ")
 	var out []string
@@ -148,7 +150,7 @@ func CheckPrograms(makefileAm string) []string {
 				continue
 			}
 			w = path.Clean(w)
-			if !strings.HasPrefix(w, "/") && !contains(out, w) {
+			if !strings.HasPrefix(w, "/") && !slices.Contains(out, w) {
 				out = append(out, w)
 			}
 		}

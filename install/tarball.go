@@ -1,4 +1,4 @@
-package graph
+package install
 
 import (
 	"archive/tar"
@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -17,14 +17,18 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
+	"github.com/eclipse-atesor/atesor-go/internal/beneath"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
-// writeInstallTarball copies the staged install tree out of the sandbox and writes it
-// as <repo>_install.tar.gz: entries sorted, owned by root, dated SOURCE_DATE_EPOCH, so
-// the same staged tree gives the same tarball.
-func (r *run) writeInstallTarball(ctx context.Context, s *atesor.State) error {
-	if s.Install == nil || !s.Install.OK {
+// WriteTarball copies the staged install tree of inst out of sb (within budget, as
+// the artifacts are copied) and writes it at dest (<repo>_install.tar.gz): entries
+// sorted, owned by root, dated mtime (the source's SOURCE_DATE_EPOCH), so the same
+// staged tree gives the same tarball. Nothing is written unless the install step
+// succeeded.
+func WriteTarball(ctx context.Context, sb atesor.Sandbox, inst *atesor.Install, dest string, mtime time.Time, budget *sandbox.CopyBudget, logger *slog.Logger) error {
+	if inst == nil || !inst.OK {
 		return nil
 	}
 	tmp, err := os.MkdirTemp("", "atesor-stage-")
@@ -38,18 +42,18 @@ func (r *run) writeInstallTarball(ctx context.Context, s *atesor.State) error {
 	}
 	defer root.Close()
 	// The stage counts against the run's copy-out bounds, as the artifacts do.
-	if err := sandbox.CopyOutTree(ctx, r.sb, s.Install.StageDir, root, "stage", r.copyBudget, r.log); err != nil {
+	if err := sandbox.CopyOutTree(ctx, sb, inst.StageDir, root, "stage", budget, logger); err != nil {
 		return fmt.Errorf("copy the staged install tree out: %w", err)
 	}
-	return WriteTarGz(r.outPath("_install.tar.gz"), filepath.Join(tmp, "stage"), time.Unix(s.SourceDateEpoch, 0))
+	return writeTarGz(dest, filepath.Join(tmp, "stage"), mtime)
 }
 
-// WriteTarGz writes the host tree dir as a gzip-compressed tarball at dest (atomically,
+// writeTarGz writes the host tree dir as a gzip-compressed tarball at dest (atomically,
 // see [atomicfile]): regular files, directories and the symbolic links whose relative
 // targets stay inside the tree, sorted by name, owned by root, every entry dated mtime.
 // Other links (absolute, or climbing out: whoever unpacks the tarball would write
 // through them), devices, FIFOs and sockets are left out.
-func WriteTarGz(dest, dir string, mtime time.Time) error {
+func writeTarGz(dest, dir string, mtime time.Time) error {
 	var paths []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -99,7 +103,7 @@ func addTarEntry(tw *tar.Writer, root, p string, mtime time.Time) error {
 		if link, err = os.Readlink(p); err != nil {
 			return err
 		}
-		if !inTreeLink(filepath.ToSlash(rel), link) {
+		if !beneath.InTreeLink(filepath.ToSlash(rel), link) {
 			return nil
 		}
 	} else if !fi.Mode().IsRegular() && !fi.IsDir() {
@@ -136,21 +140,10 @@ func addTarEntry(tw *tar.Writer, root, p string, mtime time.Time) error {
 	return err
 }
 
-// inTreeLink reports whether a link at rel (slash-separated, relative to a tree's top)
-// to target stays inside the tree: a relative target that, resolved from the link's
-// directory, does not climb above the top.
-func inTreeLink(rel, target string) bool {
-	if target == "" || path.IsAbs(target) || strings.ContainsRune(target, 0) {
-		return false
-	}
-	j := path.Join(path.Dir(rel), target)
-	return j != ".." && !strings.HasPrefix(j, "../")
-}
-
-// installEvidence is the recipe's account of how the primary artifacts were chosen and
-// what the install step staged.
-func installEvidence(s *atesor.State) string {
-	inst := s.Install
+// Evidence is the recipe's account of how the primary artifacts were chosen and what
+// the install step staged ("" when it did not run). The caller escapes the names in
+// inst and repoDir for where the text goes; nothing here quotes them again.
+func Evidence(repoDir string, inst *atesor.Install) string {
 	if inst == nil {
 		return ""
 	}
@@ -158,9 +151,9 @@ func installEvidence(s *atesor.State) string {
 	switch {
 	case inst.ArtifactsFrom == atesor.ArtifactsFromInstall:
 		fmt.Fprintf(&b, "\nThe primary artifacts are the ELF files the %s install step staged in `%s` (%d files, %d development files).\n",
-			inst.Method, rel(s.RepoDir, inst.StageDir), len(inst.Files), len(inst.DevFiles))
+			inst.Method, strings.TrimPrefix(strings.TrimPrefix(inst.StageDir, repoDir), "/"), len(inst.Files), len(inst.DevFiles))
 	case inst.Error != "":
-		fmt.Fprintf(&b, "\nThe curator rules chose the primary artifacts: the install step did not stage them (%s).\n", firstLine(inst.Error))
+		fmt.Fprintf(&b, "\nThe curator rules chose the primary artifacts: the install step did not stage them (%s).\n", excerpt.FirstLine(inst.Error))
 	default:
 		b.WriteString("\nThe curator rules chose the primary artifacts.\n")
 	}

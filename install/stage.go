@@ -1,0 +1,238 @@
+package install
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/gotool"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
+)
+
+// stageDirName is the staging directory of the install step, inside the repository so
+// that every backend can read it (and the fixes never write there).
+const stageDirName = ".atesor-stage"
+
+// installTimeout bounds one install command.
+const installTimeout = 15 * time.Minute
+
+// StageDir is the sandbox path of a package's install staging directory.
+func StageDir(repoDir string) string { return repoDir + "/" + stageDirName }
+
+// InStage reports whether a sandbox path lies in the staging directory, so that a scan
+// of the build tree leaves the staged copies out.
+func InStage(repoDir, p string) bool {
+	return strings.HasPrefix(p, StageDir(repoDir)+"/")
+}
+
+// Execer runs a command in the sandbox; it is all of the sandbox the install step's
+// own commands (finding the build directory, listing the staged files) use.
+type Execer interface {
+	Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandResult, error)
+}
+
+// Package is what the install step reads of a built package.
+type Package struct {
+	// RepoDir is the repository's sandbox path; the stage is below it.
+	RepoDir string
+	// Detection is the scripted detection (build system, build and module directory,
+	// a shipped configure script); nil when there was none.
+	Detection *atesor.Detection
+	// BuildSystem is the analysis' build system when it chose one; it wins over the
+	// detection's ("" or unknown: the detection's).
+	BuildSystem atesor.BuildSystem
+	// Plan is the build plan (its go commands' build tags are the install's too).
+	Plan *atesor.BuildPlan
+	// GoToolchain is the Go toolchain the build used (nil: the suite's).
+	GoToolchain *atesor.GoToolchain
+}
+
+// Stager runs the install step.
+type Stager struct {
+	// Sandbox runs the step's own commands.
+	Sandbox Execer
+	// Run runs one install line as the build runs a plan command (the safety rules,
+	// live output, the build's environment, the recipe's record), within timeout.
+	// failed reports a line that ran and failed; err a line that could not run.
+	Run func(ctx context.Context, line string, timeout time.Duration) (res atesor.CommandResult, failed bool, err error)
+	// Emit reports progress (nil: none). Events carry Phase "install" and no node name:
+	// the caller adds its own.
+	Emit func(atesor.Event)
+}
+
+// Stage runs the build system's install step into the staging directory after a
+// successful build and lists what it installed. A failed or missing install step is
+// recorded in the result (Error), not returned: the curator rules then choose the
+// primary artifacts alone.
+func (st Stager) Stage(ctx context.Context, pkg Package) *atesor.Install {
+	emit := st.Emit
+	if emit == nil {
+		emit = func(atesor.Event) {}
+	}
+	inst := &atesor.Install{StageDir: StageDir(pkg.RepoDir)}
+	method, lines, err := commands(ctx, st.Sandbox, pkg)
+	inst.Method = method
+	if err != nil {
+		inst.Error = err.Error()
+		emit(atesor.Event{Kind: atesor.EventInfo, Phase: "install", Line: "no install step: " + inst.Error})
+		return inst
+	}
+	emit(atesor.Event{Kind: atesor.EventPhase, Phase: "install"})
+	for _, line := range lines {
+		res, failed, err := st.Run(ctx, line, installTimeout)
+		if err != nil {
+			inst.Error = err.Error()
+			return inst
+		}
+		if failed {
+			inst.Error = fmt.Sprintf("`%s` failed (exit %d): %s", line, res.ExitCode, excerpt.Tail(strings.TrimSpace(res.Output), 600))
+			emit(atesor.Event{Kind: atesor.EventInfo, Phase: "install", Line: "install step failed: the curator rules choose the artifacts", Err: excerpt.FirstLine(inst.Error)})
+			return inst
+		}
+		inst.Commands = append(inst.Commands, line)
+	}
+	files, err := listStaged(ctx, st.Sandbox, inst.StageDir)
+	if err != nil {
+		inst.Error = err.Error()
+		return inst
+	}
+	inst.OK = true
+	inst.Files = files
+	for _, f := range files {
+		if isDevFile(f) {
+			inst.DevFiles = append(inst.DevFiles, f)
+		}
+	}
+	emit(atesor.Event{Kind: atesor.EventInfo, Phase: "install", Line: fmt.Sprintf("staged %s (%s)", count(len(files), "file", "files"), count(len(inst.DevFiles), "development file", "development files"))})
+	return inst
+}
+
+// commands returns the install method and its command lines for the package's build
+// system: DESTDIR for make, autotools and meson, DESTDIR with cmake --install, GOBIN
+// for go install, cargo install --root.
+func commands(ctx context.Context, sb Execer, pkg Package) (string, []string, error) {
+	stage := StageDir(pkg.RepoDir)
+	bs, buildDir, shipped := atesor.BuildUnknown, "", false
+	if d := pkg.Detection; d != nil {
+		bs, buildDir, shipped = d.BuildSystem, d.BuildDir, d.ShippedConfigure
+	}
+	if pkg.BuildSystem != "" && pkg.BuildSystem != atesor.BuildUnknown {
+		bs = pkg.BuildSystem
+	}
+	clean := "rm -rf " + shellwords.Quote(stage)
+	q := shellwords.Quote(stage)
+	switch bs {
+	case atesor.BuildCMake:
+		dir, err := findBuildDir(ctx, sb, pkg.RepoDir, "-type f -name CMakeCache.txt")
+		if err != nil {
+			return "cmake", nil, err
+		}
+		return "cmake", []string{clean + " && DESTDIR=" + q + " cmake --install " + shellwords.Quote(dir)}, nil
+	case atesor.BuildMeson:
+		dir, err := findBuildDir(ctx, sb, pkg.RepoDir, "-type d -name meson-info")
+		if err != nil {
+			return "meson", nil, err
+		}
+		return "meson", []string{clean + " && DESTDIR=" + q + " meson install -C " + shellwords.Quote(dir) + " --no-rebuild"}, nil
+	case atesor.BuildAutotools, atesor.BuildMake:
+		return "make", []string{clean + " && " + inDirLine(buildDir, "make install DESTDIR="+q)}, nil
+	case atesor.BuildGo:
+		mod := buildDir
+		if pkg.Detection != nil && pkg.Detection.ModuleDir != "" && pkg.Detection.ModuleDir != "." {
+			mod = pkg.Detection.ModuleDir
+		}
+		return "go", gotool.WithPlanTags([]string{clean + " && " + inDirLine(mod, gotool.InstallLine(pkg.GoToolchain, stage+"/usr/local/bin"))}, pkg.Plan), nil
+	case atesor.BuildCargo:
+		return "cargo", []string{clean + " && " + inDirLine(buildDir, "cargo install --path . --root "+shellwords.Quote(stage+"/usr/local"))}, nil
+	}
+	if shipped {
+		return "make", []string{clean + " && " + inDirLine(buildDir, "make install DESTDIR="+q)}, nil
+	}
+	return "", nil, fmt.Errorf("the %s build system has no known install step", bs)
+}
+
+// inDirLine prefixes a command with a cd into a repository subdirectory.
+func inDirLine(dir, line string) string {
+	dir = strings.Trim(path.Clean("/"+dir), "/")
+	if dir == "" {
+		return line
+	}
+	return "cd " + shellwords.Quote(dir) + " && " + line
+}
+
+// findBuildDir finds the shallowest directory (relative to the repository) that holds
+// what the find expression matches: CMakeCache.txt for CMake, meson-info for meson.
+func findBuildDir(ctx context.Context, sb Execer, repoDir, expr string) (string, error) {
+	line := "find . -maxdepth 3 -path ./" + stageDirName + " -prune -o " + expr + " -print"
+	res, err := sb.Exec(ctx, atesor.Command{Line: line, Dir: repoDir, Timeout: 2 * time.Minute})
+	if err != nil {
+		return "", fmt.Errorf("find the build directory: %w", err)
+	}
+	best := ""
+	for _, l := range strings.Split(strings.TrimSpace(res.Stdout), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		dir := path.Dir(l)
+		if best == "" || strings.Count(dir, "/") < strings.Count(best, "/") || (strings.Count(dir, "/") == strings.Count(best, "/") && dir < best) {
+			best = dir
+		}
+	}
+	if best == "" {
+		return "", fmt.Errorf("no build directory found (%s)", expr)
+	}
+	return best, nil
+}
+
+// listStaged lists the regular files and links below the staging directory, relative
+// to it, sorted.
+func listStaged(ctx context.Context, sb Execer, stage string) ([]string, error) {
+	res, err := sb.Exec(ctx, atesor.Command{Line: `find . \( -type f -o -type l \) -print`, Dir: stage, Timeout: 2 * time.Minute})
+	if err != nil {
+		return nil, fmt.Errorf("list the staged files: %w", err)
+	}
+	if !res.OK() {
+		return nil, fmt.Errorf("list the staged files: exit %d: %s", res.ExitCode, excerpt.FirstLine(res.Output))
+	}
+	var files []string
+	for _, l := range strings.Split(res.Stdout, "\n") {
+		if l = strings.TrimPrefix(strings.TrimSpace(l), "./"); l != "" && l != "." {
+			files = append(files, l)
+		}
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+// isDevFile reports whether a staged path is a development file: a header, a pkg-config
+// file or a CMake package configuration file.
+func isDevFile(p string) bool {
+	base := path.Base(p)
+	switch {
+	case strings.Contains("/"+p, "/include/"):
+		return true
+	case strings.HasSuffix(base, ".pc") && strings.Contains(p, "pkgconfig/"):
+		return true
+	case strings.HasSuffix(base, ".cmake") && strings.Contains(p, "/cmake/"):
+		return true
+	}
+	switch path.Ext(base) {
+	case ".h", ".hh", ".hpp", ".hxx", ".h++":
+		return true
+	}
+	return false
+}
+
+// count says n of a thing, singular or plural.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

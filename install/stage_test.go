@@ -1,0 +1,158 @@
+package install
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
+)
+
+// stagerOver is a Stager over a fake sandbox whose Run runs each line in it and records
+// line and timeout, as the pipeline's plan-command runner does.
+func stagerOver(t *testing.T) (Stager, *sandboxtest.Sandbox, *[]atesor.Event, *[]time.Duration) {
+	t.Helper()
+	sb := sandboxtest.New(t, atesor.Platform{Triplet: "riscv64-linux-gnu"})
+	sb.SetRepo("pkg")
+	var events []atesor.Event
+	var timeouts []time.Duration
+	st := Stager{Sandbox: sb, Emit: func(e atesor.Event) { events = append(events, e) },
+		Run: func(ctx context.Context, line string, timeout time.Duration) (atesor.CommandResult, bool, error) {
+			timeouts = append(timeouts, timeout)
+			res, err := sb.Exec(ctx, atesor.Command{Line: line, Dir: "/workspace/pkg", Timeout: timeout})
+			return res, err == nil && !res.OK(), err
+		}}
+	return st, sb, &events, &timeouts
+}
+
+// TestStageMake: a make build installs with DESTDIR into the stage, within the install
+// bound, and the staged files and development files are listed, sorted.
+func TestStageMake(t *testing.T) {
+	st, sb, events, timeouts := stagerOver(t)
+	sb.OnPrefix(`find . \( -type f -o -type l \) -print`, sandboxtest.OK("./usr/local/lib/libz.so.1\n./usr/local/include/zlib.h\n./usr/local/lib/pkgconfig/zlib.pc\n"))
+	inst := st.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", Detection: &atesor.Detection{BuildSystem: atesor.BuildMake, BuildDir: "src"}})
+	want := &atesor.Install{Method: "make", StageDir: "/workspace/pkg/.atesor-stage", OK: true,
+		Commands: []string{"rm -rf '/workspace/pkg/.atesor-stage' && cd 'src' && make install DESTDIR='/workspace/pkg/.atesor-stage'"},
+		Files:    []string{"usr/local/include/zlib.h", "usr/local/lib/libz.so.1", "usr/local/lib/pkgconfig/zlib.pc"},
+		DevFiles: []string{"usr/local/include/zlib.h", "usr/local/lib/pkgconfig/zlib.pc"}}
+	if d := cmp.Diff(want, inst); d != "" {
+		t.Fatalf("install (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]time.Duration{15 * time.Minute}, *timeouts); d != "" {
+		t.Errorf("timeouts (-want +got):\n%s", d)
+	}
+	if n := len(*events); n != 2 || (*events)[0].Kind != atesor.EventPhase || (*events)[1].Line != "staged 3 files (2 development files)" {
+		t.Errorf("events %+v", *events)
+	}
+	for _, e := range *events {
+		if e.Phase != "install" || e.Node != "" {
+			t.Errorf("event %+v: want phase install and no node", e)
+		}
+	}
+}
+
+// TestStageChoices: the analysis' build system wins over the detection's; Go installs
+// with the fetched toolchain's line and the plan's tags; a build system without an
+// install step, and a failing step, are recorded, not fatal.
+func TestStageChoices(t *testing.T) {
+	st, sb, events, _ := stagerOver(t)
+	sb.OnPrefix("find . -maxdepth 3", sandboxtest.OK("./b/c/meson-info\n./build/meson-info\n"))
+	inst := st.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", BuildSystem: atesor.BuildMeson, Detection: &atesor.Detection{BuildSystem: atesor.BuildMake}})
+	if inst.Method != "meson" || len(inst.Commands) != 1 || !strings.HasSuffix(inst.Commands[0], "meson install -C 'build' --no-rebuild") {
+		t.Errorf("meson: %+v", inst)
+	}
+	plan := &atesor.BuildPlan{Phases: []atesor.Phase{{Name: "build", Commands: []string{"go build -tags=purego -o bin/ ./..."}}}}
+	goInst := st.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", Plan: plan,
+		Detection:   &atesor.Detection{BuildSystem: atesor.BuildGo, ModuleDir: "go"},
+		GoToolchain: &atesor.GoToolchain{Version: "go1.27.3", Arch: "amd64", GOROOT: "/opt/atesor/go/go1.27.3"}})
+	if len(goInst.Commands) != 1 || !strings.Contains(goInst.Commands[0], "cd 'go' && go build -tags=purego -buildvcs=false -o '/workspace/pkg/.atesor-stage/usr/local/bin'/ ./...") {
+		t.Errorf("go: %+v", goInst)
+	}
+	*events = nil
+	none := st.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", Detection: &atesor.Detection{BuildSystem: atesor.BuildUnknown}})
+	if none.OK || !strings.Contains(none.Error, "has no known install step") || len(*events) != 1 || !strings.HasPrefix((*events)[0].Line, "no install step: ") {
+		t.Errorf("unknown: %+v, events %+v", none, *events)
+	}
+	sb.OnPrefix("rm -rf '/workspace/pkg/.atesor-stage' && cargo install", sandboxtest.Fail(101, "error: no binaries\n"))
+	failed := st.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", Detection: &atesor.Detection{BuildSystem: atesor.BuildCargo}})
+	if failed.OK || !strings.Contains(failed.Error, "(exit 101): error: no binaries") || len(failed.Commands) != 0 {
+		t.Errorf("cargo: %+v", failed)
+	}
+}
+
+// TestChoose: staged ELF files become the primary artifacts, the build tree's copies of
+// them are left out and its other files are secondary; a test program named by the
+// metadata is never primary; without a staged program the rules' choice stands.
+func TestChoose(t *testing.T) {
+	sb := sandboxtest.New(t, atesor.Platform{Triplet: "riscv64-linux-gnu"})
+	sb.OnPrefix("find . -maxdepth 3 -path ./.atesor-stage -prune -o -type f -name CTestTestfile.cmake", sandboxtest.OK("./build/CTestTestfile.cmake\n"))
+	sb.OnPrefix("ctest --show-only=json-v1", sandboxtest.OK(`{"tests":[{"command":["/workspace/pkg/build/t1"]}]}`))
+	staged := []atesor.Artifact{
+		{Path: "/workspace/pkg/.atesor-stage/usr/bin/tool", SHA256: "a", Kind: atesor.KindExecutable},
+		{Path: "/workspace/pkg/.atesor-stage/usr/lib/x.o", SHA256: "o", Kind: atesor.KindObject},
+		{Path: "/workspace/pkg/.atesor-stage/usr/lib/prebuilt.so", SHA256: "p", Kind: atesor.KindSharedLibrary},
+	}
+	var scanned []string
+	c := Chooser{Sandbox: sb, Scan: func(ctx context.Context, dir string) ([]atesor.Artifact, error) {
+		scanned = append(scanned, dir)
+		return staged, nil
+	}}
+	built := func() []atesor.Artifact {
+		return []atesor.Artifact{
+			{Path: "/workspace/pkg/build/tool", SHA256: "a", Role: atesor.ArtifactPrimary},
+			{Path: "/workspace/pkg/build/t1", SHA256: "t", Role: atesor.ArtifactPrimary},
+			{Path: "/workspace/pkg/build/helper", SHA256: "h", Role: atesor.ArtifactPrimary},
+		}
+	}
+	inst, arts := c.Choose(context.Background(), "/workspace/pkg", nil, built(), nil)
+	if inst.Error != "the install step did not run" || inst.ArtifactsFrom != atesor.ArtifactsFromRules || len(scanned) != 0 {
+		t.Errorf("no install: %+v, scanned %v", inst, scanned)
+	}
+	if arts[1].Role != atesor.ArtifactSecondary || arts[0].Role != atesor.ArtifactPrimary || !cmp.Equal(inst.TestPrograms, []string{"/workspace/pkg/build/t1"}) {
+		t.Errorf("no install: %+v, test programs %v", arts, inst.TestPrograms)
+	}
+	ok := &atesor.Install{OK: true, StageDir: "/workspace/pkg/.atesor-stage"}
+	inst, arts = c.Choose(context.Background(), "/workspace/pkg", ok, built(), map[string]bool{"p": true})
+	if inst != ok || inst.ArtifactsFrom != atesor.ArtifactsFromInstall || !cmp.Equal(scanned, []string{ok.StageDir}) {
+		t.Fatalf("install: %+v, scanned %v", inst, scanned)
+	}
+	roles := map[string]atesor.ArtifactRole{}
+	for _, a := range arts {
+		roles[a.Path] = a.Role
+	}
+	want := map[string]atesor.ArtifactRole{
+		"/workspace/pkg/.atesor-stage/usr/bin/tool": atesor.ArtifactPrimary, "/workspace/pkg/.atesor-stage/usr/lib/x.o": atesor.ArtifactSecondary,
+		"/workspace/pkg/build/t1": atesor.ArtifactSecondary, "/workspace/pkg/build/helper": atesor.ArtifactSecondary,
+	}
+	if d := cmp.Diff(want, roles); d != "" {
+		t.Errorf("roles (-want +got):\n%s", d)
+	}
+	staged = staged[1:2] // only an object file
+	inst, arts = c.Choose(context.Background(), "/workspace/pkg", &atesor.Install{OK: true, StageDir: ok.StageDir}, built(), nil)
+	if inst.ArtifactsFrom != atesor.ArtifactsFromRules || inst.Error != "the install step staged no program or library" || len(arts) != 3 {
+		t.Errorf("objects only: %+v %+v", inst, arts)
+	}
+	c.Scan = func(context.Context, string) ([]atesor.Artifact, error) { return nil, errors.New("boom") }
+	if inst, _ = c.Choose(context.Background(), "/workspace/pkg", &atesor.Install{OK: true, StageDir: ok.StageDir}, built(), nil); inst.Error != "scan the staged files: boom" {
+		t.Errorf("scan error: %+v", inst)
+	}
+}
+
+func TestEvidence(t *testing.T) {
+	if Evidence("/w", nil) != "" {
+		t.Error("evidence without an install step")
+	}
+	inst := &atesor.Install{Method: "cmake", StageDir: "/w/.atesor-stage", ArtifactsFrom: atesor.ArtifactsFromInstall,
+		Files: []string{"a", "b"}, DevFiles: []string{"include/a.h"}, TestPrograms: []string{"/w/t"}, TestProgramsFrom: []string{"ctest"}}
+	got := Evidence("/w", inst)
+	for _, want := range []string{"the cmake install step staged in `.atesor-stage` (2 files, 1 development files)", "- development file: `include/a.h`", "1 test programs marked by ctest metadata"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("evidence does not say %q:\n%s", want, got)
+		}
+	}
+}
