@@ -28,7 +28,7 @@ func IsGitURL(src string) bool {
 // copyInHost copies the host file or directory src to the host directory or file dest
 // (already resolved inside a sandbox). A source tarball is unpacked into dest, with its
 // single top-level directory stripped; a directory is copied recursively (symbolic links
-// are copied as links) without the secret-looking files [IsSecretFile] names, each
+// are copied as links) without the secret-looking files isSecretFile names, each
 // skipped one logged to logger; any other file is copied to dest. What it writes is
 // bounded by the extraction bounds (each hard link of a tree counts the bytes it
 // copies), and it stops when ctx ends.

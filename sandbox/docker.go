@@ -53,8 +53,8 @@ type Docker struct {
 	network bool
 }
 
-// DefaultDockerImage returns the image of the platform's profile.
-func DefaultDockerImage(p atesor.Platform) string {
+// defaultDockerImage returns the image of the platform's profile.
+func defaultDockerImage(p atesor.Platform) string {
 	if provision.ProfileOf(p) == "alpine" {
 		return "alpine:latest"
 	}
@@ -108,7 +108,7 @@ func NewDocker(ctx context.Context, p atesor.Platform, opts ...Option) (*Docker,
 	}
 	image := o.image
 	if image == "" {
-		image = DefaultDockerImage(p)
+		image = defaultDockerImage(p)
 	}
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)

@@ -55,9 +55,9 @@ func faultSignature(r atesor.CommandResult) string {
 	return strings.Join(parts, "|")
 }
 
-// ToolchainCrashed reports whether the output shows the toolchain itself (cc1, ld, go,
+// toolchainCrashed reports whether the output shows the toolchain itself (cc1, ld, go,
 // rustc, ...) crashing, as opposed to a program the build ran.
-func ToolchainCrashed(r atesor.CommandResult) bool {
+func toolchainCrashed(r atesor.CommandResult) bool {
 	return toolchainCrash.MatchString(r.Output) || toolchainCrash.MatchString(r.Stdout+r.Stderr)
 }
 
@@ -72,7 +72,7 @@ func ClassifyFault(first, rerun atesor.CommandResult) FaultClass {
 	if rerun.OK() {
 		return FaultInfra
 	}
-	if (ToolchainCrashed(first) || ToolchainCrashed(rerun)) && faultSignature(first) != faultSignature(rerun) {
+	if (toolchainCrashed(first) || toolchainCrashed(rerun)) && faultSignature(first) != faultSignature(rerun) {
 		return FaultInfra
 	}
 	return FaultArchitecture

@@ -43,11 +43,11 @@ func within(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
 }
 
-// ResolveInRepo resolves p like [ResolvePath] and requires the result to stay inside the
+// resolveInRepo resolves p like [ResolvePath] and requires the result to stay inside the
 // repository: repo when it is set, otherwise the /workspace/<repo> that p itself names
 // (relative paths are taken relative to repo). It refuses anything else with an error
 // wrapping [ErrOutsideRepository].
-func ResolveInRepo(root, repo, p string) (string, error) {
+func resolveInRepo(root, repo, p string) (string, error) {
 	if p == "" {
 		return "", errors.New("empty path")
 	}
@@ -76,12 +76,14 @@ func ResolveInRepo(root, repo, p string) (string, error) {
 	return resolved, nil
 }
 
-// ReadFileIn reads the sandbox file p of the sandbox rooted at root, refusing a target
-// outside the repository (see [ResolveInRepo]). The final open goes through a [Gate]: a
-// link swapped in after resolution cannot escape the sandbox, and only a regular file of
-// at most [BoundFile] is read, stopping when ctx is done.
+// ReadFileIn reads the sandbox file p of the sandbox rooted at root, resolving it like
+// [ResolvePath] and refusing, with an error wrapping [ErrOutsideRepository], a target
+// outside the repository: repo when it is set, otherwise the /workspace/<repo> that p
+// itself names (relative paths are taken relative to repo). The final open goes through
+// a [Gate]: a link swapped in after resolution cannot escape the sandbox, and only a
+// regular file of at most [BoundFile] is read, stopping when ctx is done.
 func ReadFileIn(ctx context.Context, root, repo, p string) ([]byte, error) {
-	resolved, err := ResolveInRepo(root, repo, p)
+	resolved, err := resolveInRepo(root, repo, p)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: read %s: %w", p, err)
 	}
@@ -98,10 +100,10 @@ func ReadFileIn(ctx context.Context, root, repo, p string) ([]byte, error) {
 }
 
 // WriteFileIn writes data to the sandbox file p of the sandbox rooted at root, creating
-// missing parent directories, and refusing a target outside the repository (see
-// [ResolveInRepo]).
+// missing parent directories, and refusing a target outside the repository as
+// [ReadFileIn] does.
 func WriteFileIn(root, repo, p string, data []byte, perm fs.FileMode) error {
-	resolved, err := ResolveInRepo(root, repo, p)
+	resolved, err := resolveInRepo(root, repo, p)
 	if err != nil {
 		return fmt.Errorf("sandbox: write %s: %w", p, err)
 	}

@@ -1,4 +1,4 @@
-package sandbox_test
+package sandbox
 
 import (
 	"context"
@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 func TestResolveInRepo(t *testing.T) {
@@ -43,18 +41,18 @@ func TestResolveInRepo(t *testing.T) {
 		{"src/a.c", "/workspace/pkg/src/a.c", nil},
 		{"/workspace/pkg/abs-in/a.c", "/workspace/pkg/src/a.c", nil},
 		{"/workspace/pkg/rel-in/new/dir/a.c", "/workspace/pkg/src/new/dir/a.c", nil},
-		{"/workspace/pkg/abs-out", "", sandbox.ErrOutsideRepository},
-		{"/workspace/pkg/rel-out/x", "", sandbox.ErrOutsideRepository},
-		{"/workspace/pkg/chain1/passwd", "", sandbox.ErrOutsideRepository},
-		{"/workspace/pkg/loop1", "", sandbox.ErrTooManyLinks},
-		{"/workspace/pkg/../other/x", "", sandbox.ErrOutsideRepository},
-		{"../other/x", "", sandbox.ErrOutsideRepository},
-		{"/workspace/pkg/up/etc/passwd", "", sandbox.ErrOutsideRepository},
-		{"/etc/passwd", "", sandbox.ErrOutsideRepository},
-		{"/workspace/pkg", "", sandbox.ErrOutsideRepository},
+		{"/workspace/pkg/abs-out", "", ErrOutsideRepository},
+		{"/workspace/pkg/rel-out/x", "", ErrOutsideRepository},
+		{"/workspace/pkg/chain1/passwd", "", ErrOutsideRepository},
+		{"/workspace/pkg/loop1", "", ErrTooManyLinks},
+		{"/workspace/pkg/../other/x", "", ErrOutsideRepository},
+		{"../other/x", "", ErrOutsideRepository},
+		{"/workspace/pkg/up/etc/passwd", "", ErrOutsideRepository},
+		{"/etc/passwd", "", ErrOutsideRepository},
+		{"/workspace/pkg", "", ErrOutsideRepository},
 	}
 	for _, tc := range tests {
-		got, err := sandbox.ResolveInRepo(root, "/workspace/pkg", tc.path)
+		got, err := resolveInRepo(root, "/workspace/pkg", tc.path)
 		if tc.err != nil {
 			if !errors.Is(err, tc.err) {
 				t.Errorf("%s: err = %v, want %v (got %q)", tc.path, err, tc.err, got)
@@ -66,18 +64,18 @@ func TestResolveInRepo(t *testing.T) {
 		}
 	}
 	// An absolute link resolves in sandbox coordinates, never on the host.
-	got, err := sandbox.ResolvePath(root, "/workspace/pkg/chain1/passwd")
+	got, err := ResolvePath(root, "/workspace/pkg/chain1/passwd")
 	if err != nil || got != "/etc/passwd" {
 		t.Errorf("ResolvePath chain = %q, %v", got, err)
 	}
 	// Writes follow the same rules and never touch the host.
-	if err := sandbox.WriteFileIn(root, "", "/workspace/pkg/abs-out", []byte("x"), 0o644); !errors.Is(err, sandbox.ErrOutsideRepository) {
+	if err := WriteFileIn(root, "", "/workspace/pkg/abs-out", []byte("x"), 0o644); !errors.Is(err, ErrOutsideRepository) {
 		t.Errorf("write through abs-out: %v", err)
 	}
-	if err := sandbox.WriteFileIn(root, "", "/workspace/pkg/abs-in/new/b.c", []byte("int b;"), 0o644); err != nil {
+	if err := WriteFileIn(root, "", "/workspace/pkg/abs-in/new/b.c", []byte("int b;"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	data, err := sandbox.ReadFileIn(context.Background(), root, "/workspace/pkg", "src/new/b.c")
+	data, err := ReadFileIn(context.Background(), root, "/workspace/pkg", "src/new/b.c")
 	if err != nil || string(data) != "int b;" {
 		t.Errorf("read back: %q %v", data, err)
 	}

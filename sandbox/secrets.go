@@ -32,11 +32,11 @@ var secretFiles = map[string]bool{
 // envTemplates are .env.* suffixes that name documented examples, not secrets.
 var envTemplates = map[string]bool{"example": true, "sample": true, "template": true, "dist": true, "defaults": true}
 
-// IsSecretFile reports whether a source-tree entry with base name name is kept out of the
+// isSecretFile reports whether a source-tree entry with base name name is kept out of the
 // sandbox: a .env file (but not .env.example and the like), a credentials file (.netrc,
 // .git-credentials, .npmrc, .pypirc, an SSH private key, ...) or a directory of them
 // (.ssh, .gnupg, .aws, ...).
-func IsSecretFile(name string, dir bool) bool {
+func isSecretFile(name string, dir bool) bool {
 	if dir {
 		return secretDirs[name]
 	}
@@ -49,10 +49,10 @@ func IsSecretFile(name string, dir bool) bool {
 	return false
 }
 
-// skipSecrets is the copy-in filter: it logs and skips what [IsSecretFile] names.
+// skipSecrets is the copy-in filter: it logs and skips what [isSecretFile] names.
 func skipSecrets(logger *slog.Logger) func(rel string, d fs.DirEntry) bool {
 	return func(rel string, d fs.DirEntry) bool {
-		if !IsSecretFile(d.Name(), d.IsDir()) {
+		if !isSecretFile(d.Name(), d.IsDir()) {
 			return false
 		}
 		if logger != nil {

@@ -68,8 +68,8 @@ func TestIsSecretFile(t *testing.T) {
 		{"id_ecdsa_sk", false, true}, {"id_rsa.pub", false, false}, {"env", false, false},
 		{"credentials", false, false}, {".gnupg", true, true}, {"Makefile", false, false},
 	} {
-		if got := IsSecretFile(tc.name, tc.dir); got != tc.want {
-			t.Errorf("IsSecretFile(%q, dir=%v) = %v, want %v", tc.name, tc.dir, got, tc.want)
+		if got := isSecretFile(tc.name, tc.dir); got != tc.want {
+			t.Errorf("isSecretFile(%q, dir=%v) = %v, want %v", tc.name, tc.dir, got, tc.want)
 		}
 	}
 }
