@@ -15,8 +15,9 @@ const MaxLine = 64 << 10
 
 // Writer emits one [atesor.EventOutput] per line written to it, with its Node and Phase.
 // A trailing line without a newline is held until one arrives. It is not safe for
-// concurrent use; give Stdout and Stderr of one command the same Writer only when the
-// sandbox writes them from one goroutine, as the backends do.
+// concurrent use: one command's Stdout and Stderr may share a Writer because the
+// sandbox's process runner serializes a command's live writes, but two commands that
+// run at the same time may not.
 type Writer struct {
 	Emit  func(atesor.Event)
 	Node  string
