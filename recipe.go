@@ -103,3 +103,20 @@ type ProgramRun struct {
 	Command   string `json:"command" jsonschema:"minLength=1"`
 	Reasoning string `json:"reasoning,omitempty"`
 }
+
+// The six H2 sections of a porting recipe, in the order a recipe has them. The
+// summarizer is asked for exactly these, a model's recipe that lacks one is replaced by
+// the fallback recipe, and the fallback writes them itself.
+const (
+	RecipeSummary       = "Executive Summary"
+	RecipePrerequisites = "Prerequisites"
+	RecipeBuild         = "Build Instructions"
+	RecipeArchitecture  = "Architecture Notes"
+	RecipeVerification  = "Verification"
+	RecipeKnownIssues   = "Known Issues & Recommendations"
+)
+
+// RecipeSections returns the six recipe sections in order.
+func RecipeSections() []string {
+	return []string{RecipeSummary, RecipePrerequisites, RecipeBuild, RecipeArchitecture, RecipeVerification, RecipeKnownIssues}
+}

@@ -24,6 +24,7 @@ func (r *run) writeRecipe(ctx context.Context, s *atesor.State) string {
 	verdict := recipeVerdict(s)
 	prompt, err := render("summarizer", map[string]any{
 		"Repo": s.RepoName, "Platform": s.Platform.DisplayName, "Verdict": verdict, "Facts": fallback,
+		"Sections": atesor.RecipeSections(), "Summary": atesor.RecipeSummary, "Verification": atesor.RecipeVerification,
 	})
 	if err != nil {
 		r.log.Error("summarizer prompt", "err", err)

@@ -84,14 +84,10 @@ type Report struct {
 	Performance *atesor.Performance `json:"performance,omitempty"`
 }
 
-// recipeSections are the six H2 sections a recipe has, in this order.
-var recipeSections = []string{"Executive Summary", "Prerequisites", "Build Instructions",
-	"Architecture Notes", "Verification", "Known Issues & Recommendations"}
-
 // recipeHasSections reports whether md has the six H2 sections in order.
 func recipeHasSections(md string) bool {
 	at := 0
-	for _, sec := range recipeSections {
+	for _, sec := range atesor.RecipeSections() {
 		re := regexp.MustCompile(`(?m)^##\s+` + regexp.QuoteMeta(sec) + `\s*$`)
 		loc := re.FindStringIndex(md[at:])
 		if loc == nil {
@@ -115,7 +111,7 @@ func fallbackRecipe(s *atesor.State) string {
 		bs = s.Analysis.BuildSystem
 	}
 	fmt.Fprintf(&b, "# %s on %s — %s\n\n", s.RepoName, s.Platform.SandboxKey(), verdict)
-	b.WriteString("## Executive Summary\n\n")
+	b.WriteString("## " + atesor.RecipeSummary + "\n\n")
 	if s.Verified {
 		fmt.Fprintf(&b, "%s builds natively on riscv64 (%s, %s) with its %s build. Every primary artifact is a riscv64 ELF for the %s ABI and starts in the sandbox.\n\n",
 			s.RepoName, s.Platform.DisplayName, s.Platform.Libc, bs, s.Platform.FloatABI)
@@ -125,7 +121,7 @@ func fallbackRecipe(s *atesor.State) string {
 	if s.Analysis != nil && s.Analysis.Purpose != "" {
 		fmt.Fprintf(&b, "Package: %s\n\n", escape.Markdown(s.Analysis.Purpose))
 	}
-	b.WriteString("## Prerequisites\n\n")
+	b.WriteString("## " + atesor.RecipePrerequisites + "\n\n")
 	fmt.Fprintf(&b, "- A %s riscv64 system or sandbox (%s, target %s).\n", s.Platform.DisplayName, s.Platform.Libc, s.Platform.Triplet)
 	if s.Detection != nil && len(s.Detection.Dependencies) > 0 {
 		var deps []string
@@ -135,7 +131,7 @@ func fallbackRecipe(s *atesor.State) string {
 		fmt.Fprintf(&b, "- Dependencies found in the build files: %s.\n", strings.Join(deps, ", "))
 	}
 	b.WriteString(gotool.RecipePrerequisite(s.GoToolchain))
-	b.WriteString("\n## Build Instructions\n\n")
+	b.WriteString("\n## " + atesor.RecipeBuild + "\n\n")
 	if s.Plan != nil {
 		for _, ph := range s.Plan.Phases {
 			fmt.Fprintf(&b, "%s:\n\n%s\n", escape.Markdown(ph.Name), escape.Fence("sh", strings.Join(ph.Commands, "\n")))
@@ -146,7 +142,7 @@ func fallbackRecipe(s *atesor.State) string {
 			fmt.Fprintf(&b, "Fix applied (attempt %d): %s\n\n", f.Attempt, escape.Markdown(f.Strategy))
 		}
 	}
-	b.WriteString("## Architecture Notes\n\n")
+	b.WriteString("## " + atesor.RecipeArchitecture + "\n\n")
 	notes := 0
 	if s.Detection != nil {
 		for _, f := range s.Detection.ArchFindings {
@@ -160,7 +156,7 @@ func fallbackRecipe(s *atesor.State) string {
 	if notes == 0 {
 		b.WriteString("- No architecture-specific code was found by the scripted scan.\n")
 	}
-	b.WriteString("\n## Verification\n\n")
+	b.WriteString("\n## " + atesor.RecipeVerification + "\n\n")
 	fmt.Fprintf(&b, "Verdict: **%s**.\n\n", verdict)
 	for _, a := range s.Artifacts {
 		if a.Role == atesor.ArtifactPrimary {
@@ -179,7 +175,7 @@ func fallbackRecipe(s *atesor.State) string {
 	if ev := hollowEvidence(s); ev != "" {
 		b.WriteString("\n" + ev)
 	}
-	b.WriteString("\n## Known Issues & Recommendations\n\n")
+	b.WriteString("\n## " + atesor.RecipeKnownIssues + "\n\n")
 	if len(s.MissingArtifacts) > 0 {
 		fmt.Fprintf(&b, "- Expected artifacts not found: %s.\n", escape.Markdown(strings.Join(s.MissingArtifacts, ", ")))
 	}

@@ -39,7 +39,8 @@ func genericKind(t reflect.Type) (*kind, error) {
 	return k, nil
 }
 
-// answerName names a type in error texts: "ReleaseNote" becomes "release note answer".
+// answerName names a type in error texts: "ReleaseNote" becomes "release note answer",
+// and "RiskAnswer" "risk answer" (a type named after its role as an answer keeps one).
 func answerName(t reflect.Type) string {
 	name := t.Name()
 	if name == "" {
@@ -52,5 +53,9 @@ func answerName(t reflect.Type) string {
 		}
 		b.WriteRune(unicode.ToLower(r))
 	}
-	return b.String() + " answer"
+	words := b.String()
+	if words == "answer" || strings.HasSuffix(words, " answer") {
+		return words
+	}
+	return words + " answer"
 }

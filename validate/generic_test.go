@@ -122,3 +122,20 @@ func BenchmarkDecodeAnyStruct(b *testing.B) {
 }
 
 func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
+
+type RiskAnswer struct{}
+type ReleaseNote struct{}
+type Answer struct{}
+
+func TestAnswerNameSaysAnswerOnce(t *testing.T) {
+	for typ, want := range map[reflect.Type]string{
+		reflect.TypeFor[RiskAnswer]():  "risk answer",
+		reflect.TypeFor[ReleaseNote](): "release note answer",
+		reflect.TypeFor[Answer]():      "answer",
+		reflect.TypeFor[struct{}]():    "answer",
+	} {
+		if got := answerName(typ); got != want {
+			t.Errorf("answerName(%v) = %q, want %q", typ, got, want)
+		}
+	}
+}
