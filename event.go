@@ -26,7 +26,7 @@ const (
 	// with a critique (or given up). Rule names the rule that fired ("schema" for the JSON
 	// shape, "json" for a reply without a JSON object, a validate.Rejection rule name
 	// such as "no-failure-hiding", or "validator" for an embedder's validator without a
-	// rule name); Err is the critique text; Role, Agent and Model say who answered.
+	// rule name); Err is the critique text; Role, Label and Model say who answered.
 	EventAnswerRejected EventKind = "answer_rejected"
 	// EventFallback: an LLM node used its scripted fallback because no model gave a
 	// valid answer (or the run is offline). Line says what the fallback did.
@@ -43,22 +43,23 @@ const (
 // order; a slow callback slows the run.
 type Event struct {
 	Kind EventKind `json:"kind"`
-	// Node is the registered name of the node the event belongs to (graph's Node* constants), the same name the state's LastNode, the report's node_seconds and the
+	// Node is the registered name of the node the event belongs to (graph's Node*
+	// constants), the same name the state's LastNode, the report's node_seconds and the
 	// audit log's metadata "node" use.
 	Node  string `json:"node,omitempty"`
 	Phase string `json:"phase,omitempty"`
 	Line  string `json:"line,omitempty"`
 	// Role is the LLM model pool (planner, scout, fixer, summarizer) of a model event.
 	Role string `json:"role,omitempty"`
-	// Agent is the audit log's role label of a model event (analyst, scout, fixer,
-	// summarizer, curator).
-	Agent string `json:"agent,omitempty"`
+	// Label is the audit log's label of the model call of a model event (analyst,
+	// scout, fixer, summarizer, curator, or a replacement node's Question.Label).
+	Label string `json:"label,omitempty"`
 	// Model is the model id of a model event.
 	Model string `json:"model,omitempty"`
 	// Rule names the validation rule of EventAnswerRejected or the repair rule of
 	// EventScriptedFix.
 	Rule string `json:"rule,omitempty"`
-	// Elapsed is the time since the run started, by the run's clock (see the run's clock (graph.WithClock)).
+	// Elapsed is the time since the run started, by the run's clock (graph.WithClock).
 	Elapsed time.Duration `json:"-"`
 	// Err is the text of an error: the node's error on EventNodeFinished (empty when the
 	// node succeeded), the critique on EventAnswerRejected. It is a string, not an

@@ -72,15 +72,18 @@ type Progress struct {
 	Elapsed time.Duration
 }
 
-// ErrInterrupted is returned (wrapped) by Run when its context ended before every
-// package finished; the summary is saved.
-var ErrInterrupted = errors.New("batch: interrupted")
+// ErrStopped is returned (wrapped) by Run when its context ended before every package
+// finished; the summary is saved with the unfinished packages pending, and running the
+// batch again ports only those (finished packages are skipped). It is the batch's own
+// error: a single port's run that was cancelled reports graph.ErrStopped, which a
+// batch does not wrap.
+var ErrStopped = errors.New("batch: interrupted")
 
 // Run ports items into cfg.OutDir and returns the summary, which it also writes (after
 // every package, so a killed batch leaves a summary of what finished). Packages that
 // results.jsonl lists are skipped unless cfg.Rerun. When ctx ends, running ports are
 // stopped, nothing more starts, the summary is written with the unfinished packages
-// pending, and the error wraps ErrInterrupted.
+// pending, and the error wraps ErrStopped.
 func Run(ctx context.Context, cfg Config, items []Item) (*Summary, error) {
 	if cfg.Port == nil || cfg.OutDir == "" {
 		return nil, errors.New("batch: Config needs Port and OutDir")
@@ -188,7 +191,7 @@ func Run(ctx context.Context, cfg Config, items []Item) (*Summary, error) {
 		gerr = err
 	}
 	if interrupted {
-		return s, fmt.Errorf("%w: %d of %d packages not run", ErrInterrupted, len(s.Pending), s.Total)
+		return s, fmt.Errorf("%w: %d of %d packages not run", ErrStopped, len(s.Pending), s.Total)
 	}
 	return s, gerr
 }

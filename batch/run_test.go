@@ -177,8 +177,8 @@ func TestRunInterrupted(t *testing.T) {
 		cancel()
 	}()
 	s, err := Run(ctx, cfg, items(t, "/src/ok-first", "/src/ok-slow", "/src/ok-never"))
-	if !errors.Is(err, ErrInterrupted) {
-		t.Fatalf("err = %v, want ErrInterrupted", err)
+	if !errors.Is(err, ErrStopped) {
+		t.Fatalf("err = %v, want ErrStopped", err)
 	}
 	if !s.Interrupted || s.Finished != 1 || !cmp.Equal(s.Pending, []string{"ok-never", "ok-slow"}) {
 		t.Errorf("summary: %+v", s)

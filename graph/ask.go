@@ -23,7 +23,7 @@ func (r *run) notice(n llm.Notice) {
 	if n.Kind != llm.NoticeRejected {
 		return
 	}
-	e := atesor.Event{Kind: atesor.EventAnswerRejected, Node: n.Node, Role: string(n.Role), Agent: n.Label, Model: n.Model, Rule: n.Rule}
+	e := atesor.Event{Kind: atesor.EventAnswerRejected, Node: n.Node, Role: string(n.Role), Label: n.Label, Model: n.Model, Rule: n.Rule}
 	if n.Err != nil {
 		e.Err = n.Err.Error()
 	}
@@ -49,7 +49,7 @@ func askJSONTimeout[T any](ctx context.Context, r *run, s *atesor.State, role at
 	})
 	r.addUsage(s, out.Usage)
 	if out.Data == nil {
-		r.log.Warn("model call failed", "node", r.current, "role", role, "agent", label, "attempts", out.Attempts, "err", out.LastErr)
+		r.log.Warn("model call failed", "node", r.current, "role", role, "label", label, "attempts", out.Attempts, "err", out.LastErr)
 		return nil
 	}
 	return out.Data
@@ -67,7 +67,7 @@ func askText(ctx context.Context, r *run, s *atesor.State, role atesor.Role, lab
 	reply, err := r.client().Invoke(ctx, role, []*schema.Message{schema.UserMessage(prompt)}, opts...)
 	r.addUsage(s, reply.Usage)
 	if err != nil {
-		r.log.Warn("model call failed", "node", r.current, "role", role, "agent", label, "err", err)
+		r.log.Warn("model call failed", "node", r.current, "role", role, "label", label, "err", err)
 		return "", false
 	}
 	return reply.Text, reply.Text != ""

@@ -10,7 +10,6 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/gotool"
-	"github.com/eclipse-atesor/atesor-go/llm"
 	"github.com/eclipse-atesor/atesor-go/optimize"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
@@ -108,7 +107,7 @@ type Option func(*options)
 type options struct {
 	events     func(atesor.Event)
 	replaced   map[string]atesor.Node
-	clock      llm.Clock
+	clock      atesor.Clock
 	now        func() time.Time
 	validators map[reflect.Type][]any
 	// answerTypes are the answer types replacement nodes ask for (WithAnswerType).
@@ -148,8 +147,9 @@ func WithNode(name string, n atesor.Node) Option {
 // [atesor.Event.Elapsed], the report's durations, the wall timeouts of model calls and the
 // waits a Retry-After asks for. Tests pass an [llm.ManualClock], so a run that waits
 // for a rate limit takes no real time. Commands in the sandbox keep real time (their
-// own timeouts are the sandbox's). Default: [llm.RealClock].
-func WithClock(c llm.Clock) Option {
+// own timeouts are the sandbox's). Default: [atesor.RealClock]. A memory store takes
+// the same clock with memory.WithClock.
+func WithClock(c atesor.Clock) Option {
 	return func(o *options) {
 		if c != nil {
 			o.clock, o.now = c, c.Now

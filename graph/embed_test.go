@@ -221,7 +221,7 @@ func TestWithValidatorRejectsAnswersAndReportsTheRule(t *testing.T) {
 	if len(rejected) != 3 {
 		t.Fatalf("rejected events = %+v", rejected)
 	}
-	if e := rejected[0]; e.Rule != "house-style" || e.Node != NodeAnalyst || e.Role != "planner" || e.Agent != "analyst" || e.Model == "" || !strings.Contains(e.Err, "license") {
+	if e := rejected[0]; e.Rule != "house-style" || e.Node != NodeAnalyst || e.Role != "planner" || e.Label != "analyst" || e.Model == "" || !strings.Contains(e.Err, "license") {
 		t.Errorf("rejected event %+v", e)
 	}
 	if len(fallback) == 0 || fallback[0].Node != NodeAnalyst {
@@ -309,20 +309,20 @@ func TestFakeQueuesByAgent(t *testing.T) {
 	h := newHarness(t, true)
 	h.builds(0, "riscv64-glibc-hello")
 	h.prov.Queue(atesor.RoleSummarizer, "# not a recipe with sections")
-	h.prov.QueueAgent("curator", fake.Reply{Text: `{"primary": [0, 1]}`})
+	h.prov.QueueLabel("curator", fake.Reply{Text: `{"primary": [0, 1]}`})
 	res := h.run()
 	if !res.Verified {
 		t.Fatalf("status %s", res.Status)
 	}
 	agents := map[string]atesor.Role{}
 	for _, c := range h.prov.Calls() {
-		agents[c.Agent] = c.Role
+		agents[c.Label] = c.Role
 	}
 	if agents["curator"] != atesor.RoleSummarizer || agents["summarizer"] != atesor.RoleSummarizer {
 		t.Errorf("calls by agent: %v", agents)
 	}
 	for _, e := range h.events {
-		if e.Kind == atesor.EventAnswerRejected && e.Agent == "curator" {
+		if e.Kind == atesor.EventAnswerRejected && e.Label == "curator" {
 			t.Errorf("the curator got the summarizer's answer: %+v", e)
 		}
 	}

@@ -35,7 +35,7 @@ func (r *run) analystNode(ctx context.Context, s *atesor.State) error {
 			s.Analysis = &a
 			return nil
 		}
-		r.emit(atesor.Event{Kind: atesor.EventFallback, Node: NodeAnalyst, Role: string(atesor.RolePlanner), Agent: "analyst", Line: "the analyst gave no valid answer: using the scripted analysis"})
+		r.emit(atesor.Event{Kind: atesor.EventFallback, Node: NodeAnalyst, Role: string(atesor.RolePlanner), Label: "analyst", Line: "the analyst gave no valid answer: using the scripted analysis"})
 	}
 	a := fallbackAnalysis(s.Detection)
 	s.Analysis = &a

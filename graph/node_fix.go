@@ -65,7 +65,7 @@ func (r *run) fix(ctx context.Context, s *atesor.State) error {
 	}
 	if proposal == nil || proposal.Recommended() == nil {
 		// The seed's fixer fallback: no deterministic fix, the attempt counts as invalid.
-		r.emit(atesor.Event{Kind: atesor.EventFallback, Node: NodeFix, Role: string(atesor.RoleFixer), Agent: "fixer",
+		r.emit(atesor.Event{Kind: atesor.EventFallback, Node: NodeFix, Role: string(atesor.RoleFixer), Label: "fixer",
 			Line: "the fixer gave no valid answer: the attempt is recorded as an invalid fix"})
 		return r.rejectFix(s, "no valid answer from the fixer")
 	}

@@ -47,7 +47,7 @@ func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
 		o.CounterTools = optimize.HostCounter(filepath.Join(sandbox.StateHome(), "cache", "insncount"))
 	}
 	if r.provider != nil {
-		o.Agent = &optimize.Agent{Client: r.client(), Node: NodeOptimize, Validators: validatorsFor[atesor.Harness](r)}
+		o.Advisor = &optimize.Advisor{Client: r.client(), Node: NodeOptimize, Validators: validatorsFor[atesor.Harness](r)}
 	}
 	if r.p.opts.optimize != nil {
 		r.p.opts.optimize(o)

@@ -32,7 +32,7 @@ func (r *run) writeRecipe(ctx context.Context, s *atesor.State) string {
 	}
 	text, ok := askText(ctx, r, s, atesor.RoleSummarizer, "summarizer", prompt, 0)
 	if !ok || !recipeHasSections(text) {
-		r.emit(atesor.Event{Kind: atesor.EventFallback, Node: NodeFinish, Role: string(atesor.RoleSummarizer), Agent: "summarizer", Line: "the summarizer's recipe lacks a section: using the fallback recipe"})
+		r.emit(atesor.Event{Kind: atesor.EventFallback, Node: NodeFinish, Role: string(atesor.RoleSummarizer), Label: "summarizer", Line: "the summarizer's recipe lacks a section: using the fallback recipe"})
 		return fallback
 	}
 	if !s.Verified && !strings.Contains(text, "NOT VERIFIED") {
@@ -69,7 +69,7 @@ func (r *run) curate(ctx context.Context, s *atesor.State) {
 	})
 	if ans == nil {
 		if r.provider != nil {
-			r.emit(atesor.Event{Kind: atesor.EventFallback, Node: NodeFinish, Role: string(atesor.RoleSummarizer), Agent: "curator", Line: "the curator gave no valid answer: the curator rules decide the artifact roles"})
+			r.emit(atesor.Event{Kind: atesor.EventFallback, Node: NodeFinish, Role: string(atesor.RoleSummarizer), Label: "curator", Line: "the curator gave no valid answer: the curator rules decide the artifact roles"})
 		}
 		return
 	}

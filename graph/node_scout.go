@@ -41,7 +41,7 @@ func (r *run) scoutNode(ctx context.Context, s *atesor.State) error {
 	}
 	s.Errors = append(s.Errors, atesor.ErrorRecord{Node: NodeScout, Message: msg, Category: atesor.CategoryUnknown, Timestamp: r.p.opts.now().UTC()})
 	s.OfflineFallbacks = append(s.OfflineFallbacks, NodeScout)
-	r.emit(atesor.Event{Kind: atesor.EventFallback, Node: NodeScout, Role: string(atesor.RoleScout), Agent: "scout", Line: msg})
+	r.emit(atesor.Event{Kind: atesor.EventFallback, Node: NodeScout, Role: string(atesor.RoleScout), Label: "scout", Line: msg})
 	return nil
 }
 

@@ -131,7 +131,7 @@ func TestE2EOptimizeHarness(t *testing.T) {
 	bad := strings.Replace(zlibHarness, "unsigned long sum = 0;", "unsigned long sum = 0; system(\"true\");", 1)
 	// zlib's primary artifacts are its libraries (what make install installs): no
 	// program run is asked for, the harness is.
-	prov.QueueAgent("optimizer", fake.Reply{Text: harness(bad)}, fake.Reply{Text: harness(zlibHarness)})
+	prov.QueueLabel("optimizer", fake.Reply{Text: harness(bad)}, fake.Reply{Text: harness(zlibHarness)})
 	start := time.Now()
 	res, err := e.pipeline(t, prov, WithOptimizer(onlyO3)).Run(context.Background(), atesor.Request{Source: zlib, TestTimeout: 5 * time.Minute, Optimize: true})
 	if err != nil {
@@ -144,7 +144,7 @@ func TestE2EOptimizeHarness(t *testing.T) {
 	// The rejected harness, then the accepted one after its critique.
 	var calls []fake.Call
 	for _, c := range prov.Calls() {
-		if c.Agent == optimize.AgentLabel {
+		if c.Label == optimize.AuditLabel {
 			calls = append(calls, c)
 		}
 	}

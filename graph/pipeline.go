@@ -12,12 +12,12 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
-	"github.com/eclipse-atesor/atesor-go/llm"
 	"github.com/eclipse-atesor/atesor-go/source"
 )
 
-// ErrInterrupted is returned (wrapped) when the run was cancelled; its state is saved and
-// the run can be resumed.
+// ErrInterrupted is returned (wrapped) by a run of one package that was cancelled: its
+// state is saved and the run can be resumed with Request.Resume. (A batch of ports that
+// was cancelled reports batch.ErrStopped.)
 var ErrInterrupted = errors.New("run interrupted; its state is saved, resume it with Request.Resume")
 
 // Pipeline is the porting pipeline. It implements [atesor.Graph]; one Pipeline can run
@@ -35,7 +35,7 @@ var _ atesor.Graph = (*Pipeline)(nil)
 // replaced by nil or under a name that is not a replaceable node, a validator of a type
 // no node asks for), then the Config, and reports every problem it found in one error.
 func New(cfg Config, opts ...Option) (*Pipeline, error) {
-	o := options{clock: llm.RealClock{}, now: time.Now}
+	o := options{clock: atesor.RealClock{}, now: time.Now}
 	for _, fn := range opts {
 		if fn == nil {
 			o.errs = append(o.errs, errors.New("a nil Option"))

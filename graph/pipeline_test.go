@@ -224,7 +224,7 @@ func TestInvalidFixerAnswersHitTheAttemptLimit(t *testing.T) {
 	}
 	fallbacks, invalid := 0, 0
 	for _, e := range h.events {
-		if e.Kind == atesor.EventFallback && e.Node == NodeFix && e.Agent == "fixer" && e.Role == string(atesor.RoleFixer) {
+		if e.Kind == atesor.EventFallback && e.Node == NodeFix && e.Label == "fixer" && e.Role == string(atesor.RoleFixer) {
 			fallbacks++
 		}
 		if e.Kind == atesor.EventInfo && e.Err == "no valid answer from the fixer" {

@@ -94,7 +94,7 @@ func (v services) Ask(ctx context.Context, q atesor.Question) (atesor.Answer, er
 		if err == nil {
 			err = errors.New("no model gave a valid answer")
 		}
-		r.log.Warn("model call failed", "node", v.node, "role", q.Role, "agent", label, "attempts", out.Attempts, "err", err)
+		r.log.Warn("model call failed", "node", v.node, "role", q.Role, "label", label, "attempts", out.Attempts, "err", err)
 		return ans, fmt.Errorf("ask %s: %w", q.Role, err)
 	}
 	ans.Value = *out.Data

@@ -12,8 +12,8 @@ import (
 	"github.com/eclipse-atesor/atesor-go/provider"
 )
 
-// generate makes one model call, with the agent label in the context (see
-// [provider.Agent]), through Eino's callback mechanism, so a handler
+// generate makes one model call, with the audit label in the context (see
+// [provider.Label]), through Eino's callback mechanism, so a handler
 // registered the Eino way (compose.WithCallbacks on a graph run, or
 // callbacks.AppendGlobalHandlers) sees every call as a chat model component: OnStart
 // with the messages and the model config, then OnEnd with the answer and its token
@@ -29,7 +29,7 @@ func generate(ctx context.Context, m model.BaseChatModel, spec atesor.ModelSpec,
 		typ = spec.Provider
 	}
 	ctx = callbacks.ReuseHandlers(ctx, &callbacks.RunInfo{Name: spec.Model, Type: typ, Component: components.ComponentOfChatModel})
-	ctx = provider.WithAgent(ctx, agent)
+	ctx = provider.WithLabel(ctx, agent)
 	if components.IsCallbacksEnabled(m) {
 		return m.Generate(ctx, msgs, opts...)
 	}

@@ -5,48 +5,16 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/eclipse-atesor/atesor-go"
 )
 
-// Clock is the time source of calls: wall timeouts and Retry-After waits go through it,
-// so tests replace it and never wait for real.
-type Clock interface {
-	// Now returns the current time.
-	Now() time.Time
-	// Sleep waits d, or until ctx ends (then it returns ctx.Err()).
-	Sleep(ctx context.Context, d time.Duration) error
-	// After returns a channel that receives once d has passed, and a func that stops the
-	// timer.
-	After(d time.Duration) (<-chan time.Time, func())
-}
+// Clock is the time source of calls (see [atesor.Clock]): wall timeouts and Retry-After
+// waits go through it, so tests replace it and never wait for real.
+type Clock = atesor.Clock
 
-// RealClock is the wall clock.
-type RealClock struct{}
-
-var _ Clock = RealClock{}
-
-// Now returns time.Now().
-func (RealClock) Now() time.Time { return time.Now() }
-
-// Sleep waits d or until ctx ends.
-func (RealClock) Sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// After starts a timer.
-func (RealClock) After(d time.Duration) (<-chan time.Time, func()) {
-	t := time.NewTimer(d)
-	return t.C, func() { t.Stop() }
-}
+// RealClock is the wall clock ([atesor.RealClock]).
+type RealClock = atesor.RealClock
 
 // ManualClock is a [Clock] for tests. Its time moves only when Sleep or Advance is called:
 // Sleep records the wait and returns at once; timers from After fire when the clock has

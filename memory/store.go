@@ -56,8 +56,15 @@ func WithSandbox(key string) Option { return func(s *Store) { s.sandbox = key } 
 // slog.Default().
 func WithLogger(l *slog.Logger) Option { return func(s *Store) { s.log = l } }
 
-// WithClock sets the clock that dates learned examples (default time.Now).
-func WithClock(now func() time.Time) Option { return func(s *Store) { s.now = now } }
+// WithClock sets the clock that dates learned examples (default the wall clock): the
+// pipeline's clock, or a test's.
+func WithClock(c atesor.Clock) Option {
+	return func(s *Store) {
+		if c != nil {
+			s.now = c.Now
+		}
+	}
+}
 
 // Open opens the examples directory dir, creating it when needed, and copies each bundled
 // file that dir does not have. An existing file is never replaced.

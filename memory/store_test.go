@@ -16,17 +16,17 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/llm"
 	"github.com/eclipse-atesor/atesor-go/memory"
 )
 
-func fixedClock(day string) func() time.Time {
-	return func() time.Time {
-		t, err := time.Parse("2006-01-02", day)
-		if err != nil {
-			panic(err)
-		}
-		return t
+// fixedClock is a clock that stays at the start of day.
+func fixedClock(day string) atesor.Clock {
+	t, err := time.Parse("2006-01-02", day)
+	if err != nil {
+		panic(err)
 	}
+	return llm.NewManualClock(t)
 }
 
 func writeExamples(t *testing.T, path string, exs ...atesor.Example) {

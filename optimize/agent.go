@@ -15,22 +15,22 @@ import (
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
-// AgentLabel is the optimizer agent's label in the audit log.
-const AgentLabel = "optimizer"
+// AuditLabel is the optimizer's label in the audit log.
+const AuditLabel = "optimizer"
 
-// The audit phases of the optimizer agent's calls.
+// The audit phases of the advisor's calls.
 const (
 	PhaseProgram = "optimize-workload-program"
 	// PhaseHarnessPrefix is followed by the harness language: optimize-harness-c.
 	PhaseHarnessPrefix = "optimize-harness-"
 )
 
-// Agent is the optimizer agent: it asks a model for a workload. A program run uses the
+// Advisor is the optimizer's model client: it asks a model for a workload. A program run uses the
 // planner role (the builder pool is asked once when no planner model answers in time);
 // a harness uses the builder role with the 240 s harness wall timeout (the planner pool
 // is the fallback). Both use 2 critique retries and rotate on timeout, as the reference
 // system does. Every call's usage is returned for the run's total.
-type Agent struct {
+type Advisor struct {
 	Client *llm.Client
 	// Node is the pipeline node named in the audit metadata (default "optimize").
 	Node string
@@ -38,7 +38,7 @@ type Agent struct {
 	Validators []atesor.Validator[atesor.Harness]
 }
 
-// Subject is what the agent is told about the package.
+// Subject is what the advisor is told about the package.
 type Subject struct {
 	Package  string
 	Purpose  string
@@ -74,7 +74,7 @@ func HarnessLanguage(lang string) string {
 
 // ProgramRun asks for a run of one of the built programs. It returns nil when the
 // package built no program or no model gave a valid answer.
-func (a *Agent) ProgramRun(ctx context.Context, sub Subject) (*atesor.ProgramRun, atesor.Usage, error) {
+func (a *Advisor) ProgramRun(ctx context.Context, sub Subject) (*atesor.ProgramRun, atesor.Usage, error) {
 	if a == nil || a.Client == nil || a.Client.Provider == nil || len(sub.Programs) == 0 {
 		return nil, atesor.Usage{}, nil
 	}
@@ -87,14 +87,14 @@ func (a *Agent) ProgramRun(ctx context.Context, sub Subject) (*atesor.ProgramRun
 		Messages: []*schema.Message{schema.UserMessage(prompt)},
 		Decode:   validate.Decode[atesor.ProgramRun],
 		Validate: func(p *atesor.ProgramRun) error { return validate.WorkloadCommand(p.Command, sub.Programs) },
-		Label:    AgentLabel, Node: a.node(), Phase: PhaseProgram,
+		Label:    AuditLabel, Node: a.node(), Phase: PhaseProgram,
 	})
 	return out.Data, out.Usage, outcomeErr(out.LastErr, out.Data != nil)
 }
 
 // Harness asks for a harness in the package's language. It returns nil when no
 // harness fits the package or no model gave a valid answer.
-func (a *Agent) Harness(ctx context.Context, sub Subject) (*atesor.Harness, atesor.Usage, error) {
+func (a *Advisor) Harness(ctx context.Context, sub Subject) (*atesor.Harness, atesor.Usage, error) {
 	lang := HarnessLanguage(sub.Language)
 	if a == nil || a.Client == nil || a.Client.Provider == nil || lang == "" {
 		return nil, atesor.Usage{}, nil
@@ -129,12 +129,12 @@ func (a *Agent) Harness(ctx context.Context, sub Subject) (*atesor.Harness, ates
 			return validate.Harness(h, opts...)
 		},
 		Validators: a.Validators,
-		Label:      AgentLabel, Node: a.node(), Phase: PhaseHarnessPrefix + lang,
+		Label:      AuditLabel, Node: a.node(), Phase: PhaseHarnessPrefix + lang,
 	})
 	return out.Data, out.Usage, outcomeErr(out.LastErr, out.Data != nil)
 }
 
-func (a *Agent) node() string {
+func (a *Advisor) node() string {
 	if a.Node == "" {
 		return "optimize"
 	}

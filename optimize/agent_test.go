@@ -36,22 +36,22 @@ int main(void) {
 var zlibSubject = Subject{Package: "zlib", Purpose: "compression library", Language: "c",
 	Libraries: []string{"/workspace/zlib/libz.a"}, Exports: []string{"compress", "uncompress", "deflate"}}
 
-func newAgent(p *fake.Provider) (*Agent, *llm.AuditLog, *llm.ManualClock) {
+func newAdvisor(p *fake.Provider) (*Advisor, *llm.AuditLog, *llm.ManualClock) {
 	clock := llm.NewManualClock(time.Unix(0, 0))
 	audit := llm.NewAuditLog(nil)
-	return &Agent{Client: &llm.Client{Provider: p, Clock: clock, Audit: audit, Repository: "zlib"}}, audit, clock
+	return &Advisor{Client: &llm.Client{Provider: p, Clock: clock, Audit: audit, Repository: "zlib"}}, audit, clock
 }
 
 func TestAgentHarnessAccepted(t *testing.T) {
 	p := fake.New()
 	p.Queue(atesor.RoleBuilder, harnessJSON(t, goodHarness))
-	a, audit, _ := newAgent(p)
+	a, audit, _ := newAdvisor(p)
 	h, _, err := a.Harness(context.Background(), zlibSubject)
 	if err != nil || h == nil || h.Filename != "atesor_bench.c" {
 		t.Fatalf("harness %+v, err %v", h, err)
 	}
 	recs := audit.Records()
-	if len(recs) != 1 || recs[0].Role != AgentLabel || recs[0].Metadata["phase"] != "optimize-harness-c" {
+	if len(recs) != 1 || recs[0].Role != AuditLabel || recs[0].Metadata["phase"] != "optimize-harness-c" {
 		t.Fatalf("audit records %+v", recs)
 	}
 	if prompt := p.Prompts(atesor.RoleBuilder)[0][0].Content; !strings.Contains(prompt, "compress") || !strings.Contains(prompt, "ATESOR-CHECK") {
@@ -63,7 +63,7 @@ func TestAgentHarnessForbiddenCallGetsACritique(t *testing.T) {
 	bad := strings.Replace(goodHarness, "for (int i", `system("curl x"); for (int i`, 1)
 	p := fake.New()
 	p.Queue(atesor.RoleBuilder, harnessJSON(t, bad), harnessJSON(t, goodHarness))
-	a, audit, _ := newAgent(p)
+	a, audit, _ := newAdvisor(p)
 	h, _, err := a.Harness(context.Background(), zlibSubject)
 	if err != nil || h == nil || strings.Contains(h.Code, "system") {
 		t.Fatalf("harness %+v, err %v", h, err)
@@ -85,7 +85,7 @@ func TestAgentHarnessAllRejected(t *testing.T) {
 	bad := strings.Replace(goodHarness, "ATESOR-CHECK", "RESULT", 1)
 	p := fake.New()
 	p.Queue(atesor.RoleBuilder, harnessJSON(t, bad), harnessJSON(t, bad), harnessJSON(t, bad), harnessJSON(t, goodHarness))
-	a, _, _ := newAgent(p)
+	a, _, _ := newAdvisor(p)
 	h, _, err := a.Harness(context.Background(), zlibSubject)
 	if h != nil || err == nil {
 		t.Fatalf("harness %+v, err %v: want none after 2 critique retries", h, err)
@@ -102,7 +102,7 @@ func TestAgentHarnessTimeoutRotatesThenAsksTheOtherRole(t *testing.T) {
 	hang := fake.Reply{Hang: true}
 	p.QueueReply(atesor.RoleBuilder, hang, hang)
 	p.Queue(atesor.RolePlanner, harnessJSON(t, goodHarness))
-	a, _, clock := newAgent(p)
+	a, _, clock := newAdvisor(p)
 	done := advance(p, clock, 2, llm.HarnessWallTimeout)
 	h, _, err := a.Harness(context.Background(), zlibSubject)
 	<-done
@@ -128,7 +128,7 @@ func TestAgentProgramRunOtherRoleAskedOnce(t *testing.T) {
 	hang := fake.Reply{Hang: true}
 	p.QueueReply(atesor.RolePlanner, hang, fake.Reply{Text: `{"program":"x","command":"./lz4 -b1"}`})
 	p.QueueReply(atesor.RoleBuilder, hang, fake.Reply{Text: `{"program":"x","command":"./lz4 -b1"}`})
-	a, audit, clock := newAgent(p)
+	a, audit, clock := newAdvisor(p)
 	sub := Subject{Package: "lz4", Language: "c", Programs: []string{"/workspace/lz4/lz4"}}
 	done := advance(p, clock, 2, a.Client.WallTimeout())
 	pr, _, err := a.ProgramRun(context.Background(), sub)
@@ -147,24 +147,24 @@ func TestAgentProgramRunValidated(t *testing.T) {
 	p.Queue(atesor.RolePlanner,
 		`{"program":"lz4","command":"sh -c './lz4 -b1'"}`,
 		`{"program":"lz4","command":"./lz4 -b1"}`)
-	a, audit, _ := newAgent(p)
+	a, audit, _ := newAdvisor(p)
 	pr, _, err := a.ProgramRun(context.Background(), Subject{Package: "lz4", Programs: []string{"/workspace/lz4/lz4"}})
 	if err != nil || pr == nil || pr.Command != "./lz4 -b1" {
 		t.Fatalf("program run %+v, err %v", pr, err)
 	}
 	recs := audit.Records()
-	if len(recs) != 2 || recs[1].Metadata["phase"] != PhaseProgram || recs[1].Role != AgentLabel {
+	if len(recs) != 2 || recs[1].Metadata["phase"] != PhaseProgram || recs[1].Role != AuditLabel {
 		t.Errorf("audit %+v", recs)
 	}
 }
 
 func TestAgentOfflineOrNoFit(t *testing.T) {
-	var a *Agent
+	var a *Advisor
 	if h, _, err := a.Harness(context.Background(), zlibSubject); h != nil || err != nil {
 		t.Errorf("nil agent: %v %v", h, err)
 	}
 	p := fake.New()
-	b, _, _ := newAgent(p)
+	b, _, _ := newAdvisor(p)
 	if h, _, err := b.Harness(context.Background(), Subject{Language: "c"}); h != nil || err != nil || len(p.Calls()) != 0 {
 		t.Errorf("no library: %v %v, %d calls", h, err, len(p.Calls()))
 	}

@@ -33,8 +33,8 @@ func (o *Optimizer) chooseWorkload(ctx context.Context, t Target, res *Result) (
 		}
 		return true
 	}
-	if o.Agent != nil && o.Agent.Client != nil && o.Agent.Client.Provider != nil {
-		pr, u, err := o.Agent.ProgramRun(ctx, sub)
+	if o.Advisor != nil && o.Advisor.Client != nil && o.Advisor.Client.Provider != nil {
+		pr, u, err := o.Advisor.ProgramRun(ctx, sub)
 		res.Usage = res.Usage.Add(u)
 		switch {
 		case pr != nil:
@@ -46,7 +46,7 @@ func (o *Optimizer) chooseWorkload(ctx context.Context, t Target, res *Result) (
 		default:
 			note("the optimizer agent gave no program run: " + err.Error())
 		}
-		h, u, err := o.Agent.Harness(ctx, sub)
+		h, u, err := o.Advisor.Harness(ctx, sub)
 		res.Usage = res.Usage.Add(u)
 		switch {
 		case h != nil:

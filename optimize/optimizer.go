@@ -63,9 +63,9 @@ func (t Target) env(extra ...[]string) []string {
 // Optimizer runs performance mode in a sandbox.
 type Optimizer struct {
 	Sandbox atesor.Sandbox
-	// Agent asks a model for a workload; nil (or an agent without a client) is offline:
+	// Advisor asks a model for a workload; nil (or an advisor without a client) is offline:
 	// the package's own benchmarks and tests are the workloads.
-	Agent *Agent
+	Advisor *Advisor
 	// Runs per variant (default and minimum [DefaultRuns]).
 	Runs int
 	// MaxRunTime bounds one workload run (default [DefaultMaxRunTime]).

@@ -156,7 +156,7 @@ func runBatch(ctx context.Context, a *app, args []string) int {
 		printBatchSummary(a.stdout, s, f.out)
 	}
 	switch {
-	case errors.Is(err, batch.ErrInterrupted):
+	case errors.Is(err, batch.ErrStopped):
 		fmt.Fprintf(a.stderr, "atesor batch: interrupted; the summary is saved. Run the same command again to port the %d remaining package(s).\n", len(s.Pending))
 		return exitInterrupted
 	case err != nil:

@@ -37,7 +37,7 @@ func TestPortOptimize(t *testing.T) {
 		return optimizeSandbox(t, p), nil
 	}
 	prov := fake.New()
-	prov.QueueAgent("optimizer", fake.Reply{Text: `{"program":"hello","command":"./hello"}`})
+	prov.QueueLabel("optimizer", fake.Reply{Text: `{"program":"hello","command":"./hello"}`})
 
 	var stdout, stderr bytes.Buffer
 	a := &app{stdout: &stdout, stderr: &stderr, provider: prov, openSandbox: open}
@@ -110,7 +110,7 @@ func TestPortOptimize(t *testing.T) {
 	stdout.Reset()
 	// The second run rebuilds the recipe-cache entry and asks for a workload again.
 	prov = fake.New()
-	prov.QueueAgent("optimizer", fake.Reply{Text: `{"program":"hello","command":"./hello"}`})
+	prov.QueueLabel("optimizer", fake.Reply{Text: `{"program":"hello","command":"./hello"}`})
 	a.provider = prov
 	if code := run(context.Background(), a, []string{"port", "--optimize", "--out", out, helloSource(t)}); code != exitOK {
 		t.Fatalf("second run: exit %d\n%s\n%s", code, &stdout, &stderr)

@@ -136,7 +136,7 @@ func (p *progress) Event(e atesor.Event) {
 		p.printf("%s %s: fallback: %s", stamp(e.Elapsed), orDash(e.Node, p.node), e.Line)
 	case atesor.EventAnswerRejected:
 		if p.verbose {
-			p.printf("%s %s: %s's answer from %s rejected (%s): %s", stamp(e.Elapsed), orDash(e.Node, p.node), e.Agent, e.Model, e.Rule, firstLineOf(e.Err))
+			p.printf("%s %s: %s's answer from %s rejected (%s): %s", stamp(e.Elapsed), orDash(e.Node, p.node), e.Label, e.Model, e.Rule, firstLineOf(e.Err))
 		}
 	case atesor.EventWarning:
 		p.printf("%s warning: %s", stamp(e.Elapsed), e.Line)

@@ -109,7 +109,7 @@ func TestProgressShowsDecisions(t *testing.T) {
 		{Kind: atesor.EventScriptedFix, Node: "fix", Rule: "missing-package", Line: "install libmnl-dev", Elapsed: 5 * time.Second},
 		{Kind: atesor.EventFallback, Node: "analyst", Line: "the analyst gave no valid answer: using the scripted analysis", Elapsed: 6 * time.Second},
 		{Kind: atesor.EventWarning, Line: "model x/y has no known price", Elapsed: 7 * time.Second},
-		{Kind: atesor.EventAnswerRejected, Node: "fix", Agent: "fixer", Model: "m1", Rule: "no-failure-hiding", Err: "it hides failures\nmore", Elapsed: 8 * time.Second},
+		{Kind: atesor.EventAnswerRejected, Node: "fix", Label: "fixer", Model: "m1", Rule: "no-failure-hiding", Err: "it hides failures\nmore", Elapsed: 8 * time.Second},
 	}
 	for _, verbose := range []bool{false, true} {
 		var b bytes.Buffer

@@ -43,9 +43,9 @@ type Reply struct {
 // Call is one recorded model call.
 type Call struct {
 	Role atesor.Role
-	// Agent is the agent label of the call (see [provider.Agent]): analyst, scout,
+	// Label is the audit label of the call (see [provider.Label]): analyst, scout,
 	// fixer, summarizer, curator, ...
-	Agent       string
+	Label       string
 	Model       string
 	MaxTokens   int
 	Temperature *float32
@@ -91,7 +91,7 @@ type Provider struct {
 	pools   map[atesor.Role][]string
 	byRole  map[atesor.Role][]Reply
 	byModel map[string][]Reply
-	byAgent map[string][]Reply
+	byLabel map[string][]Reply
 	calls   []Call
 }
 
@@ -106,7 +106,7 @@ func New(opts ...Option) *Provider {
 		pools:     map[atesor.Role][]string{},
 		byRole:    map[atesor.Role][]Reply{},
 		byModel:   map[string][]Reply{},
-		byAgent:   map[string][]Reply{},
+		byLabel:   map[string][]Reply{},
 	}
 	p.called = sync.NewCond(&p.mu)
 	for _, o := range opts {
@@ -161,16 +161,16 @@ func (p *Provider) QueueModel(modelID string, replies ...Reply) {
 	p.byModel[modelID] = append(p.byModel[modelID], replies...)
 }
 
-// QueueAgent adds replies for one agent label, such as "curator", whose calls share a
-// role's pool with another agent (the curator and the recipe's summarizer both use the
-// summarizer role). An agent's queue is used after the model's queue and before the
-// role's queue. The pipeline's agent labels: analyst (planner role), scout, fixer,
-// summarizer and curator (summarizer role); in the finish node the curator is asked
-// before the summarizer.
-func (p *Provider) QueueAgent(label string, replies ...Reply) {
+// QueueLabel adds replies for one audit label, such as "curator", whose calls share a
+// role's pool with another caller (the curator and the recipe's summarizer both use the
+// summarizer role). A label's queue is used after the model's queue and before the
+// role's queue. The pipeline's labels: analyst (planner role), scout, fixer,
+// summarizer and curator (summarizer role), optimizer; in the finish node the curator
+// is asked before the summarizer.
+func (p *Provider) QueueLabel(label string, replies ...Reply) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.byAgent[label] = append(p.byAgent[label], replies...)
+	p.byLabel[label] = append(p.byLabel[label], replies...)
 }
 
 // QueueError adds a reply that fails with err.
@@ -259,14 +259,14 @@ func (p *Provider) next(ctx context.Context, spec atesor.ModelSpec, in []*schema
 			msgs[i] = &c
 		}
 	}
-	agent := provider.Agent(ctx)
-	p.calls = append(p.calls, Call{Role: spec.Role, Agent: agent, Model: spec.Model, MaxTokens: spec.MaxTokens, Temperature: spec.Temperature, Messages: msgs})
+	label := provider.Label(ctx)
+	p.calls = append(p.calls, Call{Role: spec.Role, Label: label, Model: spec.Model, MaxTokens: spec.MaxTokens, Temperature: spec.Temperature, Messages: msgs})
 	if q := p.byModel[spec.Model]; len(q) > 0 {
 		p.byModel[spec.Model] = q[1:]
 		return q[0], true, nil
 	}
-	if q := p.byAgent[agent]; agent != "" && len(q) > 0 {
-		p.byAgent[agent] = q[1:]
+	if q := p.byLabel[label]; label != "" && len(q) > 0 {
+		p.byLabel[label] = q[1:]
 		return q[0], true, nil
 	}
 	if q := p.byRole[spec.Role]; len(q) > 0 {
