@@ -40,6 +40,9 @@ var ErrUnavailable = errors.New("the Go toolchain the module needs is not availa
 // a cancelled context) are the sandbox's.
 type SetupError struct{ Err error }
 
+var _ error = (*SetupError)(nil)
+
+// Error returns the cause's message: it already says what failed and what to do.
 func (e *SetupError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the cause, so errors.Is finds [ErrUnavailable] through a SetupError.

@@ -36,6 +36,9 @@ type Execer interface {
 	Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandResult, error)
 }
 
+// Every sandbox is an Execer.
+var _ Execer = atesor.Sandbox(nil)
+
 // Package is what the install step reads of a built package.
 type Package struct {
 	// RepoDir is the repository's sandbox path; the stage is below it.
