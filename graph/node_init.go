@@ -30,10 +30,7 @@ func (r *run) initNode(ctx context.Context, s *atesor.State) error {
 	if err != nil {
 		return fmt.Errorf("scan the source for shipped binaries: %w", err)
 	}
-	s.SourceELFs = nil
-	for _, a := range shipped {
-		s.SourceELFs = append(s.SourceELFs, a.Path+"@"+a.SHA256)
-	}
+	s.SourceELFs = verify.ShippedELFs(shipped)
 	r.snapshotOriginal(ctx, s)
 	return nil
 }

@@ -23,18 +23,9 @@ func (r *run) verifyNode(ctx context.Context, s *atesor.State) error {
 	if err != nil {
 		return fmt.Errorf("scan artifacts: %w", err)
 	}
-	shipped, shippedSHA := map[string]bool{}, map[string]bool{}
-	for _, e := range s.SourceELFs {
-		shipped[e] = true
-		shippedSHA[e[strings.LastIndexByte(e, '@')+1:]] = true
-	}
-	var built []atesor.Artifact
-	for _, a := range arts {
-		if shipped[a.Path+"@"+a.SHA256] || install.InStage(s.RepoDir, a.Path) {
-			continue // shipped with the source, not produced by this build; or staged
-		}
-		built = append(built, a)
-	}
+	// Shipped with the source, not produced by this build; or staged by the install
+	// step, whose files chooseArtifacts judges apart.
+	built, shippedSHA := verify.Produced(arts, s.SourceELFs, func(p string) bool { return install.InStage(s.RepoDir, p) })
 	built = r.chooseArtifacts(ctx, s, verify.CurateByRules(built, s.RepoName, s.RepoDir), shippedSHA)
 	res := verify.Port(ctx, r.sb, r.verifyInput(s), built, r.emitFrom(NodeVerify))
 	s.Artifacts = res.Artifacts
