@@ -15,6 +15,10 @@
 //   - Removals: what fixes took from the original tree (deleted, emptied or mostly cut
 //     files, sources dropped from build files), which a port must answer for with
 //     complete exports and passing package tests.
+//   - Provenance and stubs: [ShippedELFs] and [Produced] keep the ELF files the
+//     source shipped out of what the build produced; [IsStub] recognises a file a fix
+//     wrote to make the build pass without porting anything (a new main, a build file
+//     that compiles nothing).
 //
 // [Port] is the verdict in one function: given the artifacts a build produced, with
 // their roles, it runs every check in order and returns a [Result] with the problems
