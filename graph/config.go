@@ -63,6 +63,18 @@ type Config struct {
 	// read; empty means the first main archive of the host's apt configuration. The CLI
 	// sets it from ATESOR_DEBIAN_MIRROR.
 	DebianMirror string
+	// ExtractMaxBytes and ExtractMaxEntries bound what unpacking a source tarball may
+	// write: bytes (a hard link counts its bytes again) and entries. Zero means 16 GiB
+	// and one million entries, a negative value no bound. The CLI sets them from
+	// ATESOR_EXTRACT_MAX_BYTES and ATESOR_EXTRACT_MAX_ENTRIES (and gives the sandbox's
+	// copy-in the same bounds).
+	ExtractMaxBytes   int64
+	ExtractMaxEntries int
+	// DownloadMaxBytes bounds a downloaded source tarball (zero: 4 GiB) and
+	// DownloadStall how long its download may receive nothing (zero: one minute). The
+	// CLI sets them from ATESOR_DOWNLOAD_MAX_BYTES and ATESOR_DOWNLOAD_STALL_TIMEOUT.
+	DownloadMaxBytes int64
+	DownloadStall    time.Duration
 }
 
 // check reports what the Config lacks for any run.

@@ -168,7 +168,7 @@ func TestE2EDiskBounds(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 
-	t.Setenv(archive.EnvMaxBytes, "1G")
+	e.configure = func(c *Config) { c.ExtractMaxBytes = 1 << 30 } // ATESOR_EXTRACT_MAX_BYTES=1G on the CLI
 	start := time.Now()
 	_, err := e.pipeline(t, nil).Run(ctx, atesor.Request{Source: hardLinkBomb(t), Force: true})
 	t.Logf("hard-link bomb: %v (%s)", err, time.Since(start).Round(time.Millisecond))
@@ -176,7 +176,9 @@ func TestE2EDiskBounds(t *testing.T) {
 		t.Fatalf("the hard-link bomb unpacked: %v", err)
 	}
 
-	t.Setenv(sandbox.EnvDiskLimit, "200M")
+	e.open = func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error) {
+		return sandbox.NewRootfs(ctx, p, sandbox.WithLimits(sandbox.Limits{Disk: 200 << 20})) // what ATESOR_SANDBOX_DISK=200M gives on the CLI
+	}
 	filler := writePackage(t, `all:
 	i=0; while [ $$i -lt 100 ]; do head -c 8M /dev/zero > fill.$$i || exit 1; i=$$((i+1)); done
 `)

@@ -49,6 +49,9 @@ type e2eEnv struct {
 	platform  atesor.Platform
 	// open, when set, opens the sandbox instead of a plain root-filesystem sandbox.
 	open func(context.Context, atesor.Platform) (atesor.Sandbox, error)
+	// configure, when set, changes the pipeline's Config (bounds the CLI takes from
+	// environment variables).
+	configure func(*Config)
 }
 
 func newE2EEnv(t *testing.T) *e2eEnv {
@@ -78,6 +81,9 @@ func (e *e2eEnv) pipeline(t *testing.T, prov atesor.Provider, opts ...Option) *P
 	}
 	if e.open != nil {
 		cfg.OpenSandbox = e.open
+	}
+	if e.configure != nil {
+		e.configure(&cfg)
 	}
 	if prov == nil {
 		cfg.Provider = nil

@@ -31,12 +31,14 @@ func (p *Pipeline) reclaimTempDirs() {
 	}
 }
 
-// fetchSource gets a request's source onto the host through package source. Downloaded
-// tarballs are kept under <Home>/downloads, so the recipe-cache check and the run that
-// follows it (and a resumed run) fetch a URL once; without a Home, in a directory under
-// the system's temporary directory (never under $HOME).
+// fetchSource gets a request's source onto the host through package source, within the
+// Config's download and extraction bounds. Downloaded tarballs are kept under
+// <Home>/downloads, so the recipe-cache check and the run that follows it (and a resumed
+// run) fetch a URL once; without a Home, in a directory under the system's temporary
+// directory (never under $HOME).
 func (p *Pipeline) fetchSource(ctx context.Context, raw string) (*source.Source, error) {
-	var o source.Options
+	o := source.Options{DownloadMaxBytes: p.cfg.DownloadMaxBytes, DownloadStall: p.cfg.DownloadStall,
+		ExtractMaxBytes: p.cfg.ExtractMaxBytes, ExtractMaxEntries: p.cfg.ExtractMaxEntries}
 	if p.cfg.Home != "" {
 		o.DownloadDir = filepath.Join(p.cfg.Home, "downloads")
 	}

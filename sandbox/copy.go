@@ -30,14 +30,14 @@ func IsGitURL(src string) bool {
 // single top-level directory stripped; a directory is copied recursively (symbolic links
 // are copied as links) without the secret-looking files isSecretFile names, each
 // skipped one logged to logger; any other file is copied to dest. What it writes is
-// bounded by the extraction bounds (each hard link of a tree counts the bytes it
-// copies), and it stops when ctx ends.
-func copyInHost(ctx context.Context, src, dest string, logger *slog.Logger) error {
+// bounded by l (zero fields: the default extraction bounds; see [WithExtractLimits];
+// each hard link of a tree counts the bytes it copies), and it stops when ctx ends.
+func copyInHost(ctx context.Context, src, dest string, l archive.Limits, logger *slog.Logger) error {
 	fi, err := os.Stat(src)
 	if err != nil {
 		return err
 	}
-	l := archive.DefaultLimits()
+	l = l.Resolve()
 	budget := archive.NewBudget(src, l)
 	switch {
 	case fi.IsDir():

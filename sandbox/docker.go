@@ -253,7 +253,7 @@ func (d *Docker) CopyIn(ctx context.Context, src, sandboxPath string) error {
 	if err != nil {
 		return fmt.Errorf("sandbox: copy in to %s: %w", sandboxPath, err)
 	}
-	if err := copyInHost(ctx, src, hdest, d.o.logger); err != nil {
+	if err := copyInHost(ctx, src, hdest, d.o.extract, d.o.logger); err != nil {
 		return fmt.Errorf("sandbox: copy %s in to %s: %w", src, sandboxPath, err)
 	}
 	d.noteRepo(path.Clean(sandboxPath))

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/eclipse-atesor/atesor-go/internal/archive"
 )
 
 // autotoolsTree is a generated autotools tree whose archive lists configure.ac last:
@@ -86,14 +88,14 @@ func TestCopyInKeepsModTimes(t *testing.T) {
 	for name := range archives {
 		t.Run(name, func(t *testing.T) {
 			dest := t.TempDir()
-			if err := copyInHost(t.Context(), filepath.Join(dir, name), dest, slog.Default()); err != nil {
+			if err := copyInHost(t.Context(), filepath.Join(dir, name), dest, archive.Limits{}, slog.Default()); err != nil {
 				t.Fatal(err)
 			}
 			check(t, dest)
 			// A directory copy keeps the times too.
 			t.Run("directory", func(t *testing.T) {
 				again := t.TempDir()
-				if err := copyInHost(t.Context(), dest, again, slog.Default()); err != nil {
+				if err := copyInHost(t.Context(), dest, again, archive.Limits{}, slog.Default()); err != nil {
 					t.Fatal(err)
 				}
 				check(t, again)

@@ -134,7 +134,7 @@ func (h *Host) CopyIn(ctx context.Context, src, sandboxPath string) error {
 		h.noteRepo(dest)
 		return nil
 	}
-	if err := copyInHost(ctx, src, osroot.HostPath(h.root, dest), h.o.logger); err != nil {
+	if err := copyInHost(ctx, src, osroot.HostPath(h.root, dest), h.o.extract, h.o.logger); err != nil {
 		return fmt.Errorf("sandbox: copy %s in to %s: %w", src, sandboxPath, err)
 	}
 	h.noteRepo(dest)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/eclipse-atesor/atesor-go/internal/archive"
 	"github.com/eclipse-atesor/atesor-go/sandbox/internal/jail"
 )
 
@@ -29,6 +30,7 @@ type options struct {
 	workdir       string
 	dockerBin     string
 	limits        Limits
+	extract       archive.Limits
 	noAccel       bool
 	base          string // a kept run's upper directory, layered over the cache (WithBase)
 }
@@ -128,6 +130,13 @@ func (o *options) caBundlePath() string {
 		return "/etc/ssl/certs/ca-certificates.crt"
 	}
 	return ""
+}
+
+// WithExtractLimits bounds what a CopyIn of a host directory or tarball writes into the
+// sandbox: maxBytes bytes (a hard link counts its bytes again) and maxEntries entries.
+// Zero means the default (16 GiB, one million entries), a negative value no bound.
+func WithExtractLimits(maxBytes int64, maxEntries int) Option {
+	return func(o *options) { o.extract = archive.Limits{MaxBytes: maxBytes, MaxEntries: maxEntries} }
 }
 
 // WithLimits sets the per-command limits of the rootfs and Docker sandboxes (zero fields

@@ -230,7 +230,7 @@ func (r *Rootfs) CopyIn(ctx context.Context, hostSrc, sandboxPath string) error 
 		r.noteRepo(dest)
 		return nil
 	}
-	if err := copyInHost(ctx, hostSrc, osroot.HostPath(r.merged, dest), r.o.logger); err != nil {
+	if err := copyInHost(ctx, hostSrc, osroot.HostPath(r.merged, dest), r.o.extract, r.o.logger); err != nil {
 		return fmt.Errorf("sandbox: copy %s in to %s: %w", hostSrc, sandboxPath, err)
 	}
 	r.noteRepo(dest)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/eclipse-atesor/atesor-go/internal/archive"
 )
 
 // A porter's checkout with credentials next to the sources: before the filter every one
@@ -43,7 +45,7 @@ func TestCopyInKeepsSecretFilesOut(t *testing.T) {
 	}
 	var logged bytes.Buffer
 	dest := t.TempDir()
-	if err := copyInHost(t.Context(), src, dest, slog.New(slog.NewTextHandler(&logged, nil))); err != nil {
+	if err := copyInHost(t.Context(), src, dest, archive.Limits{}, slog.New(slog.NewTextHandler(&logged, nil))); err != nil {
 		t.Fatal(err)
 	}
 	for p, want := range files {

@@ -8,10 +8,8 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"strings"
 	"time"
 
-	"github.com/eclipse-atesor/atesor-go/internal/bytesize"
 	"github.com/eclipse-atesor/atesor-go/internal/redact"
 )
 
@@ -25,24 +23,16 @@ type downloadLimits struct {
 	Stall time.Duration
 }
 
-// Environment variables that change the download bounds.
+// Environment variables the CLI sets the download bounds from (named in the errors;
+// the library reads neither).
 const (
-	envDownloadMaxBytes = "ATESOR_DOWNLOAD_MAX_BYTES"
-	envDownloadStall    = "ATESOR_DOWNLOAD_STALL_TIMEOUT"
+	EnvDownloadMaxBytes = "ATESOR_DOWNLOAD_MAX_BYTES"
+	EnvDownloadStall    = "ATESOR_DOWNLOAD_STALL_TIMEOUT"
 )
 
-// defaultDownloadLimits returns the bounds from $ATESOR_DOWNLOAD_MAX_BYTES (bytes with an
-// optional K, M or G suffix) and $ATESOR_DOWNLOAD_STALL_TIMEOUT (a Go duration), else
-// 4 GiB and one minute.
+// defaultDownloadLimits returns the bounds of a zero field: 4 GiB and one minute.
 func defaultDownloadLimits() downloadLimits {
-	l := downloadLimits{MaxBytes: 4 << 30, Stall: time.Minute}
-	if v, err := bytesize.Parse(os.Getenv(envDownloadMaxBytes)); err == nil && v > 0 {
-		l.MaxBytes = v
-	}
-	if d, err := time.ParseDuration(strings.TrimSpace(os.Getenv(envDownloadStall))); err == nil && d > 0 {
-		l.Stall = d
-	}
-	return l
+	return downloadLimits{MaxBytes: 4 << 30, Stall: time.Minute}
 }
 
 // ErrDownloadLimit is wrapped by the error of [Resolve] when the download of a tarball
@@ -70,7 +60,7 @@ func downloadBounded(ctx context.Context, url, dest string, l downloadLimits) er
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	stalled := fmt.Errorf("%w: no data for %s; check the network, or raise the timeout with %s", ErrDownloadLimit, l.Stall, envDownloadStall)
+	stalled := fmt.Errorf("%w: no data for %s; check the network, or raise the timeout with %s", ErrDownloadLimit, l.Stall, EnvDownloadStall)
 	watchdog := time.AfterFunc(l.Stall, func() { cancel(stalled) })
 	defer watchdog.Stop()
 	client := &http.Client{Transport: &http.Transport{
@@ -92,7 +82,7 @@ func downloadBounded(ctx context.Context, url, dest string, l downloadLimits) er
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("download %s: HTTP %s", shown, resp.Status)
 	}
-	tooBig := fmt.Errorf("%w: larger than %d bytes; raise the limit with %s", ErrDownloadLimit, l.MaxBytes, envDownloadMaxBytes)
+	tooBig := fmt.Errorf("%w: larger than %d bytes; raise the limit with %s", ErrDownloadLimit, l.MaxBytes, EnvDownloadMaxBytes)
 	if resp.ContentLength > l.MaxBytes {
 		return fmt.Errorf("download %s: %w", shown, tooBig)
 	}

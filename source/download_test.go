@@ -48,9 +48,9 @@ func TestDownloadBounds(t *testing.T) {
 		want string // "" for success, else a substring of the error
 	}{
 		{"/ok", ""},
-		{"/big", envDownloadMaxBytes},
-		{"/stall-body", envDownloadStall},
-		{"/stall-headers", envDownloadStall},
+		{"/big", EnvDownloadMaxBytes},
+		{"/stall-body", EnvDownloadStall},
+		{"/stall-headers", EnvDownloadStall},
 		{"/missing", "404"},
 	} {
 		dest := filepath.Join(t.TempDir(), "f")

@@ -23,14 +23,14 @@ func TestFetchCachedIsAtomic(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	got, err := fetchCached(context.Background(), dir, srv.URL+"/zlib-1.3.tar.gz")
+	got, err := fetchCached(context.Background(), dir, srv.URL+"/zlib-1.3.tar.gz", downloadLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(got); string(b) != "tarball bytes" {
 		t.Errorf("downloaded %q", b)
 	}
-	if _, err := fetchCached(context.Background(), dir, srv.URL+"/missing.tar.gz"); err == nil {
+	if _, err := fetchCached(context.Background(), dir, srv.URL+"/missing.tar.gz", downloadLimits{}); err == nil {
 		t.Fatal("a 404 was taken as a source")
 	}
 	entries, err := os.ReadDir(filepath.Dir(got))

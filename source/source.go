@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/eclipse-atesor/atesor-go/internal/archive"
 	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
@@ -43,6 +44,14 @@ type Options struct {
 	// URL resolved twice (a recipe-cache check and the run that follows it, a resumed
 	// run) is fetched once. Empty: a directory under os.TempDir.
 	DownloadDir string
+	// DownloadMaxBytes bounds a downloaded tarball (zero: 4 GiB) and DownloadStall how
+	// long its download may receive nothing (zero: one minute).
+	DownloadMaxBytes int64
+	DownloadStall    time.Duration
+	// ExtractMaxBytes and ExtractMaxEntries bound what unpacking a tarball writes (zero:
+	// 16 GiB and one million entries; negative: no bound).
+	ExtractMaxBytes   int64
+	ExtractMaxEntries int
 }
 
 // The name prefixes of the host temporary directories Resolve (an unpacked tarball) and
@@ -87,7 +96,7 @@ func Resolve(ctx context.Context, raw string, o Options) (*Source, error) {
 	s.tmp = append(s.tmp, tmp)
 	file := raw
 	if s.Kind == URL {
-		if file, err = fetchCached(ctx, o.downloadDir(), raw); err != nil {
+		if file, err = fetchCached(ctx, o.downloadDir(), raw, downloadLimits{MaxBytes: o.DownloadMaxBytes, Stall: o.DownloadStall}); err != nil {
 			s.Close()
 			return nil, err
 		}
@@ -102,7 +111,7 @@ func Resolve(ctx context.Context, raw string, o Options) (*Source, error) {
 		s.Close()
 		return nil, err
 	}
-	if err := archive.Extract(ctx, file, s.Dir, archive.DefaultLimits()); err != nil {
+	if err := archive.Extract(ctx, file, s.Dir, archive.Limits{MaxBytes: o.ExtractMaxBytes, MaxEntries: o.ExtractMaxEntries}.Resolve()); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("source %s: %w", raw, err)
 	}
@@ -144,7 +153,7 @@ func (o Options) downloadDir() string {
 // fetchCached downloads url once into dir and returns the file. The file is named after
 // a hash of the URL and written through a temporary file, so a partial download never
 // looks complete.
-func fetchCached(ctx context.Context, dir, url string) (string, error) {
+func fetchCached(ctx context.Context, dir, url string, l downloadLimits) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("download %s: %w", url, err)
 	}
@@ -160,7 +169,7 @@ func fetchCached(ctx context.Context, dir, url string) (string, error) {
 		return "", fmt.Errorf("download %s: %w", url, err)
 	}
 	defer tmp.Abort()
-	if err := download(ctx, url, tmp.Name(), downloadLimits{}); err != nil {
+	if err := download(ctx, url, tmp.Name(), l); err != nil {
 		return "", err
 	}
 	if err := tmp.Commit(); err != nil {

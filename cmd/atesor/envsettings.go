@@ -5,11 +5,14 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/eclipse-atesor/atesor-go/graph"
+	"github.com/eclipse-atesor/atesor-go/internal/archive"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
+	"github.com/eclipse-atesor/atesor-go/source"
 )
 
 // The library reads no environment variable: the command line turns the ATESOR_*
@@ -20,7 +23,37 @@ import (
 // copy-out bounds (see [withCopyLimits]) and the Debian mirror ($ATESOR_DEBIAN_MIRROR).
 func withEnvSettings(cfg graph.Config) (graph.Config, error) {
 	cfg.DebianMirror = debianMirrorSetting()
+	x := envExtractLimits()
+	cfg.ExtractMaxBytes, cfg.ExtractMaxEntries = x.MaxBytes, x.MaxEntries
+	cfg.DownloadMaxBytes, cfg.DownloadStall = envDownloadLimits()
 	return withCopyLimits(cfg)
+}
+
+// envExtractLimits are the extraction bounds from $ATESOR_EXTRACT_MAX_BYTES (bytes with
+// an optional K, M or G suffix, negative: no bound) and $ATESOR_EXTRACT_MAX_ENTRIES; an
+// unset or unreadable variable leaves its field zero (the default).
+func envExtractLimits() archive.Limits {
+	var l archive.Limits
+	if v, err := sandbox.ParseSize(os.Getenv(archive.EnvMaxBytes)); err == nil {
+		l.MaxBytes = v
+	}
+	if v, err := strconv.Atoi(strings.TrimSpace(os.Getenv(archive.EnvMaxEntries))); err == nil {
+		l.MaxEntries = v
+	}
+	return l
+}
+
+// envDownloadLimits are the bounds of a source download from $ATESOR_DOWNLOAD_MAX_BYTES
+// and $ATESOR_DOWNLOAD_STALL_TIMEOUT (a Go duration); an unset, unreadable or
+// non-positive value leaves its bound zero (the default).
+func envDownloadLimits() (maxBytes int64, stall time.Duration) {
+	if v, err := sandbox.ParseSize(os.Getenv(source.EnvDownloadMaxBytes)); err == nil && v > 0 {
+		maxBytes = v
+	}
+	if d, err := time.ParseDuration(strings.TrimSpace(os.Getenv(source.EnvDownloadStall))); err == nil && d > 0 {
+		stall = d
+	}
+	return maxBytes, stall
 }
 
 // debianMirrorSetting is $ATESOR_DEBIAN_MIRROR, "" (the host's apt configuration) when
@@ -38,6 +71,9 @@ func envSandboxOptions() []sandbox.Option {
 	}
 	if m := debianMirrorSetting(); m != "" {
 		opts = append(opts, sandbox.WithMirror(m))
+	}
+	if x := envExtractLimits(); x != (archive.Limits{}) {
+		opts = append(opts, sandbox.WithExtractLimits(x.MaxBytes, x.MaxEntries))
 	}
 	if l, _ := envLimits(); l != (sandbox.Limits{}) {
 		opts = append(opts, sandbox.WithLimits(l))

@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eclipse-atesor/atesor-go/graph"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
@@ -48,5 +49,37 @@ func TestEnvLimits(t *testing.T) {
 	l, err = envLimits()
 	if err == nil || !strings.Contains(err.Error(), "ATESOR_SANDBOX_PIDS") || l.Pids != 0 || l.Memory != 2<<30 {
 		t.Errorf("envLimits with PIDS=lots = %+v, %v", l, err)
+	}
+}
+
+// TestEnvSourceBounds: the extraction and download bounds come from their variables
+// into the pipeline's Config (and the extraction bounds into the sandboxes' copy-in);
+// unset, the library's defaults apply.
+func TestEnvSourceBounds(t *testing.T) {
+	t.Setenv("ATESOR_DEBIAN_MIRROR", "")
+	t.Setenv("ATESOR_SANDBOX_MEMORY", "")
+	t.Setenv("ATESOR_SANDBOX_PIDS", "")
+	t.Setenv("ATESOR_SANDBOX_DISK", "")
+	t.Setenv("ATESOR_HOME", t.TempDir())
+	t.Setenv("ATESOR_EXTRACT_MAX_BYTES", "1G")
+	t.Setenv("ATESOR_EXTRACT_MAX_ENTRIES", "-1")
+	t.Setenv("ATESOR_DOWNLOAD_MAX_BYTES", "64M")
+	t.Setenv("ATESOR_DOWNLOAD_STALL_TIMEOUT", "5s")
+	cfg, err := withEnvSettings(graph.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.ExtractMaxBytes != 1<<30 || cfg.ExtractMaxEntries != -1 || cfg.DownloadMaxBytes != 64<<20 || cfg.DownloadStall != 5*time.Second {
+		t.Errorf("Config = extract %d/%d, download %d/%s", cfg.ExtractMaxBytes, cfg.ExtractMaxEntries, cfg.DownloadMaxBytes, cfg.DownloadStall)
+	}
+	if n := len(envSandboxOptions()); n != 2 {
+		t.Errorf("%d sandbox options, want the home's and the extraction bounds'", n)
+	}
+	for _, v := range []string{"ATESOR_EXTRACT_MAX_BYTES", "ATESOR_EXTRACT_MAX_ENTRIES", "ATESOR_DOWNLOAD_MAX_BYTES", "ATESOR_DOWNLOAD_STALL_TIMEOUT"} {
+		t.Setenv(v, "")
+	}
+	cfg, _ = withEnvSettings(graph.Config{})
+	if cfg.ExtractMaxBytes != 0 || cfg.ExtractMaxEntries != 0 || cfg.DownloadMaxBytes != 0 || cfg.DownloadStall != 0 {
+		t.Errorf("unset: Config = %+v", cfg)
 	}
 }

@@ -257,3 +257,15 @@ func TestExtractStopsOnCancel(t *testing.T) {
 		t.Fatal("extraction went on for 5 s after the cancel")
 	}
 }
+
+// TestLimitsResolve: zero fields take the defaults, a negative field (no bound) stays,
+// and the defaults read no environment variable (the CLI passes them in).
+func TestLimitsResolve(t *testing.T) {
+	t.Setenv(archive.EnvMaxBytes, "1K")
+	if d := archive.DefaultLimits(); d != (archive.Limits{MaxBytes: 16 << 30, MaxEntries: 1_000_000}) {
+		t.Errorf("DefaultLimits = %+v", d)
+	}
+	if got := (archive.Limits{MaxBytes: -1}).Resolve(); got != (archive.Limits{MaxBytes: -1, MaxEntries: 1_000_000}) {
+		t.Errorf("Resolve = %+v", got)
+	}
+}

@@ -2,11 +2,6 @@ package archive
 
 import (
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
-
-	"github.com/eclipse-atesor/atesor-go/internal/bytesize"
 )
 
 // Limits bounds what [Extract] unpacks from one archive; zero or
@@ -18,23 +13,29 @@ type Limits struct {
 	MaxEntries int
 }
 
-// Environment variables that raise the extraction bounds.
+// Environment variables the CLI sets the extraction bounds from (named in the errors);
+// the library reads neither.
 const (
 	EnvMaxBytes   = "ATESOR_EXTRACT_MAX_BYTES"
 	EnvMaxEntries = "ATESOR_EXTRACT_MAX_ENTRIES"
 )
 
-// DefaultLimits returns the bounds from $ATESOR_EXTRACT_MAX_BYTES (bytes with an
-// optional K, M or G suffix) and $ATESOR_EXTRACT_MAX_ENTRIES, else 16 GiB and one
-// million entries: far above any source tarball (the Linux kernel's is about 1.5 GiB
-// and 90,000 entries), far below what fills a disk.
+// DefaultLimits returns the default bounds: 16 GiB and one million entries, far above
+// any source tarball (the Linux kernel's is about 1.5 GiB and 90,000 entries), far below
+// what fills a disk.
 func DefaultLimits() Limits {
-	l := Limits{MaxBytes: 16 << 30, MaxEntries: 1_000_000}
-	if v, err := bytesize.Parse(os.Getenv(EnvMaxBytes)); err == nil && v != 0 {
-		l.MaxBytes = v
+	return Limits{MaxBytes: 16 << 30, MaxEntries: 1_000_000}
+}
+
+// Resolve fills the zero fields of l from [DefaultLimits]; a negative field (no bound)
+// stays.
+func (l Limits) Resolve() Limits {
+	d := DefaultLimits()
+	if l.MaxBytes == 0 {
+		l.MaxBytes = d.MaxBytes
 	}
-	if v, err := strconv.Atoi(strings.TrimSpace(os.Getenv(EnvMaxEntries))); err == nil && v != 0 {
-		l.MaxEntries = v
+	if l.MaxEntries == 0 {
+		l.MaxEntries = d.MaxEntries
 	}
 	return l
 }
