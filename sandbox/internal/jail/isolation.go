@@ -22,8 +22,8 @@ type IsolationCheck struct {
 // seccomp in the kernel and the filter compiled from Docker's profile (required), and
 // cgroups for the per-command limits (without them commands run unlimited). The host
 // tools (bwrap, slirp4netns, nsenter, ip) are checked by the sandbox package's
-// CheckHost. l is the limits the commands will get (zero fields: [DefaultLimits]), which
-// the finding states.
+// CheckHost. l is the limits the commands will get (zero fields: the defaults, see
+// [Limits.Resolve]), which the finding states.
 func CheckIsolation(l Limits) []IsolationCheck {
 	var out []IsolationCheck
 	sc := IsolationCheck{Name: "seccomp filter", Required: true}

@@ -36,7 +36,7 @@ type Jail struct {
 type Config struct {
 	// Logger gets the jail's warnings (retried starts, stale cgroups removed).
 	Logger *slog.Logger
-	// Limits bounds each command (zero fields: [DefaultLimits]).
+	// Limits bounds each command (zero fields: the defaults, see [Limits.Resolve]).
 	Limits Limits
 	// CABundle returns the host CA bundle copied into the root filesystem for a command
 	// with network ("" for none). It is asked for each such command.

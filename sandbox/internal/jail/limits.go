@@ -52,15 +52,15 @@ const defaultDisk = 32 << 30
 // qemu-user needs (threads count), far below what exhausts the host.
 const defaultPids = 8192
 
-// DefaultLimits returns the limits a zero field stands for: three quarters of the host's
+// defaultLimits returns the limits a zero field stands for: three quarters of the host's
 // memory, 8192 processes and 32 GiB of disk.
-func DefaultLimits() Limits {
+func defaultLimits() Limits {
 	return Limits{Pids: defaultPids, Memory: hostMemory() / 4 * 3, Disk: defaultDisk}
 }
 
 // Resolve fills zero fields from the defaults.
 func (l Limits) Resolve() Limits {
-	d := DefaultLimits()
+	d := defaultLimits()
 	if l.Memory == 0 {
 		l.Memory = d.Memory
 	}

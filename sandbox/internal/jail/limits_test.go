@@ -84,8 +84,8 @@ func TestParseSizeAndDefaultLimits(t *testing.T) {
 		t.Error("ParseSize(lots): no error")
 	}
 	t.Setenv(EnvMemoryLimit, "2G") // read by the command line only
-	if l := DefaultLimits(); l.Memory == 2<<30 || l.Pids != defaultPids || l.Disk != defaultDisk {
-		t.Errorf("DefaultLimits = %+v", l)
+	if l := defaultLimits(); l.Memory == 2<<30 || l.Pids != defaultPids || l.Disk != defaultDisk {
+		t.Errorf("defaultLimits = %+v", l)
 	}
 	if l := (Limits{Memory: -1}).Resolve(); l.Memory != -1 || l.Pids != defaultPids {
 		t.Errorf("resolve = %+v", l)
