@@ -169,21 +169,12 @@ func (r *Rootfs) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandRe
 		if err != nil || !up.OK() {
 			return res, err
 		}
-		r.markListsStale()
+		provision.MarkListsStale(r.o.home, r.platform)
 		retry, err := r.exec(ctx, cmd, nil)
 		retry.Duration += res.Duration + up.Duration
 		return retry, err
 	}
 	return r.exec(ctx, cmd, nil)
-}
-
-// markListsStale makes the next provisioning refresh the cache's package lists.
-func (r *Rootfs) markListsStale() {
-	cp := provision.PathsFor(r.o.home, r.platform)
-	if m, err := provision.ReadMeta(cp.Meta); err == nil {
-		m.AptUpdated = time.Time{}
-		_ = provision.WriteMeta(cp.Meta, m)
-	}
 }
 
 func (r *Rootfs) exec(ctx context.Context, cmd atesor.Command, roBinds []string) (atesor.CommandResult, error) {

@@ -107,6 +107,16 @@ func TempDirs(dir, key string) []string {
 	return stale
 }
 
+// MarkListsStale makes the next provisioning of the platform's cache under home refresh
+// its package lists (a run found them stale). A cache without metadata is left alone.
+func MarkListsStale(home string, p atesor.Platform) {
+	cp := PathsFor(home, p)
+	if m, err := ReadMeta(cp.Meta); err == nil {
+		m.AptUpdated = time.Time{}
+		_ = writeMeta(cp.Meta, m)
+	}
+}
+
 // ReadMeta reads a cache's metadata file.
 func ReadMeta(file string) (CacheMeta, error) { return ReadJSON[CacheMeta](file) }
 
@@ -123,8 +133,8 @@ func ReadJSON[T any](file string) (T, error) {
 	return v, nil
 }
 
-// WriteMeta writes a cache's metadata file (write it last: it marks the cache complete).
-func WriteMeta(file string, m CacheMeta) error { return WriteJSON(file, m) }
+// writeMeta writes a cache's metadata file (write it last: it marks the cache complete).
+func writeMeta(file string, m CacheMeta) error { return WriteJSON(file, m) }
 
 // lockFile takes the exclusive lock of file (see [filelock]), waiting until it is free
 // or ctx ends, and returns its release.

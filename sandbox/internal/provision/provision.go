@@ -120,7 +120,7 @@ func provision(ctx context.Context, p atesor.Platform, cfg *Config) (string, err
 					return "", err
 				}
 				meta.AptUpdated = time.Now().UTC()
-				if err := WriteMeta(cp.Meta, meta); err != nil {
+				if err := writeMeta(cp.Meta, meta); err != nil {
 					return "", fmt.Errorf("sandbox: %w", err)
 				}
 			}
@@ -174,7 +174,7 @@ func provision(ctx context.Context, p atesor.Platform, cfg *Config) (string, err
 	if err := os.Rename(tmp, cp.Rootfs); err != nil {
 		return "", fmt.Errorf("sandbox: %w", err)
 	}
-	if err := WriteMeta(cp.Meta, meta); err != nil {
+	if err := writeMeta(cp.Meta, meta); err != nil {
 		return "", fmt.Errorf("sandbox: %w", err)
 	}
 	rep.Report("ready", fmt.Sprintf("%s (built in %s)", cp.Rootfs, time.Since(rep.start).Round(time.Second)))

@@ -133,7 +133,7 @@ func writeCache(t *testing.T, home string) Paths {
 		t.Fatal(err)
 	}
 	m := CacheMeta{Platform: cp.Key, Suite: "trixie", Created: time.Date(2025, 11, 1, 8, 0, 0, 0, time.UTC), OSID: "debian", VersionID: "13"}
-	if err := WriteMeta(cp.Meta, m); err != nil {
+	if err := writeMeta(cp.Meta, m); err != nil {
 		t.Fatal(err)
 	}
 	return cp
