@@ -3,47 +3,61 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/cloudwego/eino/schema"
-
 	atesor "github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/llm"
+	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
 // AnalystNode is an embedder's replacement for the pipeline's analyst node (install it
-// with graph.WithNode("analyst", node)). It asks the planner model for a package
-// analysis, insists that the answer agrees with a confident scripted detection, and
-// falls back to the detection when no model gives a valid answer.
-type AnalystNode struct {
-	Client *llm.Client
-}
+// with graph.WithNode(graph.NodeAnalyst, node)). It asks the planner model for a
+// package analysis through the run's Ask, the same validated call the built-in nodes
+// make (audit log, events, clock, usage and cost, fallbacks), insists that the answer
+// agrees with a confident scripted detection, and falls back to the detection when no
+// model gives a valid answer.
+//
+// It owns the state's analysis part: it writes s.Analysis and nothing else.
+type AnalystNode struct{}
 
-var _ atesor.Node = (*AnalystNode)(nil)
+var _ atesor.Node = AnalystNode{}
 
-// Name is the node this one replaces.
-func (n *AnalystNode) Name() string { return "analyst" }
+// Name is the node's own name; the pipeline reports it under the name it replaces.
+func (AnalystNode) Name() string { return "house-analyst" }
 
-// Run writes s.Analysis and adds the model usage to s.Usage.
-func (n *AnalystNode) Run(ctx context.Context, _ atesor.Run, s *atesor.State) error {
+// Run writes s.Analysis. The model usage is added to the state by Ask.
+func (AnalystNode) Run(ctx context.Context, run atesor.Run, s *atesor.State) error {
 	det := s.Detection
 	if det == nil {
 		det = &atesor.Detection{BuildSystem: atesor.BuildUnknown}
 	}
-	out := llm.Call(ctx, n.Client, llm.Request[atesor.AnalysisAnswer]{
-		Role:     atesor.RolePlanner,
-		Messages: prompt(s, det),
-		Validate: func(a *atesor.AnalysisAnswer) error { return agrees(a, det) },
+	ans, err := run.Ask(ctx, atesor.Question{
+		Role:   atesor.RolePlanner,
+		Label:  "analyst",
+		Prompt: prompt(s, run.Platform(), det),
+		Decode: func(raw []byte) (any, error) {
+			a, err := validate.Decode[atesor.AnalysisAnswer](raw)
+			return &a, err
+		},
+		Check: func(v any) error { return agrees(v.(*atesor.AnalysisAnswer), det) },
 	})
-	s.Usage = s.Usage.Add(out.Usage)
-	if out.OK() {
-		a := out.Data.Analysis()
+	if err == nil {
+		a := ans.Value.(*atesor.AnalysisAnswer).Analysis()
 		s.Analysis = &a
+		run.Logger().Info("house analyst", "build_system", a.BuildSystem, "attempts", ans.Attempts)
 		return nil
 	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	why := err.Error()
+	if errors.Is(err, atesor.ErrOffline) {
+		why = "offline"
+	}
+	run.Emit(atesor.Event{Kind: atesor.EventFallback, Line: "no model answer (" + why + "): using the scripted detection"})
 	s.Analysis = &atesor.PackageAnalysis{
-		Purpose:               "unknown (no model answer: " + errText(out.LastErr) + ")",
+		Purpose:               "unknown (no model answer: " + why + ")",
 		Language:              det.Language,
 		BuildSystem:           det.BuildSystem,
 		BuildSystemConfidence: det.Confidence,
@@ -56,14 +70,12 @@ func (n *AnalystNode) Run(ctx context.Context, _ atesor.Run, s *atesor.State) er
 	return nil
 }
 
-func prompt(s *atesor.State, det *atesor.Detection) []*schema.Message {
+func prompt(s *atesor.State, p atesor.Platform, det *atesor.Detection) string {
 	d, _ := json.Marshal(det)
-	return []*schema.Message{
-		schema.SystemMessage("You analyse source packages for a native riscv64 build on " + s.Platform.DisplayName +
-			". Answer with one JSON object: purpose, language, build_system {type, confidence, reasoning}, " +
-			"dependencies, riscv_risks, build_strategy, expected_artifacts, needs_custom_plan, complexity (1-10)."),
-		schema.UserMessage(fmt.Sprintf("Package %s.\nScripted detection: %s\n\n%s", s.RepoName, d, s.Evidence)),
-	}
+	return "You analyse source packages for a native riscv64 build on " + p.DisplayName +
+		". Answer with one JSON object: purpose, language, build_system {type, confidence, reasoning}, " +
+		"dependencies, riscv_risks, build_strategy, expected_artifacts, needs_custom_plan, complexity (1-10).\n\n" +
+		fmt.Sprintf("Package %s.\nScripted detection: %s\n\n%s", s.RepoName, d, s.Evidence)
 }
 
 // agrees is the node's semantic rule: with a confident detection (>= 0.9), the answer's
@@ -77,11 +89,4 @@ func agrees(a *atesor.AnalysisAnswer, det *atesor.Detection) error {
 			a.BuildSystem.Type, det.Evidence, det.BuildSystem, det.BuildSystem)
 	}
 	return nil
-}
-
-func errText(err error) string {
-	if err == nil {
-		return "none"
-	}
-	return err.Error()
 }
