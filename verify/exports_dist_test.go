@@ -173,7 +173,6 @@ func TestCompareDistributionExcusesX86OnlyFunctions(t *testing.T) {
 
 // fakeArchive serves the real test packages as one architecture's archive.
 type fakeArchive struct {
-	arch    string
 	bins    []knowledge.BinaryPackage
 	err     error
 	fetched []string
