@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
+	"github.com/eclipse-atesor/atesor-go/internal/hostenv"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -136,9 +137,14 @@ func (f *ProxyFetcher) Fetch(ctx context.Context, goVersion, arch string) (Relea
 	cmd := exec.CommandContext(ctx, goCmd, "mod", "download", "-json", mod)
 	cmd.Dir = work
 	// The host's GOPROXY, GOSUMDB, GONOSUMDB, GOPRIVATE, GOINSECURE and netrc stay as
-	// they are: the download is the go command's own.
-	cmd.Env = append(os.Environ(), "GOMODCACHE="+cache, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local",
-		"GO111MODULE=on", "GOWORK=off")
+	// they are: the download is the go command's own. Provider keys and other
+	// credentials go (hostenv), except GOAUTH, the go command's own credential setting
+	// for a private proxy.
+	extra := []string{"GOMODCACHE=" + cache, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GO111MODULE=on", "GOWORK=off"}
+	if v, ok := os.LookupEnv("GOAUTH"); ok {
+		extra = append([]string{"GOAUTH=" + v}, extra...)
+	}
+	cmd.Env = hostenv.Environ(extra...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()

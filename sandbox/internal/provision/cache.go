@@ -12,6 +12,7 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/atomicfile"
 	"github.com/eclipse-atesor/atesor-go/internal/filelock"
 )
 
@@ -248,15 +249,13 @@ func RemoveCache(ctx context.Context, p atesor.Platform, home string) (bool, err
 	return true, nil
 }
 
-// WriteJSON writes v as indented JSON to file through a temporary file and a rename.
+// WriteJSON writes v as indented JSON to file atomically (see internal/atomicfile: a
+// temporary file of its own, synced, renamed over file, the directory synced), so a
+// reader never sees half a metadata file and two writers never share a temporary name.
 func WriteJSON(file string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp := file + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, file)
+	return atomicfile.WriteFile(file, append(data, '\n'), 0o644)
 }
