@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"reflect"
 	"time"
@@ -83,6 +84,16 @@ func (c Config) check() []error {
 		return []error{errors.New("the Config needs a Sandbox or an OpenSandbox function")}
 	}
 	return nil
+}
+
+// cacheDir is the directory of one cache of the pipeline (the Contents index, the
+// distribution's packages, the instruction counter): <Home>/cache/name, or without a
+// Home a directory under the system's temporary directory (never under $HOME).
+func (c Config) cacheDir(name string) string {
+	if c.Home != "" {
+		return filepath.Join(c.Home, "cache", name)
+	}
+	return filepath.Join(os.TempDir(), "atesor-cache", name)
 }
 
 // runsDir is where run states are saved for resume, for a run writing to outDir (see

@@ -60,5 +60,5 @@ func (p *Pipeline) goToolchains() gotool.Fetcher {
 	if p.opts.goToolchains != nil {
 		return p.opts.goToolchains
 	}
-	return gotool.NewProxyFetcher("", nil)
+	return gotool.NewProxyFetcher(p.cfg.Home, nil)
 }

@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/optimize"
@@ -44,7 +43,7 @@ func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
 	if sandbox.As(r.sb, &hr) && hr.RunsHostPrograms() {
 		// The counting emulator is a host program: it runs only in a sandbox that can
 		// run those inside.
-		o.CounterTools = optimize.HostCounter(filepath.Join(sandbox.StateHome(), "cache", "insncount"))
+		o.CounterTools = optimize.HostCounter(r.p.cfg.cacheDir("insncount"))
 	}
 	if r.provider != nil {
 		o.Advisor = &optimize.Advisor{Client: r.client(), Node: NodeOptimize, Validators: validatorsFor[atesor.Harness](r)}

@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
-	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/repair"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/validate"
@@ -45,28 +43,32 @@ type contentsIndex struct {
 	mu       sync.Mutex
 	opened   bool
 	contents *repair.Contents
-	// load opens the index; nil means openContents (the archive's, under the state home).
+	// load opens the index; nil means openContents (the archive's, in the pipeline's cache).
 	load func(ctx context.Context, p atesor.Platform) (*repair.Contents, error)
 }
 
 // Providers implements repair.PackageFinder for the lazily opened index.
 type lazyFinder struct {
-	ctx    context.Context
-	idx    *contentsIndex
-	p      atesor.Platform
-	mirror string // the Debian mirror override (Config.DebianMirror)
-	log    func(err error)
+	ctx  context.Context
+	idx  *contentsIndex
+	p    atesor.Platform
+	from contentsFrom
+	log  func(err error)
 }
 
 func (l lazyFinder) Providers(kind repair.FileKind, name string) []string {
-	c := l.idx.open(l.ctx, l.p, l.mirror, l.log)
+	c := l.idx.open(l.ctx, l.p, l.from, l.log)
 	if c == nil {
 		return nil
 	}
 	return c.Providers(kind, name)
 }
 
-func (i *contentsIndex) open(ctx context.Context, p atesor.Platform, mirror string, logErr func(error)) *repair.Contents {
+// contentsFrom says where the Contents index comes from: the Debian mirror override
+// (Config.DebianMirror; empty: the host's apt configuration's) and the cache directory.
+type contentsFrom struct{ mirror, cacheDir string }
+
+func (i *contentsIndex) open(ctx context.Context, p atesor.Platform, from contentsFrom, logErr func(error)) *repair.Contents {
 	i.mu.Lock()
 	defer i.mu.Unlock()
 	if i.opened {
@@ -75,7 +77,7 @@ func (i *contentsIndex) open(ctx context.Context, p atesor.Platform, mirror stri
 	load := i.load
 	if load == nil {
 		load = func(ctx context.Context, p atesor.Platform) (*repair.Contents, error) {
-			return openContents(ctx, p, mirror)
+			return openContents(ctx, p, from)
 		}
 	}
 	c, err := load(ctx, p)
@@ -91,19 +93,14 @@ func (i *contentsIndex) open(ctx context.Context, p atesor.Platform, mirror stri
 }
 
 // openContents opens the archive's Contents index for riscv64 of the platform's suite
-// from mirror (empty: the host's apt configuration's), cached under the state home.
-func openContents(ctx context.Context, p atesor.Platform, mirror string) (*repair.Contents, error) {
-	mirror, err := knowledge.DebianMirror(mirror)
+// from the mirror and cache directory of from.
+func openContents(ctx context.Context, p atesor.Platform, from contentsFrom) (*repair.Contents, error) {
+	mirror, err := knowledge.DebianMirror(from.mirror)
 	if err != nil {
 		return nil, err
 	}
-	suite := knowledge.DebianSuite(p)
-	home, err := memory.Home()
-	if err != nil {
-		return nil, err
-	}
-	return repair.OpenContents(ctx, repair.ContentsOptions{Mirror: mirror, Suite: suite, Arch: "riscv64",
-		Triplet: p.Triplet, CacheDir: filepath.Join(home, "cache", "contents")})
+	return repair.OpenContents(ctx, repair.ContentsOptions{Mirror: mirror, Suite: knowledge.DebianSuite(p), Arch: "riscv64",
+		Triplet: p.Triplet, CacheDir: from.cacheDir})
 }
 
 // packageFinder is the missing-package rule's index for this run.
@@ -114,7 +111,7 @@ func (r *run) packageFinder(ctx context.Context, s *atesor.State) repair.Package
 	if s.Platform.PackageManager != "apt-get" && s.Platform.PackageManager != "apt" {
 		return nil
 	}
-	return lazyFinder{ctx: ctx, idx: &r.p.contents, p: s.Platform, mirror: r.p.cfg.DebianMirror, log: func(err error) {
+	return lazyFinder{ctx: ctx, idx: &r.p.contents, p: s.Platform, from: contentsFrom{mirror: r.p.cfg.DebianMirror, cacheDir: r.p.cfg.cacheDir("contents")}, log: func(err error) {
 		r.log.Warn("scripted repairs: no Contents index", "err", err)
 	}}
 }

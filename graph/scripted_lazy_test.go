@@ -86,7 +86,7 @@ func TestContentsIndexOpenErrors(t *testing.T) {
 	// A cancelled run's failure is not remembered: the next run of the pipeline tries again.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if c := idx.open(ctx, p, "", logErr); c != nil || idx.opened {
+	if c := idx.open(ctx, p, contentsFrom{}, logErr); c != nil || idx.opened {
 		t.Fatalf("cancelled open: %v, opened %t", c, idx.opened)
 	}
 	// A real failure is logged once and not retried by every later lookup.

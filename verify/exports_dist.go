@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -17,7 +16,6 @@ import (
 	"github.com/eclipse-atesor/atesor-go/internal/textlist"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
-	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -77,7 +75,7 @@ func checkDistribution(ctx context.Context, sb atesor.Sandbox, in Input, sonames
 			suite = knowledge.DebianSuite(in.Platform)
 		}
 	}
-	open := distArchiveFor(sb, in.Mirror, suite)
+	open := distArchiveFor(sb, in.Mirror, in.DistCache, suite)
 	debs, arch, notes, err := fetchDistribution(ctx, open, src, version)
 	ec.Notes = append(ec.Notes, notes...)
 	if err != nil {
@@ -124,7 +122,7 @@ func excuseUndistributed(ec *atesor.ExportCheck, d *distExports) {
 // distArchiveFor opens the archive of one architecture: the Debian mirror override,
 // else the mirror of the host's apt configuration, else the sandbox's own, cached under
 // the state home.
-func distArchiveFor(sb atesor.Sandbox, override, suite string) func(arch string) (distArchive, error) {
+func distArchiveFor(sb atesor.Sandbox, override, cacheDir, suite string) func(arch string) (distArchive, error) {
 	return func(arch string) (distArchive, error) {
 		mirror, err := knowledge.DebianMirror(override)
 		if err != nil {
@@ -138,11 +136,10 @@ func distArchiveFor(sb atesor.Sandbox, override, suite string) func(arch string)
 		if err != nil {
 			return nil, err
 		}
-		home, err := memory.Home()
-		if err != nil {
-			return nil, err
+		if cacheDir == "" {
+			return nil, errors.New("verify: no cache directory for the distribution's packages (Input.DistCache)")
 		}
-		return &debsrc.Binaries{Mirror: mirror, Suite: suite, Arch: arch, CacheDir: filepath.Join(home, "cache", "debian-binaries")}, nil
+		return &debsrc.Binaries{Mirror: mirror, Suite: suite, Arch: arch, CacheDir: cacheDir}, nil
 	}
 }
 

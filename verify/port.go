@@ -26,6 +26,9 @@ type Input struct {
 	// Mirror is the base URL of the Debian archive to compare with; empty: the mirror of
 	// the host's apt configuration, else the sandbox's.
 	Mirror string
+	// DistCache is the directory the distribution's packages and their index are cached
+	// in (graph uses <home>/cache/debian-binaries).
+	DistCache string
 	// Install is the staged install step (its headers are the public ones), or nil.
 	Install *atesor.Install
 	// Removals are what fixes took from the original tree (see [TrackRemovals]).

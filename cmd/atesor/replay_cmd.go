@@ -95,12 +95,16 @@ func runReplay(ctx context.Context, a *app, args []string) int {
 	if f.verbose {
 		logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	g, err := graph.New(graph.Config{
-		Memory: store, OutputDir: f.out, Logger: logger,
+	cfg, err := withEnvSettings(graph.Config{
+		Memory: store, OutputDir: f.out, Home: home, Logger: logger,
 		OpenSandbox: func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error) {
 			return openSandbox(ctx, a, f, in.Package, p, prog, logger)
 		},
-	}, graph.WithEvents(prog.Event))
+	})
+	if err != nil {
+		return replayError(a, "%v", err)
+	}
+	g, err := graph.New(cfg, graph.WithEvents(prog.Event))
 	if err != nil {
 		return replayError(a, "%v", err)
 	}
