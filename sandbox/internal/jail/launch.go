@@ -84,7 +84,7 @@ type Command struct {
 }
 
 // startAttempts bounds how often a command whose sandbox could not be set up is started
-// (see [startError]); startBackoff is the pause before the first retry, doubled after
+// (see [proc.StartError]); startBackoff is the pause before the first retry, doubled after
 // each.
 const (
 	startAttempts = 3
