@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/cloudwego/eino/schema"
-
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/llm"
 	"github.com/eclipse-atesor/atesor-go/validate"
@@ -30,45 +28,40 @@ func (r *run) notice(n llm.Notice) {
 	r.emit(e)
 }
 
-// askJSON makes one validated call: the answer decoded and schema-checked by validate,
-// then checked by the node's semantic rule and the embedder's validators of T (see
-// [WithValidator]). Tokens and cost of every attempt are added to the run's usage. It
-// returns nil when no model gave a valid answer.
+// askJSON makes one validated call for a built-in node, through the same path as a
+// replacement node's [atesor.Run.Ask]: the answer decoded and schema-checked by
+// validate, then checked by the node's semantic rule and the embedder's validators of T
+// (see [WithValidator]). Tokens and cost of every attempt are added to the run's usage.
+// It returns nil when no model gave a valid answer (or the run is offline).
 func askJSON[T any](ctx context.Context, r *run, s *atesor.State, role atesor.Role, label, prompt string, check func(*T) error) *T {
 	return askJSONTimeout(ctx, r, s, role, label, prompt, 0, check)
 }
 
 func askJSONTimeout[T any](ctx context.Context, r *run, s *atesor.State, role atesor.Role, label, prompt string, wall time.Duration, check func(*T) error) *T {
-	if r.provider == nil {
+	q := atesor.Question{Role: role, Label: label, Prompt: prompt, Timeout: wall,
+		Decode: func(raw []byte) (any, error) {
+			v, err := validate.Decode[T](raw)
+			if err != nil {
+				return nil, err
+			}
+			return &v, nil
+		}}
+	if check != nil {
+		q.Check = func(v any) error { return check(v.(*T)) }
+	}
+	ans, err := r.services(s).Ask(ctx, q)
+	if err != nil {
 		return nil
 	}
-	out := llm.Call(ctx, r.client(), llm.Request[T]{
-		Role: role, Messages: []*schema.Message{schema.UserMessage(prompt)},
-		Decode: validate.Decode[T], Validate: check, Validators: validatorsFor[T](r),
-		Label: label, Node: r.current, WallTimeout: wall,
-	})
-	r.addUsage(s, out.Usage)
-	if out.Data == nil {
-		r.log.Warn("model call failed", "node", r.current, "role", role, "label", label, "attempts", out.Attempts, "err", out.LastErr)
-		return nil
-	}
-	return out.Data
+	return ans.Value.(*T)
 }
 
-// askText asks for free text (the recipe); no validation beyond a non-empty answer.
+// askText asks for free text (the recipe), through the same path as askJSON; no
+// validation beyond a non-empty answer.
 func askText(ctx context.Context, r *run, s *atesor.State, role atesor.Role, label, prompt string, wall time.Duration) (string, bool) {
-	if r.provider == nil {
-		return "", false
-	}
-	opts := []llm.InvokeOption{llm.WithLabel(label), llm.WithNode(r.current)}
-	if wall > 0 {
-		opts = append(opts, llm.WithWallTimeout(wall))
-	}
-	reply, err := r.client().Invoke(ctx, role, []*schema.Message{schema.UserMessage(prompt)}, opts...)
-	r.addUsage(s, reply.Usage)
+	ans, err := r.services(s).Ask(ctx, atesor.Question{Role: role, Label: label, Prompt: prompt, Timeout: wall})
 	if err != nil {
-		r.log.Warn("model call failed", "node", r.current, "role", role, "label", label, "err", err)
 		return "", false
 	}
-	return reply.Text, reply.Text != ""
+	return ans.Text, true
 }

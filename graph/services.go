@@ -24,6 +24,10 @@ type services struct {
 
 var _ atesor.Run = services{}
 
+// services returns the services of the node running now, for the built-in nodes' own
+// model calls (askJSON, askText).
+func (r *run) services(s *atesor.State) services { return services{r: r, node: r.current, s: s} }
+
 func (v services) Sandbox() atesor.Sandbox { return v.r.sb }
 
 func (v services) Memory() atesor.MemoryStore {
@@ -71,6 +75,7 @@ func (v services) Ask(ctx context.Context, q atesor.Question) (atesor.Answer, er
 			err = errors.New("the model gave an empty reply")
 		}
 		if err != nil {
+			r.log.Warn("model call failed", "node", v.node, "role", q.Role, "label", label, "err", err)
 			return ans, fmt.Errorf("ask %s: %w", q.Role, err)
 		}
 		return ans, nil
