@@ -233,3 +233,25 @@ func TestRunNeedsAnOutputDirectoryAndKeepsStatesThere(t *testing.T) {
 		t.Errorf("the run state is not under Home: %v", err)
 	}
 }
+
+// A verified port in the fake sandbox runs its install step into a staging directory
+// (the fake installs nothing, which the install part says) and logs no error; without
+// the fake's staging rule the listing of the stage failed.
+func TestFakeSandboxStagesTheInstall(t *testing.T) {
+	h := newHarness(t, false)
+	h.builds(0, "riscv64-glibc-hello")
+	res := h.run()
+	if !res.Verified {
+		t.Fatalf("status %s (%s)", res.Status, res.Reason)
+	}
+	if inst := res.State.Install; inst == nil || !inst.OK || strings.Contains(inst.Error, "scan the staged files") {
+		t.Errorf("install %+v", inst)
+	}
+	log, err := os.ReadFile(filepath.Join(h.out, "agent_vecsum.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(log), "level=ERROR") {
+		t.Errorf("the run logged an error:\n%s", log)
+	}
+}

@@ -81,3 +81,23 @@ func TestPlantErrors(t *testing.T) {
 		t.Errorf("a failed plant did not fail the command: %+v %v", res, err)
 	}
 }
+
+func TestInstallStepGetsAStagingDirectory(t *testing.T) {
+	sb := sandboxtest.New(t, atesor.Platform{Name: "debian"})
+	stage := "/workspace/pkg/.atesor-stage"
+	host, err := sb.HostPath(stage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(host, "old"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := sb.Exec(context.Background(), atesor.Command{Line: "rm -rf '" + stage + "' && make install DESTDIR='" + stage + "'"})
+	if err != nil || !res.OK() {
+		t.Fatalf("%+v %v", res, err)
+	}
+	entries, err := os.ReadDir(host)
+	if err != nil || len(entries) != 0 {
+		t.Errorf("the stage is not an empty directory: %v %v", entries, err)
+	}
+}

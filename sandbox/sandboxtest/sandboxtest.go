@@ -136,7 +136,8 @@ func (s *Sandbox) Closed() bool {
 // Platform returns the platform given to New.
 func (s *Sandbox) Platform() atesor.Platform { return s.platform }
 
-// Exec records cmd and answers with the first matching rule, else Default. Output is
+// Exec records cmd and answers with the first matching rule, else Default (and, for the
+// pipeline's install step, an empty staging directory: the install-staging rule). Output is
 // also written to the command's live writers.
 func (s *Sandbox) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandResult, error) {
 	if err := ctx.Err(); err != nil {
@@ -167,6 +168,8 @@ func (s *Sandbox) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandR
 			return atesor.CommandResult{Line: cmd.Line}, rule.Err
 		}
 		res = rule.Result
+	} else if err := s.stage(cmd.Line); err != nil {
+		res = Fail(1, err.Error())
 	}
 	res.Line = cmd.Line
 	if res.Output == "" {
@@ -182,6 +185,29 @@ func (s *Sandbox) Exec(ctx context.Context, cmd atesor.Command) (atesor.CommandR
 		_, _ = cmd.Stderr.Write([]byte(res.Stderr))
 	}
 	return res, nil
+}
+
+// stageLine is the start of the pipeline's install step: the staging directory inside
+// the repository is emptied, then the build system installs into it.
+var stageLine = regexp.MustCompile(`^rm -rf '(/workspace/[^']+/\.atesor-stage)' && `)
+
+// stage is the install-staging rule of commands no rule answers: an install step
+// creates its (empty) staging directory, as a real install that installs nothing
+// would, so a port in the fake sandbox stages nothing instead of failing to list the
+// stage. A test that wants files staged adds a rule that plants them.
+func (s *Sandbox) stage(line string) error {
+	m := stageLine.FindStringSubmatch(line)
+	if m == nil {
+		return nil
+	}
+	dir, err := s.HostPath(m[1])
+	if err != nil {
+		return err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	return os.MkdirAll(dir, 0o755)
 }
 
 func (s *Sandbox) repoDir() string {
