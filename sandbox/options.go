@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go/internal/archive"
+	"github.com/eclipse-atesor/atesor-go/internal/statehome"
 	"github.com/eclipse-atesor/atesor-go/sandbox/internal/jail"
 )
 
@@ -60,8 +61,8 @@ func WithSuite(suite string) Option { return func(o *options) { o.suite = suite 
 func WithMirror(url string) Option { return func(o *options) { o.mirror = url } }
 
 // WithAlpine sets the Alpine mirror base URL (the directory that holds v3.x/) and the
-// Alpine release (for example 3.22.1) of the minirootfs tarball. Defaults come from
-// ATESOR_ALPINE_MIRROR and ATESOR_ALPINE_VERSION.
+// Alpine release (for example 3.22.1) of the minirootfs tarball, both needed for the
+// Alpine profile (the CLI sets them from ATESOR_ALPINE_MIRROR and ATESOR_ALPINE_VERSION).
 func WithAlpine(mirror, version string) Option {
 	return func(o *options) { o.alpineMirror, o.alpineVersion = mirror, version }
 }
@@ -103,20 +104,17 @@ func WithWorkdir(dir string) Option { return func(o *options) { o.workdir = dir 
 // WithDockerBinary sets the docker CLI program (default "docker" from PATH).
 func WithDockerBinary(bin string) Option { return func(o *options) { o.dockerBin = bin } }
 
-// StateHome returns the state home: $ATESOR_HOME, else $XDG_DATA_HOME/atesor-ai, else
-// ~/.local/share/atesor-ai.
+// StateHome returns the state home a sandbox uses without [WithHome]: the one the
+// command line finds too (memory.Home: $ATESOR_HOME, else $XDG_DATA_HOME/atesor-ai, else
+// ~/.local/share/atesor-ai), so an embedder that passes nothing shares the machine's
+// cached root filesystems. When the environment names no home, it is a directory under
+// the system's temporary directory rather than a guess at another user's home. The
+// command line passes its home with WithHome.
 func StateHome() string {
-	if h := os.Getenv("ATESOR_HOME"); h != "" {
+	if h, err := statehome.Find(os.Getenv); err == nil {
 		return h
 	}
-	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
-		return filepath.Join(x, "atesor-ai")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
-		home = "/root"
-	}
-	return filepath.Join(home, ".local", "share", "atesor-ai")
+	return filepath.Join(os.TempDir(), "atesor-home")
 }
 
 func (o *options) caBundlePath() string {

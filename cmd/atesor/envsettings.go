@@ -62,8 +62,9 @@ func debianMirrorSetting() string { return strings.TrimSpace(os.Getenv(knowledge
 
 // envSandboxOptions are the sandbox options that come from environment variables, for
 // every sandbox the command line opens, provisions, inspects or removes: the state home
-// (the one [memory.Home] finds) and the Debian mirror to bootstrap from
-// ($ATESOR_DEBIAN_MIRROR).
+// (the one [memory.Home] finds), the Debian mirror to bootstrap from
+// ($ATESOR_DEBIAN_MIRROR), the Alpine mirror and release ($ATESOR_ALPINE_MIRROR,
+// $ATESOR_ALPINE_VERSION), the copy-in's extraction bounds and the per-command limits.
 func envSandboxOptions() []sandbox.Option {
 	var opts []sandbox.Option
 	if home, err := memory.Home(); err == nil {
@@ -71,6 +72,9 @@ func envSandboxOptions() []sandbox.Option {
 	}
 	if m := debianMirrorSetting(); m != "" {
 		opts = append(opts, sandbox.WithMirror(m))
+	}
+	if m, v := os.Getenv("ATESOR_ALPINE_MIRROR"), os.Getenv("ATESOR_ALPINE_VERSION"); m != "" || v != "" {
+		opts = append(opts, sandbox.WithAlpine(m, v))
 	}
 	if x := envExtractLimits(); x != (archive.Limits{}) {
 		opts = append(opts, sandbox.WithExtractLimits(x.MaxBytes, x.MaxEntries))

@@ -83,3 +83,22 @@ func TestEnvSourceBounds(t *testing.T) {
 		t.Errorf("unset: Config = %+v", cfg)
 	}
 }
+
+// TestEnvAlpine: the Alpine mirror and release reach the sandbox options (provisioning
+// reads no environment variable).
+func TestEnvAlpine(t *testing.T) {
+	for _, v := range []string{"ATESOR_DEBIAN_MIRROR", "ATESOR_SANDBOX_MEMORY", "ATESOR_SANDBOX_PIDS", "ATESOR_SANDBOX_DISK", "ATESOR_EXTRACT_MAX_BYTES", "ATESOR_EXTRACT_MAX_ENTRIES"} {
+		t.Setenv(v, "")
+	}
+	t.Setenv("ATESOR_HOME", t.TempDir())
+	t.Setenv("ATESOR_ALPINE_MIRROR", "")
+	t.Setenv("ATESOR_ALPINE_VERSION", "")
+	if n := len(envSandboxOptions()); n != 1 {
+		t.Fatalf("%d sandbox options without Alpine settings, want the home's", n)
+	}
+	t.Setenv("ATESOR_ALPINE_MIRROR", "http://alpine.invalid/alpine")
+	t.Setenv("ATESOR_ALPINE_VERSION", "3.22.1")
+	if n := len(envSandboxOptions()); n != 2 {
+		t.Errorf("%d sandbox options, want the home's and Alpine's", n)
+	}
+}

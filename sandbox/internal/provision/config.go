@@ -29,8 +29,9 @@ type Config struct {
 	// Suite and Mirror are the Debian suite and mirror ("": [DefaultSuite] and the
 	// mirror mmdebstrap picks).
 	Suite, Mirror string
-	// AlpineMirror and AlpineVersion are the Alpine mirror and release ("": from
-	// ATESOR_ALPINE_MIRROR and ATESOR_ALPINE_VERSION).
+	// AlpineMirror and AlpineVersion are the Alpine mirror and release, both needed for
+	// the Alpine profile (the CLI sets them from ATESOR_ALPINE_MIRROR and
+	// ATESOR_ALPINE_VERSION).
 	AlpineMirror, AlpineVersion string
 	// Progress gets each step (nil: none); Logger gets the details (nil: slog.Default()).
 	Progress func(Progress)

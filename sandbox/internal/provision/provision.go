@@ -322,12 +322,6 @@ func refreshLists(ctx context.Context, dir string, p atesor.Platform, cfg *Confi
 // alpineMirrorAndVersion returns the configured Alpine mirror and release.
 func alpineMirrorAndVersion(cfg *Config) (string, string, error) {
 	mirror, version := cfg.AlpineMirror, cfg.AlpineVersion
-	if mirror == "" {
-		mirror = os.Getenv("ATESOR_ALPINE_MIRROR")
-	}
-	if version == "" {
-		version = os.Getenv("ATESOR_ALPINE_VERSION")
-	}
 	if mirror == "" || version == "" {
 		return "", "", errors.New("sandbox: the Alpine root filesystem needs a mirror and a release: set ATESOR_ALPINE_MIRROR " +
 			"(the URL of the directory that holds v3.x/) and ATESOR_ALPINE_VERSION (for example 3.22.1)")
