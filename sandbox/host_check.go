@@ -144,6 +144,9 @@ func ReadBinfmt() BinfmtStatus {
 // SetupBinfmt makes sure binfmt_misc is mounted and qemu-riscv64 is registered, enabled
 // and has the F flag. As root it mounts and registers what is missing (replacing a
 // registration without F); otherwise it returns an error that says exactly what to run.
+// It is the one step of this package that changes the host for every process on it, so
+// no constructor takes it: a caller (the atesor CLI on first use) calls it before
+// [NewRootfs], [Provision] or [NewDocker]. It does nothing when all is in place.
 func SetupBinfmt() error {
 	s := ReadBinfmt()
 	if s.Mounted && s.Registered && s.Enabled && s.Fixed() {

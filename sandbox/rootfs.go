@@ -60,7 +60,9 @@ type Rootfs struct {
 }
 
 // NewRootfs provisions (or reuses) the platform's cached root filesystem and mounts a
-// fresh overlay for this instance.
+// fresh overlay for this instance. It needs qemu-riscv64 registered in binfmt_misc with
+// the F flag and fails with [ErrBinfmtMissing] without it: registering is
+// [SetupBinfmt], the caller's explicit step, since it changes the host for every process.
 func NewRootfs(ctx context.Context, p atesor.Platform, opts ...Option) (*Rootfs, error) {
 	o := buildOptions(opts)
 	if os.Geteuid() != 0 {
