@@ -183,7 +183,7 @@ func (r *run) askFixer(ctx context.Context, s *atesor.State, evidence map[string
 	}
 	p := askJSON(ctx, r, s, atesor.RoleFixer, "fixer", prompt, func(p *atesor.FixProposal) error {
 		// The corrected commands are the ones validated, recorded and run.
-		correctProposal(s.Platform, p)
+		knowledge.CorrectProposal(s.Platform, p)
 		if p.Investigate != nil && len(p.Strategies) == 0 {
 			if !mayInvestigate {
 				return errors.New("the investigation round is used up: answer with strategies and a recommended_strategy_id")

@@ -99,7 +99,7 @@ func (r *run) heuristicPlanNode(_ context.Context, s *atesor.State) error {
 		r.log.Info("no default plan", "err", err)
 		return nil
 	}
-	plan = correctedPlan(s.Platform, plan)
-	s.Plan, s.TestCommands, s.PlanSource = &plan, correctedLines(s.Platform, tests), "heuristic"
+	plan = knowledge.CorrectedPlan(s.Platform, plan)
+	s.Plan, s.TestCommands, s.PlanSource = &plan, knowledge.CorrectedLines(s.Platform, tests), "heuristic"
 	return nil
 }

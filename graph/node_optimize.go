@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/optimize"
 	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
@@ -125,9 +126,9 @@ func (r *run) seedFromCache(e *atesor.CachedRecipe) {
 		a.LLMGrounded = false
 		s.Analysis = &a
 	}
-	plan := correctedPlan(s.Platform, e.Plan)
+	plan := knowledge.CorrectedPlan(s.Platform, e.Plan)
 	s.Plan, s.PlanSource = &plan, planFromCache
-	s.TestCommands = correctedLines(s.Platform, e.TestCommands)
+	s.TestCommands = knowledge.CorrectedLines(s.Platform, e.TestCommands)
 	r.emit(atesor.Event{Kind: atesor.EventInfo, Line: "performance mode: rebuilding the cached recipe of " + s.RepoName + " (built " + e.LastBuilt.Format("2006-01-02") + ")"})
 }
 

@@ -30,10 +30,10 @@ func (r *run) scoutNode(ctx context.Context, s *atesor.State) error {
 		plan = knowledge.DiscoveryPlan(s.Platform)
 		tests = nil
 	}
-	plan = correctedPlan(s.Platform, plan)
+	plan = knowledge.CorrectedPlan(s.Platform, plan)
 	s.Plan, s.PlanSource = &plan, "fallback"
 	if len(tests) > 0 {
-		s.TestCommands = correctedLines(s.Platform, tests)
+		s.TestCommands = knowledge.CorrectedLines(s.Platform, tests)
 	}
 	msg := "Scout failed: no valid plan from a model; using the fallback plan"
 	if r.provider == nil {
@@ -68,7 +68,7 @@ func (r *run) askScout(ctx context.Context, s *atesor.State) (atesor.BuildPlan, 
 	var tests []string
 	plan := askJSON(ctx, r, s, atesor.RoleScout, "scout", prompt, func(p *atesor.BuildPlan) error {
 		// The corrected plan is the one validated, stored and run.
-		*p = correctedPlan(s.Platform, *p)
+		*p = knowledge.CorrectedPlan(s.Platform, *p)
 		if err := validate.BuildPlan(p); err != nil {
 			return err
 		}

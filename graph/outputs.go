@@ -20,6 +20,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"github.com/eclipse-atesor/atesor-go/llm"
 	"github.com/eclipse-atesor/atesor-go/pkgtest"
+	"github.com/eclipse-atesor/atesor-go/repair"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -339,7 +340,7 @@ func (r *run) report(s *atesor.State, files map[string]string) Report {
 	if rep.Artifacts == nil {
 		rep.Artifacts = []atesor.Artifact{}
 	}
-	rep.FixesBySource, rep.FixesByRule = fixCounts(s.FixAttempts)
+	rep.FixesBySource, rep.FixesByRule = repair.CountFixes(s.FixAttempts)
 	var tr sandbox.ToolchainReporter
 	if sandbox.As(r.sb, &tr) {
 		t := tr.Toolchain()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/repair"
 	"github.com/eclipse-atesor/atesor-go/source"
 )
 
@@ -26,7 +27,7 @@ type Pipeline struct {
 	cfg  Config
 	opts options
 	// contents is the Contents index of the scripted repairs, opened on first use.
-	contents contentsIndex
+	contents repair.Index
 }
 
 var _ atesor.Graph = (*Pipeline)(nil)

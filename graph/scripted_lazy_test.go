@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -36,7 +35,7 @@ func TestContentsIndexOpensOnFirstUse(t *testing.T) {
 	load := excerptLoader(t, &loads)
 	run := func(h *harness) *atesor.Result {
 		p := h.pipeline()
-		p.contents.load = load
+		p.contents.Load = load
 		return p.mustRun(t, atesor.Request{Source: h.src, TestTimeout: time.Minute})
 	}
 
@@ -66,40 +65,5 @@ func TestContentsIndexOpensOnFirstUse(t *testing.T) {
 		if !contains(h.sb.Lines(), want) {
 			t.Errorf("%q was not run: %q", want, h.sb.Lines())
 		}
-	}
-}
-
-func TestContentsIndexOpenErrors(t *testing.T) {
-	p := atesor.Platform{Triplet: "riscv64-linux-gnu"}
-	var loads atomic.Int32
-	fail := errors.New("mirror unreachable")
-	idx := &contentsIndex{load: func(ctx context.Context, _ atesor.Platform) (*repair.Contents, error) {
-		loads.Add(1)
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fail
-	}}
-	var logged []error
-	logErr := func(err error) { logged = append(logged, err) }
-
-	// A cancelled run's failure is not remembered: the next run of the pipeline tries again.
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if c := idx.open(ctx, p, contentsFrom{}, logErr); c != nil || idx.opened {
-		t.Fatalf("cancelled open: %v, opened %t", c, idx.opened)
-	}
-	// A real failure is logged once and not retried by every later lookup.
-	f := lazyFinder{ctx: context.Background(), idx: idx, p: p, log: logErr}
-	for range 3 {
-		if got := f.Providers(repair.KindHeader, "zlib.h"); got != nil {
-			t.Errorf("providers without an index = %v", got)
-		}
-	}
-	if n := loads.Load(); n != 2 {
-		t.Errorf("loads = %d, want 2 (the cancelled one and one real try)", n)
-	}
-	if len(logged) != 2 || !errors.Is(logged[1], fail) {
-		t.Errorf("logged %v", logged)
 	}
 }

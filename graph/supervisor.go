@@ -286,3 +286,14 @@ func contains(list []string, v string) bool {
 	}
 	return false
 }
+
+// lastFailureMessage is the first line of the last build or verify error: what an
+// escalation reports, rather than a refused fix that followed it.
+func lastFailureMessage(s *atesor.State) string {
+	for i := len(s.Errors) - 1; i >= 0; i-- {
+		if e := s.Errors[i]; e.Node == NodeBuild || e.Node == NodeVerify {
+			return firstLine(e.Message)
+		}
+	}
+	return lastMessage(s)
+}

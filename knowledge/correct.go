@@ -92,3 +92,59 @@ func splitPackageSpec(w string) (name, rest string) {
 	}
 	return w, ""
 }
+
+// The corrections are made when a plan, a fix or an investigation enters a run, and
+// nowhere later: the line that is validated is the line recorded in the state and the
+// recipe, and the line the sandbox runs. A sandbox that rewrote lines itself would run
+// a command no rule had checked.
+
+// CorrectedPlan returns a copy of plan with [CorrectInstallCommand] applied to every
+// command (the original may be shared with a cache entry or a rule's fix).
+func CorrectedPlan(p atesor.Platform, plan atesor.BuildPlan) atesor.BuildPlan {
+	out := plan
+	out.Phases = make([]atesor.Phase, len(plan.Phases))
+	for i, ph := range plan.Phases {
+		ph.Commands = CorrectedLines(p, ph.Commands)
+		out.Phases[i] = ph
+	}
+	return out
+}
+
+// CorrectedLines returns a copy of lines with [CorrectInstallCommand] applied to each.
+func CorrectedLines(p atesor.Platform, lines []string) []string {
+	if lines == nil {
+		return nil
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = CorrectInstallCommand(p, l)
+	}
+	return out
+}
+
+// CorrectedActions returns a copy of actions whose command actions have
+// [CorrectInstallCommand] applied; files and patches are left as they are.
+func CorrectedActions(p atesor.Platform, actions []atesor.Action) []atesor.Action {
+	if actions == nil {
+		return nil
+	}
+	out := make([]atesor.Action, len(actions))
+	for i, a := range actions {
+		if a.Type == atesor.ActionCommand {
+			a.Command = CorrectInstallCommand(p, a.Command)
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// CorrectProposal makes the corrections in a fixer answer, in place: every strategy's
+// commands and the investigation commands.
+func CorrectProposal(p atesor.Platform, fp *atesor.FixProposal) {
+	for i := range fp.Strategies {
+		fp.Strategies[i].Actions = CorrectedActions(p, fp.Strategies[i].Actions)
+	}
+	if fp.Investigate != nil {
+		fp.Investigate.Commands = CorrectedLines(p, fp.Investigate.Commands)
+	}
+}

@@ -3,6 +3,8 @@ package knowledge
 import (
 	"strings"
 	"testing"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
 func TestCorrectInstallCommand(t *testing.T) {
@@ -68,4 +70,32 @@ func FuzzCorrectInstallCommand(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCorrectedPlanCopies: the corrections make copies (a plan may be shared with a
+// cache entry or a rule's fix) and reach every command of a plan, a strategy and an
+// investigation, nothing else.
+func TestCorrectedPlanCopies(t *testing.T) {
+	p, err := Profile("debian")
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig := atesor.BuildPlan{Phases: []atesor.Phase{{Name: "deps", Commands: []string{"apt-get install -y zlib-dev"}}}}
+	got := CorrectedPlan(p, orig)
+	if got.Phases[0].Commands[0] != "apt-get install -y zlib1g-dev" {
+		t.Errorf("corrected plan = %+v", got)
+	}
+	if orig.Phases[0].Commands[0] != "apt-get install -y zlib-dev" {
+		t.Errorf("the original plan (shared with a cache entry) was changed: %+v", orig)
+	}
+	acts := []atesor.Action{{Type: atesor.ActionCommand, Command: "sudo apt-get install -y openssl-dev"}, {Type: atesor.ActionCreateFile, Path: "zlib-dev", Content: "x"}}
+	fixed := CorrectedActions(p, acts)
+	if fixed[0].Command != "sudo apt-get install -y libssl-dev" || fixed[1].Path != "zlib-dev" || acts[0].Command != "sudo apt-get install -y openssl-dev" {
+		t.Errorf("corrected actions = %+v (from %+v)", fixed, acts)
+	}
+	fp := &atesor.FixProposal{Investigate: &atesor.Investigation{Commands: []string{"apt-get install zlib-dev"}}, Strategies: []atesor.Strategy{{ID: "1", Actions: acts}}}
+	CorrectProposal(p, fp)
+	if fp.Investigate.Commands[0] != "apt-get install zlib1g-dev" || fp.Strategies[0].Actions[0].Command != "sudo apt-get install -y libssl-dev" {
+		t.Errorf("corrected proposal = %+v", fp)
+	}
 }

@@ -24,4 +24,10 @@
 //     system's default plan.
 //
 // [Claims] says without I/O which rules answer a failure; [Propose] makes the fix.
+// [Run] is the whole scripted repair of one failure as the pipeline's fix node uses it:
+// the fixes corrected for the platform, validated like a model's strategy, applied by
+// the caller (so exactly as a model's are) and recorded as attempts, one rule per error.
+// [Index] opens the Contents index lazily, once per pipeline. The package is separate
+// from the pipeline so the rules and their bookkeeping are tested without a run, and
+// take only what they read: the failure, the tree, the sandbox's gate, a finder.
 package repair
