@@ -21,7 +21,8 @@ type Run interface {
 	Platform() Platform
 	// Ask makes one model call the way built-in nodes do: the node's role pool with its
 	// fallbacks, critique retries, the run's clock and wall timeouts, the audit log,
-	// EventAnswerRejected events, the embedder's validators of the answer's type, and
+	// EventAnswerRejected events, the embedder's validators of the answer's type (a
+	// type of the node's own is declared with graph.WithAnswerType), and
 	// tokens and cost added to the state's usage. It returns [ErrOffline] when the run
 	// has no model provider, and an error wrapping the last failure when no model gave
 	// a valid answer; the node then uses its fallback.
