@@ -270,11 +270,11 @@ func OpenContents(ctx context.Context, opts ContentsOptions) (*Contents, error) 
 	if opts.Suite == "" || opts.Arch == "" || opts.CacheDir == "" {
 		return nil, errors.New("repair: the Contents index needs a suite, an architecture and a cache directory")
 	}
-	var v debarchive.Verifier
-	if len(opts.Keyrings) > 0 {
-		v = debarchive.GPGV{Keyrings: opts.Keyrings}
+	client, err := debarchive.Open(debarchive.Settings{Mirror: opts.Mirror, Suite: opts.Suite, CacheDir: opts.CacheDir,
+		Keyrings: opts.Keyrings, MaxAge: opts.MaxAge, HTTP: opts.Client})
+	if err != nil {
+		return nil, fmt.Errorf("repair: the Contents index: %w", err)
 	}
-	client := &debarchive.Client{Mirror: opts.Mirror, Suite: opts.Suite, CacheDir: opts.CacheDir, MaxAge: opts.MaxAge, Verifier: v, HTTP: opts.Client}
 	rel, err := client.Release(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("repair: the Contents index: %w", err)

@@ -60,6 +60,36 @@ type Client struct {
 	rel *Release
 }
 
+// Settings say which archive a [Client] reads and how, in the terms its users take
+// from their callers (the source resolver, the binary-package fetcher, the Contents
+// index): [Open] turns them into a client the one way.
+type Settings struct {
+	// Mirror is the archive's base URL; empty: the host's apt configuration's
+	// ([FindMirror]).
+	Mirror string
+	// Suite and CacheDir are the Client's.
+	Suite, CacheDir string
+	// Keyrings are the OpenPGP keyrings InRelease is verified with (empty:
+	// [DefaultKeyring]).
+	Keyrings []string
+	// MaxAge and HTTP are the Client's (zero: their defaults).
+	MaxAge time.Duration
+	HTTP   *http.Client
+}
+
+// Open returns the client of s, its mirror found when s names none.
+func Open(s Settings) (*Client, error) {
+	m, err := FindMirror(s.Mirror)
+	if err != nil {
+		return nil, err
+	}
+	var v Verifier
+	if len(s.Keyrings) > 0 {
+		v = GPGV{Keyrings: s.Keyrings}
+	}
+	return &Client{Mirror: m, Suite: s.Suite, CacheDir: s.CacheDir, MaxAge: s.MaxAge, Verifier: v, HTTP: s.HTTP}, nil
+}
+
 func (c *Client) verifier() Verifier {
 	if c.Verifier != nil {
 		return c.Verifier

@@ -232,3 +232,21 @@ func TestClientRechecksCache(t *testing.T) {
 		t.Fatalf("the cached Release + Release.gpg: %v", err)
 	}
 }
+
+// TestOpen: the settings become a client the one way: the mirror without its trailing
+// slash, keyrings as a gpgv verifier, none as the default one.
+func TestOpen(t *testing.T) {
+	c, err := debarchive.Open(debarchive.Settings{Mirror: "http://m.invalid/debian/", Suite: "trixie", CacheDir: t.TempDir(), Keyrings: []string{"/k.gpg"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Mirror != "http://m.invalid/debian" || c.Suite != "trixie" {
+		t.Errorf("client = %q %q", c.Mirror, c.Suite)
+	}
+	if g, ok := c.Verifier.(debarchive.GPGV); !ok || len(g.Keyrings) != 1 {
+		t.Errorf("verifier = %#v", c.Verifier)
+	}
+	if c, err := debarchive.Open(debarchive.Settings{Mirror: "http://m.invalid/debian", Suite: "trixie", CacheDir: t.TempDir()}); err != nil || c.Verifier != nil {
+		t.Errorf("no keyrings: %v, verifier %#v", err, c.Verifier)
+	}
+}

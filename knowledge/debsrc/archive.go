@@ -9,14 +9,12 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/ulikunitz/xz"
 
 	"github.com/eclipse-atesor/atesor-go/internal/debarchive"
-	"github.com/eclipse-atesor/atesor-go/knowledge"
 )
 
 // archive is the Debian archive a Resolver or Binaries reads, through the one verified
@@ -43,19 +41,13 @@ func (a *archive) open(cfg archiveConfig) (*debarchive.Client, error) {
 	if a.client != nil {
 		return a.client, nil
 	}
-	m := strings.TrimRight(cfg.mirror, "/")
-	if m == "" {
-		var err error
-		if m, err = knowledge.DebianMirror(""); err != nil {
-			return nil, fmt.Errorf("debsrc: %w", err)
-		}
+	c, err := debarchive.Open(debarchive.Settings{Mirror: cfg.mirror, Suite: cfg.suite, CacheDir: cfg.cacheDir,
+		Keyrings: cfg.keyrings, MaxAge: cfg.maxAge, HTTP: cfg.http})
+	if err != nil {
+		return nil, fmt.Errorf("debsrc: %w", err)
 	}
-	var v debarchive.Verifier
-	if len(cfg.keyrings) > 0 {
-		v = debarchive.GPGV{Keyrings: cfg.keyrings}
-	}
-	a.client = &debarchive.Client{Mirror: m, Suite: cfg.suite, CacheDir: cfg.cacheDir, MaxAge: cfg.maxAge, Verifier: v, HTTP: cfg.http}
-	return a.client, nil
+	a.client = c
+	return c, nil
 }
 
 // readIndex passes the decompressed content of the cached xz index file to read. A copy
