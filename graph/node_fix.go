@@ -4,23 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"path"
+	"io"
 	"strings"
-	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/fixapply"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
-	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/validate"
 	"github.com/eclipse-atesor/atesor-go/verify"
-)
-
-// Investigation limits of the seed.
-const (
-	maxInvestigations    = 4
-	investigationOutput  = 1500
-	investigationTimeout = time.Minute
 )
 
 // invalidFix starts the error recorded when the fixer gave nothing that could be applied.
@@ -59,7 +50,7 @@ func (r *run) fix(ctx context.Context, s *atesor.State) error {
 	}
 	proposal := r.askFixer(ctx, s, evidence, true, "")
 	if proposal != nil && proposal.Investigate != nil && len(proposal.Strategies) == 0 {
-		out := r.investigate(ctx, s, proposal.Investigate.Commands)
+		out := fixapply.Investigate(ctx, r.sb, s.RepoDir, proposal.Investigate.Commands, r.emitFix)
 		s.InvestigationUsed = true
 		proposal = r.askFixer(ctx, s, evidence, false, out)
 	}
@@ -122,18 +113,13 @@ func offlineNoRepair(notes []string) string {
 
 // fixEvidence is the part of the fixer prompt that stays the same across its rounds.
 func (r *run) fixEvidence(ctx context.Context, s *atesor.State, last *atesor.ErrorRecord) map[string]any {
-	root := r.hostTree
-	if hp, ok := hostPather(r.sb); ok {
-		if p, err := hp.HostPath(s.RepoDir); err == nil {
-			root = p
-		}
-	}
+	root := r.liveTree(s)
 	var prev []string
 	for i := max(0, len(s.FixAttempts)-5); i < len(s.FixAttempts); i++ {
 		f := s.FixAttempts[i]
 		var cmds []string
 		for _, a := range f.Actions {
-			cmds = append(cmds, describeAction(a))
+			cmds = append(cmds, fixapply.Describe(a))
 		}
 		by := ""
 		if f.Source == atesor.FixSourceScripted {
@@ -188,8 +174,8 @@ func (r *run) askFixer(ctx context.Context, s *atesor.State, evidence map[string
 			if !mayInvestigate {
 				return errors.New("the investigation round is used up: answer with strategies and a recommended_strategy_id")
 			}
-			if n := len(p.Investigate.Commands); n == 0 || n > maxInvestigations {
-				return fmt.Errorf("investigate.commands must hold 1 to %d commands, got %d", maxInvestigations, n)
+			if n := len(p.Investigate.Commands); n == 0 || n > fixapply.MaxInvestigations {
+				return fmt.Errorf("investigate.commands must hold 1 to %d commands, got %d", fixapply.MaxInvestigations, n)
 			}
 			for _, c := range p.Investigate.Commands {
 				if err := validate.InvestigationCommand(c); err != nil {
@@ -203,131 +189,40 @@ func (r *run) askFixer(ctx context.Context, s *atesor.State, evidence map[string
 	return p
 }
 
-// investigate runs the read-only commands without network and keeps the first 1500
-// characters of each output.
-func (r *run) investigate(ctx context.Context, s *atesor.State, cmds []string) string {
-	var b strings.Builder
-	for i, c := range cmds {
-		if i == maxInvestigations {
-			break
-		}
-		if err := validate.InvestigationCommand(c); err != nil {
-			fmt.Fprintf(&b, "$ %s\nrefused: %v\n\n", c, err)
-			continue
-		}
-		r.emit(atesor.Event{Kind: atesor.EventCommand, Node: NodeFix, Phase: "investigate", Line: c})
-		res, err := r.sb.Exec(ctx, atesor.Command{Line: c, Dir: s.RepoDir, Timeout: investigationTimeout})
-		if err != nil {
-			fmt.Fprintf(&b, "$ %s\nfailed to run: %v\n\n", c, err)
-			continue
-		}
-		fmt.Fprintf(&b, "$ %s\n%s\n[exit %d]\n\n", c, cut(res.Output, investigationOutput), res.ExitCode)
-	}
-	return b.String()
+// emitFix emits an event of the fix node.
+func (r *run) emitFix(e atesor.Event) {
+	e.Node = NodeFix
+	r.emit(e)
 }
 
-// applyActions applies a strategy's actions in order. attempt, when not nil, records the
-// commands run and the files written. create_file goes through the sandbox's safe write;
-// a patch is applied with patch(1) and kept for the recipe; a command passes FixCommand
-// again.
+// applyActions applies a strategy's actions in order (fixapply) and records what they
+// did: the commands run for the recipe's replay block, the stub files created and, with
+// an attempt, the attempt's commands and files and the recipe's patches.
 func (r *run) applyActions(ctx context.Context, s *atesor.State, actions []atesor.Action, attempt *atesor.FixAttempt) error {
-	for _, a := range actions {
-		switch a.Type {
-		case atesor.ActionCommand:
-			if err := validate.FixCommand(a.Command); err != nil {
-				return fmt.Errorf("command %q: %w", a.Command, err)
-			}
-			r.emit(atesor.Event{Kind: atesor.EventCommand, Node: NodeFix, Phase: "apply", Line: a.Command})
-			log := r.startLog(a.Command)
-			lw := (&lineWriter{r: r, node: NodeFix, phase: "apply"}).teeTo(log)
-			res, err := r.sb.Exec(ctx, atesor.Command{Line: a.Command, Dir: s.RepoDir, Network: true, Stdout: lw, Stderr: lw, Env: buildEnv(s)})
-			log.end(res)
-			if err != nil {
-				return fmt.Errorf("run %q: %w", a.Command, err)
-			}
-			if !res.OK() {
-				return fmt.Errorf("fix command %q failed with exit %d: %s", a.Command, res.ExitCode, firstLine(extractError(res.Output)))
-			}
-			s.ExecutedCommands = append(s.ExecutedCommands, a.Command)
-			if attempt != nil {
-				attempt.Commands = append(attempt.Commands, a.Command)
-			}
-		case atesor.ActionCreateFile:
-			p := path.Join(s.RepoDir, path.Clean("/"+a.Path))
-			// Whether the file is new; one too large to read or not a regular file exists.
-			_, statErr := sandbox.ReadBounded(ctx, r.sb, p, sandbox.BoundSource)
-			isNew := statErr != nil && !errors.Is(statErr, sandbox.ErrTooLarge) && !errors.Is(statErr, sandbox.ErrNotRegular)
-			if err := r.sb.WriteFile(ctx, p, []byte(a.Content), fs.FileMode(0o644)); err != nil {
-				return fmt.Errorf("create %s: %w", a.Path, err)
-			}
-			if verify.IsStub(a.Path, a.Content, isNew) && !contains(s.StubFiles, a.Path) {
-				s.StubFiles = append(s.StubFiles, a.Path)
-			}
-			if attempt != nil {
-				attempt.Files = append(attempt.Files, a.Path)
-				s.Patches = append(s.Patches, atesor.Patch{Name: patchName(len(s.Patches)+1, a.Path), File: a.Path, Diff: newFileDiff(a.Path, a.Content)})
-			}
-		case atesor.ActionPatch:
-			if err := r.applyPatch(ctx, s, a); err != nil {
-				return err
-			}
-			if attempt != nil {
-				attempt.Files = append(attempt.Files, a.File)
-				s.Patches = append(s.Patches, atesor.Patch{Name: patchName(len(s.Patches)+1, a.File), File: a.File, Diff: a.Diff})
-			}
-		default:
-			return fmt.Errorf("unknown action type %q", a.Type)
+	done, err := r.fixApplier(s).Apply(ctx, actions)
+	s.ExecutedCommands = append(s.ExecutedCommands, done.Commands...)
+	for _, f := range done.Stubs {
+		if !contains(s.StubFiles, f) {
+			s.StubFiles = append(s.StubFiles, f)
 		}
 	}
-	return nil
-}
-
-const patchFile = ".atesor-fix.patch"
-
-// applyPatch writes the diff into the repository and applies it with patch(1), trying
-// -p1 (a/ b/ prefixes) then -p0.
-func (r *run) applyPatch(ctx context.Context, s *atesor.State, a atesor.Action) error {
-	p := path.Join(s.RepoDir, patchFile)
-	diff := a.Diff
-	if !strings.HasSuffix(diff, "\n") {
-		diff += "\n"
-	}
-	if err := r.sb.WriteFile(ctx, p, []byte(diff), 0o644); err != nil {
-		return fmt.Errorf("patch %s: %w", a.File, err)
-	}
-	defer r.sb.Exec(ctx, atesor.Command{Line: "rm -f " + patchFile, Dir: s.RepoDir}) //nolint:errcheck // best effort
-	var last atesor.CommandResult
-	for _, level := range []string{"-p1", "-p0"} {
-		res, err := r.sb.Exec(ctx, atesor.Command{Line: "patch --batch --forward " + level + " -i " + patchFile, Dir: s.RepoDir, Timeout: time.Minute})
-		if err != nil {
-			return fmt.Errorf("patch %s: %w", a.File, err)
+	if attempt != nil {
+		attempt.Commands = append(attempt.Commands, done.Commands...)
+		attempt.Files = append(attempt.Files, done.Files...)
+		for _, p := range done.Patches {
+			p.Name = patchName(len(s.Patches)+1, p.File)
+			s.Patches = append(s.Patches, p)
 		}
-		if res.OK() {
-			return nil
-		}
-		last = res
 	}
-	return fmt.Errorf("patch for %s does not apply: %s", a.File, firstLine(last.Output))
+	return err
 }
 
-func newFileDiff(p, content string) string {
-	lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
-	var b strings.Builder
-	fmt.Fprintf(&b, "--- /dev/null\n+++ b/%s\n@@ -0,0 +1,%d @@\n", p, len(lines))
-	for _, l := range lines {
-		b.WriteString("+" + l + "\n")
-	}
-	return b.String()
-}
-
-func describeAction(a atesor.Action) string {
-	switch a.Type {
-	case atesor.ActionCommand:
-		return a.Command
-	case atesor.ActionCreateFile:
-		return "create " + a.Path
-	case atesor.ActionPatch:
-		return "patch " + a.File
-	}
-	return string(a.Type)
+// fixApplier applies fixes in the run's package tree, with the build's environment;
+// a command's output streams to the events and the build log.
+func (r *run) fixApplier(s *atesor.State) fixapply.Applier {
+	return fixapply.Applier{Sandbox: r.sb, RepoDir: s.RepoDir, Env: buildEnv(s), Emit: r.emitFix,
+		Output: func(line string) (io.Writer, func(atesor.CommandResult)) {
+			log := r.startLog(line)
+			return (&lineWriter{r: r, node: NodeFix, phase: "apply"}).teeTo(log), log.end
+		}}
 }

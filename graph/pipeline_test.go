@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/fixapply"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/provider/fake"
@@ -473,7 +474,7 @@ func TestPatchActionIsAppliedAndKept(t *testing.T) {
 	if !res.Verified {
 		t.Fatalf("status %s (%s)", res.Status, res.Reason)
 	}
-	if !contains(h.sb.Lines(), "patch --batch --forward -p1 -i "+patchFile) {
+	if !contains(h.sb.Lines(), "patch --batch --forward -p1 -i "+fixapply.PatchFile) {
 		t.Errorf("patch not applied: %q", h.sb.Lines())
 	}
 	got, err := os.ReadFile(filepath.Join(h.out, "vecsum_patches", "001-Makefile.patch"))

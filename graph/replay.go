@@ -85,7 +85,7 @@ type replaySteps struct {
 var _ replay.Steps = replaySteps{}
 
 func (st replaySteps) Patch(ctx context.Context, name, diff string) error {
-	return st.r.applyPatch(ctx, st.s, atesor.Action{Type: atesor.ActionPatch, File: name, Diff: diff})
+	return st.r.fixApplier(st.s).Patch(ctx, name, diff)
 }
 
 func (st replaySteps) PrepareGo(ctx context.Context) error { return st.r.ensureGoToolchain(ctx, st.s) }
