@@ -17,6 +17,13 @@ const StateVersion = 1
 // (s.RepoName, s.Plan, ...) and the JSON document is flat, as it has always been. A node
 // that replaces a built-in one writes the parts that node owns and keeps their
 // invariants (see each part): routing and the final report read them.
+//
+// What the end of a run reads: finish runs TestCommands (TestPart), copies out the
+// primary Artifacts and checks each against its SHA-256 (VerifyPart), packs the staged
+// Install files, writes the recipe from Detection, Analysis, Plan, the successful
+// FixAttempts, Patches and ExecutedCommands (its replay block), and learns the
+// successful fixes as few-shot examples of a verified port; escalate reports Status,
+// FailureClass, EscalationReason and LastError. The report is written from all parts.
 type State struct {
 	RunPart
 	RoutePart
