@@ -119,7 +119,7 @@ func (e *e2eEnv) report(t *testing.T, name string) Report {
 func logOverhead(t *testing.T, rep Report) {
 	if rep.Duration > 0 {
 		t.Logf("%s: %.1fs wall, %.1fs in the sandbox, %.2f%% outside sandbox operations",
-			rep.Package, rep.Duration, rep.SandboxSeconds, 100*(rep.Duration-rep.SandboxSeconds)/rep.Duration)
+			rep.Package, rep.Duration.Duration().Seconds(), rep.SandboxSeconds.Duration().Seconds(), 100*float64(rep.Duration-rep.SandboxSeconds)/float64(rep.Duration))
 	}
 }
 

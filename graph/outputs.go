@@ -47,19 +47,19 @@ type Report struct {
 	// Patches is how many patch files the run wrote to <repo>_patches/ (always set by a
 	// run; nil only in reports written before it was recorded), so a replay can tell a
 	// missing patch file from a changed one.
-	Patches     *int               `json:"patches,omitempty"`
-	LLM         atesor.Usage       `json:"llm"`
-	Provider    string             `json:"provider,omitempty"`
-	Offline     bool               `json:"offline"`
-	NodeSeconds map[string]float64 `json:"node_seconds,omitempty"`
+	Patches     *int                      `json:"patches,omitempty"`
+	LLM         atesor.Usage              `json:"llm"`
+	Provider    string                    `json:"provider,omitempty"`
+	Offline     bool                      `json:"offline"`
+	NodeSeconds map[string]atesor.Seconds `json:"node_seconds,omitempty"`
 	// SandboxSeconds is the wall time spent in sandbox operations; the rest of Duration
 	// is the pipeline's own overhead (and model calls).
-	SandboxSeconds float64 `json:"sandbox_seconds"`
+	SandboxSeconds atesor.Seconds `json:"sandbox_seconds"`
 	// StartRetries counts the sandbox commands that had to be started again because the
 	// sandbox around them could not be set up (an infrastructure fault that was retried;
 	// a command that never starts ends the run with failure class infra).
 	StartRetries int               `json:"start_retries"`
-	Duration     float64           `json:"duration_seconds"`
+	Duration     atesor.Seconds    `json:"duration_seconds"`
 	StartedAt    time.Time         `json:"started_at"`
 	FinishedAt   time.Time         `json:"finished_at"`
 	Files        map[string]string `json:"files"`
@@ -329,8 +329,8 @@ func (r *run) report(s *atesor.State, files map[string]string) Report {
 		SourceSHA256: s.SourceSHA256, SourceCommit: s.SourceCommit, PlanSource: s.PlanSource, Origin: s.Request.Origin,
 		Artifacts: s.Artifacts, MissingArtifacts: s.MissingArtifacts, VerifyProblems: s.VerifyProblems,
 		Tests: s.Tests, Attempts: s.Attempts, Fixes: s.FixAttempts, LLM: s.Usage, Provider: s.ProviderName,
-		Offline: r.provider == nil, NodeSeconds: map[string]float64{}, Duration: s.Duration.Seconds(),
-		SandboxSeconds: s.SandboxTime.Seconds(), StartRetries: s.StartRetries, Install: s.Install,
+		Offline: r.provider == nil, NodeSeconds: map[string]atesor.Seconds{}, Duration: atesor.Seconds(s.Duration),
+		SandboxSeconds: atesor.Seconds(s.SandboxTime), StartRetries: s.StartRetries, Install: s.Install,
 		StartedAt: s.StartedAt, FinishedAt: s.FinishedAt, Files: map[string]string{},
 		Removals: s.Removals, Exports: s.Exports, GoToolchain: s.GoToolchain,
 	}
@@ -352,7 +352,7 @@ func (r *run) report(s *atesor.State, files map[string]string) Report {
 		rep.BuildSystem = s.Detection.BuildSystem
 	}
 	for _, t := range s.Timings {
-		rep.NodeSeconds[t.Node] += t.Duration.Seconds()
+		rep.NodeSeconds[t.Node] += atesor.Seconds(t.Duration)
 	}
 	for k, p := range files {
 		if _, err := os.Stat(p); err == nil || k == atesor.FileReport {

@@ -69,7 +69,6 @@ func (p *Pipeline) Replay(ctx context.Context, in replay.Input, platformName, ou
 	}
 	res.Sandbox, res.SourceDateEpoch = platform.SandboxKey(), s.SourceDateEpoch
 	res.Duration = r.now().Sub(start)
-	res.Seconds = res.Duration.Seconds()
 	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: nodeReplay, Line: "replay: " + res.Verdict})
 	return res, nil
 }

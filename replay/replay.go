@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -51,7 +52,29 @@ type Result struct {
 	SourceDateEpoch int64    `json:"source_date_epoch,omitempty"`
 	// Duration is the replay's wall time (JSON: duration_seconds).
 	Duration time.Duration `json:"-"`
-	Seconds  float64       `json:"duration_seconds"`
+}
+
+// MarshalJSON writes Duration as duration_seconds ([atesor.Seconds]).
+func (r Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	return json.Marshal(struct {
+		plain
+		Duration atesor.Seconds `json:"duration_seconds"`
+	}{plain(r), atesor.Seconds(r.Duration)})
+}
+
+// UnmarshalJSON reads duration_seconds into Duration.
+func (r *Result) UnmarshalJSON(b []byte) error {
+	type plain Result
+	v := struct {
+		*plain
+		Duration atesor.Seconds `json:"duration_seconds"`
+	}{plain: (*plain)(r)}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	r.Duration = v.Duration.Duration()
+	return nil
 }
 
 // Prepare checks a replay input before anything runs and returns the commands to run:
