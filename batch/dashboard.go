@@ -2,6 +2,7 @@ package batch
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -121,12 +122,12 @@ func Dashboard(s *Summary) ([]byte, error) {
 	d.Charts = append(d.Charts, newChart("chart-status", "Packages by status", statuses, vals, texts, colors))
 
 	byTime := slices.Clone(s.Packages)
-	slices.SortStableFunc(byTime, func(a, b Record) int { return -cmpFloat(a.Seconds, b.Seconds) })
+	slices.SortStableFunc(byTime, func(a, b Record) int { return -cmp.Compare(a.Seconds, b.Seconds) })
 	var names []string
 	vals, texts, colors = nil, nil, nil
 	for _, r := range byTime {
 		names = append(names, r.Name)
-		vals = append(vals, r.Seconds)
+		vals = append(vals, r.Seconds.Duration().Seconds())
 		texts = append(texts, dur(r.Seconds))
 		colors = append(colors, classColor(r.Class()))
 	}

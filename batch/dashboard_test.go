@@ -21,13 +21,13 @@ import (
 func sampleSummary() *Summary {
 	t0 := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	recs := map[string]Record{
-		"zlib":     {Name: "zlib", Dir: "zlib", Status: atesor.StatusVerified, Verified: true, Seconds: 95, CostUSD: 0, FinishedAt: t0, Origin: &atesor.DistroSource{Distro: "debian", Package: "zlib", Version: "1:1.3.dfsg+really1.3.1-1"}},
-		"lz4":      {Name: "lz4", Dir: "lz4", Status: atesor.StatusCached, Verified: true, CacheHit: true, Seconds: 0.4, FinishedAt: t0},
-		"icmpinfo": {Name: "icmpinfo", Dir: "icmpinfo", Status: atesor.StatusEscalated, FailureClass: atesor.FailureBuild, Reason: "redefinition of 'struct ip' <script>alert(1)</script>", Seconds: 41, CostUSD: 0.0312, ModelCalls: 3, FinishedAt: t0},
-		"nosuch":   {Name: "nosuch", Dir: "nosuch", Status: atesor.StatusFailed, FailureClass: atesor.FailureSetup, Error: "not in the trixie Sources index; did you mean nosh?", Seconds: 1, FinishedAt: t0},
+		"zlib":     {Name: "zlib", Dir: "zlib", Status: atesor.StatusVerified, Verified: true, Seconds: secs(95), CostUSD: 0, FinishedAt: t0, Origin: &atesor.DistroSource{Distro: "debian", Package: "zlib", Version: "1:1.3.dfsg+really1.3.1-1"}},
+		"lz4":      {Name: "lz4", Dir: "lz4", Status: atesor.StatusCached, Verified: true, CacheHit: true, Seconds: secs(0.4), FinishedAt: t0},
+		"icmpinfo": {Name: "icmpinfo", Dir: "icmpinfo", Status: atesor.StatusEscalated, FailureClass: atesor.FailureBuild, Reason: "redefinition of 'struct ip' <script>alert(1)</script>", Seconds: secs(41), CostUSD: 0.0312, ModelCalls: 3, FinishedAt: t0},
+		"nosuch":   {Name: "nosuch", Dir: "nosuch", Status: atesor.StatusFailed, FailureClass: atesor.FailureSetup, Error: "not in the trixie Sources index; did you mean nosh?", Seconds: secs(1), FinishedAt: t0},
 	}
 	s := Summarize([]string{"zlib", "lz4", "icmpinfo", "nosuch", "xxhash"}, recs)
-	s.Shards, s.ElapsedSeconds, s.Interrupted = []string{"0/2", "1/2"}, 140, true
+	s.Shards, s.ElapsedSeconds, s.Interrupted = []string{"0/2", "1/2"}, secs(140), true
 	return s
 }
 
@@ -158,3 +158,6 @@ func TestDashboardInChromium(t *testing.T) {
 	}
 	t.Logf("screenshot kept at %s (%dx%d)", shot, b.Dx(), b.Dy())
 }
+
+// secs is a number of seconds as the batch files keep them.
+func secs(f float64) atesor.Seconds { return atesor.Seconds(f * float64(time.Second)) }

@@ -34,10 +34,10 @@ type Record struct {
 	ModelCalls int     `json:"model_calls"`
 	CostUSD    float64 `json:"cost_usd"`
 	// Seconds is the port's wall time.
-	Seconds    float64   `json:"seconds"`
-	Shard      string    `json:"shard,omitempty"`
-	StartedAt  time.Time `json:"started_at"`
-	FinishedAt time.Time `json:"finished_at"`
+	Seconds    atesor.Seconds `json:"seconds"`
+	Shard      string         `json:"shard,omitempty"`
+	StartedAt  time.Time      `json:"started_at"`
+	FinishedAt time.Time      `json:"finished_at"`
 	// Dir is the package's output directory, relative to the batch output directory.
 	Dir string `json:"dir"`
 }

@@ -122,7 +122,7 @@ func Run(ctx context.Context, cfg Config, items []Item) (*Summary, error) {
 		if sh := cfg.Shard.String(); sh != "" {
 			s.Shards = []string{sh}
 		}
-		s.ElapsedSeconds = round(now().Sub(start).Seconds(), 3)
+		s.ElapsedSeconds = toMillis(now().Sub(start))
 		s.Interrupted = interrupted && len(s.Pending) > 0
 		return s
 	}
@@ -209,7 +209,7 @@ func portOne(ctx context.Context, cfg Config, it Item, now func() time.Time) (Re
 		}
 		rec.Status, rec.FailureClass, rec.Error = atesor.StatusFailed, atesor.FailureSetup, err.Error()
 		rec.FinishedAt = now().UTC()
-		rec.Seconds = round(rec.FinishedAt.Sub(started).Seconds(), 3)
+		rec.Seconds = toMillis(rec.FinishedAt.Sub(started))
 		return rec, true
 	}
 	if err := os.MkdirAll(req.OutputDir, 0o755); err != nil {
@@ -237,6 +237,6 @@ func portOne(ctx context.Context, cfg Config, it Item, now func() time.Time) (Re
 	rec.CacheHit = res.Status == atesor.StatusCached
 	rec.Attempts, rec.ModelCalls, rec.CostUSD = res.Attempts, res.Usage.Calls, round(res.Usage.CostUSD, 6)
 	rec.FinishedAt = now().UTC()
-	rec.Seconds = round(rec.FinishedAt.Sub(started).Seconds(), 3)
+	rec.Seconds = toMillis(rec.FinishedAt.Sub(started))
 	return rec, true
 }

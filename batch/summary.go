@@ -36,10 +36,10 @@ type Summary struct {
 	ByClass  map[string]int        `json:"by_failure_class"`
 	// PortSeconds is the sum of the ports' wall times; ElapsedSeconds the batch's own
 	// (for merged shards, the longest shard's, since shards run side by side).
-	PortSeconds    float64 `json:"port_seconds"`
-	ElapsedSeconds float64 `json:"elapsed_seconds"`
-	CostUSD        float64 `json:"cost_usd"`
-	ModelCalls     int     `json:"model_calls"`
+	PortSeconds    atesor.Seconds `json:"port_seconds"`
+	ElapsedSeconds atesor.Seconds `json:"elapsed_seconds"`
+	CostUSD        float64        `json:"cost_usd"`
+	ModelCalls     int            `json:"model_calls"`
 	// Interrupted is true when the batch stopped before every package finished.
 	Interrupted bool `json:"interrupted,omitempty"`
 	// Updated is the latest finish time of a package.
@@ -86,10 +86,13 @@ func Summarize(names []string, records map[string]Record) *Summary {
 			s.Updated = r.FinishedAt
 		}
 	}
-	s.PortSeconds = round(s.PortSeconds, 3)
+	s.PortSeconds = toMillis(s.PortSeconds.Duration())
 	s.CostUSD = round(s.CostUSD, 6)
 	return s
 }
+
+// toMillis is a duration in JSON to the millisecond, as the batch files keep them.
+func toMillis(d time.Duration) atesor.Seconds { return atesor.Seconds(d.Round(time.Millisecond)) }
 
 func round(x float64, digits int) float64 {
 	p := math.Pow(10, float64(digits))
@@ -181,8 +184,8 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
-func dur(sec float64) string {
-	return (time.Duration(sec * float64(time.Second))).Round(time.Second).String()
+func dur(sec atesor.Seconds) string {
+	return sec.Duration().Round(time.Second).String()
 }
 
 func sortedKeys[V any](m map[string]V) []string {

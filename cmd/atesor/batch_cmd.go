@@ -212,7 +212,7 @@ func progressLine(p batch.Progress) string {
 		what += " from the recipe cache"
 	}
 	return fmt.Sprintf("[%d/%d] %s: %s in %s · succeeded %d, failed %d, cache hits %d · elapsed %s",
-		p.Done, p.Total, escape.Line(r.Name), escape.Line(what), (time.Duration(r.Seconds * float64(time.Second))).Round(time.Second),
+		p.Done, p.Total, escape.Line(r.Name), escape.Line(what), r.Seconds.Duration().Round(time.Second),
 		p.Succeeded, p.Failed, p.CacheHits, p.Elapsed.Round(time.Second))
 }
 
