@@ -2,7 +2,7 @@ package graph
 
 import (
 	"context"
-	"fmt"
+	"io/fs"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
@@ -24,7 +24,10 @@ func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
 		return nil
 	}
 	r.emit(atesor.Event{Kind: atesor.EventPhase, Node: NodeOptimize, Phase: "optimize"})
-	if why := r.ensureBuilt(ctx, s); why != "" {
+	rebuild := func(ctx context.Context, line string) (atesor.CommandResult, bool, error) {
+		return r.runPlanCommand(ctx, s, NodeOptimize, "rebuild", line)
+	}
+	if why := optimize.EnsureBuilt(ctx, r.sb, r.optimizeTarget(s), rebuild, r.optimizeProgress); why != "" {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -38,7 +41,7 @@ func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
 	}
 	o := &optimize.Optimizer{
 		Sandbox: r.sb, Logger: r.log, Now: r.now,
-		Progress: func(line string) { r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeOptimize, Line: line}) },
+		Progress: r.optimizeProgress,
 	}
 	var hr sandbox.HostProgramRunner
 	if sandbox.As(r.sb, &hr) && hr.RunsHostPrograms() {
@@ -85,31 +88,19 @@ func (r *run) optimizeNode(ctx context.Context, s *atesor.State) error {
 	return nil
 }
 
-// optimizeTarget describes the verified port to the optimizer.
+// optimizeTarget describes the verified port to the optimizer, with the build's
+// environment and the source's copy read the gate's way.
 func (r *run) optimizeTarget(s *atesor.State) optimize.Target {
-	t := optimize.Target{
-		Package: s.RepoName, RepoDir: s.RepoDir, Commands: s.ExecutedCommands,
-		Artifacts: primaryArtifacts(s.Artifacts), TestTimeout: s.Request.WithDefaults().TestTimeout,
-		Env: buildEnv(s),
-	}
+	var source fs.FS
 	if r.hostTree != "" {
-		// The source's copy is the package's: read the gate's way.
-		t.Source = sandbox.TreeFS(context.Background(), r.hostTree, sandbox.BoundSource)
-		t.Module, t.Crate = optimize.ModulePath(t.Source), optimize.CrateName(t.Source)
+		source = sandbox.TreeFS(context.Background(), r.hostTree, sandbox.BoundSource)
 	}
-	if s.Analysis != nil {
-		t.Purpose, t.Language = s.Analysis.Purpose, s.Analysis.Language
-	}
-	if t.Language == "" && s.Detection != nil {
-		t.Language = s.Detection.Language
-	}
-	if s.Tests != nil && !s.Tests.NoTests {
-		t.TestCommands, t.TestsPassed = s.Tests.Commands, s.Tests.Passed
-	}
-	for _, p := range s.Patches {
-		t.ChangedFiles = append(t.ChangedFiles, p.File)
-	}
-	return t
+	return optimize.TargetOf(s, source, buildEnv(s))
+}
+
+// optimizeProgress is a line of performance mode's progress, as an event.
+func (r *run) optimizeProgress(line string) {
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeOptimize, Line: line})
 }
 
 // planFromCache is the plan source of a run seeded from a recipe-cache entry.
@@ -138,36 +129,4 @@ func (r *run) seedFromCache(e *atesor.CachedRecipe) {
 func optimizePending(st *atesor.State) bool {
 	return st.Request.Optimize && st.Verified && st.LastNode == NodeFinish &&
 		st.NextNode == NodeOptimize && st.Performance == nil
-}
-
-// ensureBuilt makes sure the verified build is in the sandbox before it is measured: a
-// run resumed into optimize has a fresh sandbox, where the package was restored as
-// source with its fixes, so the verified build's commands run again. It returns why
-// that failed, or "".
-func (r *run) ensureBuilt(ctx context.Context, s *atesor.State) string {
-	missing := false
-	for _, a := range primaryArtifacts(s.Artifacts) {
-		res, err := r.sb.Exec(ctx, atesor.Command{Line: "test -e " + shellQuote(a.Path), Dir: "/"})
-		if err != nil {
-			return "checking the verified build: " + err.Error()
-		}
-		if !res.OK() {
-			missing = true
-			break
-		}
-	}
-	if !missing {
-		return ""
-	}
-	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeOptimize, Line: "rebuilding the verified build in this sandbox (the run was resumed)"})
-	for _, line := range s.ExecutedCommands {
-		res, failed, err := r.runPlanCommand(ctx, s, NodeOptimize, "rebuild", line)
-		if err != nil {
-			return "rebuilding the verified build: " + err.Error()
-		}
-		if failed {
-			return fmt.Sprintf("rebuilding the verified build: `%s` exited %d: %s", line, res.ExitCode, firstLine(res.Output))
-		}
-	}
-	return ""
 }

@@ -37,4 +37,8 @@
 // processes it starts run under binfmt's emulator, so a workload that is a build tool's
 // command (make bench, go test, cargo bench) is not counted. Whatever prevents a count,
 // the report says why instead of giving a number.
+//
+// [TargetOf] reads what performance mode needs from a verified port's run state, and
+// [EnsureBuilt] puts the verified build back first when a resumed run's fresh sandbox
+// lacks it; the pipeline's node only wires the sandbox, the clock and the events in.
 package optimize
