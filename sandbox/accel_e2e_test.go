@@ -2,7 +2,6 @@ package sandbox_test
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 	"testing"
@@ -239,7 +238,7 @@ func BenchmarkE2EAccelPort(b *testing.B) {
 			b.ReportMetric(ratio, "accel/emulated")
 			b.ReportMetric(emulT.Seconds(), "emulated-s")
 			b.ReportMetric(accelT.Seconds(), "accel-s")
-			b.Log(fmt.Sprintf("%s: least of %d rounds: emulated %s, accelerated %s, ratio %.3f", bc.p.pkg, b.N, emulT, accelT, ratio))
+			b.Logf("%s: least of %d rounds: emulated %s, accelerated %s, ratio %.3f", bc.p.pkg, b.N, emulT, accelT, ratio)
 		})
 	}
 }
