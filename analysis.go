@@ -48,7 +48,9 @@ func (d *Dependency) UnmarshalJSON(b []byte) error {
 }
 
 // PackageAnalysis is what the run keeps of the analyst's answer (or of the scripted
-// fallback). The build system is stored flat, as in the reference system.
+// fallback). The build system is stored flat (build_system, build_system_confidence,
+// build_system_reasoning), the shape of the example files and recipe caches people and
+// other tools share.
 type PackageAnalysis struct {
 	Purpose               string       `json:"purpose"`
 	Language              string       `json:"language"`

@@ -36,8 +36,9 @@ type categoryRule struct {
 // archHeaders are x86 and ARM headers a riscv64 compiler does not have.
 const archHeaders = `(?:immintrin|xmmintrin|emmintrin|pmmintrin|tmmintrin|smmintrin|nmmintrin|wmmintrin|avxintrin|avx2intrin|x86intrin|ia32intrin|mmintrin|cpuid|arm_neon|arm_acle|arm_sve)\.h`
 
-// The order is the issue's (rate limit, network, linking, configuration, compilation,
-// architecture, missing tools, dependency, permission, disk space) with the more specific
+// The order goes from the causes a porter checks first to the most generic (rate limit,
+// network, linking, configuration, compilation, architecture, missing tools, dependency,
+// permission, disk space), with the more specific
 // build classes moved ahead of the generic ones, because the generic patterns ("error:",
 // "file.c:12: fatal error") match almost every compiler line:
 //   - architecture comes before linking, dependency and compilation, so a missing

@@ -26,7 +26,10 @@ type Command struct {
 	Stdin io.Reader `json:"-"`
 }
 
-// CommandResult is what a command did. Output is kept in full; consumers cut.
+// CommandResult is what a command did. The sandboxes keep the first 1 MiB and the last
+// 3 MiB of each stream (a marker in the middle says how much was dropped), so a command
+// that floods its output cannot exhaust the host's memory; the command's live writers
+// (Command.Stdout and Stderr, the build log) still get every byte.
 type CommandResult struct {
 	Line     string `json:"line"`
 	ExitCode int    `json:"exit_code"`

@@ -22,28 +22,29 @@
 // Every model call is charged to the run's [Usage], and the run escalates when the cost
 // passes its limit. A [Provider] states what its models cost in [ModelSpec.Price] (US
 // dollars per million input and output tokens; &Price{} for a local model). A spec
-// without a price is charged from the reference system's table in package llm; a model
+// without a price is charged from the built-in table in package llm; a model
 // the table does not know counts high (3.00 in, 12.00 out) and the run reports a warning
 // naming the model and how to set its price. [Usage.Prices] records which price each
 // model was charged at, and where it came from; the report carries it.
 //
 // # Types
 //
-// JSON field names follow the reference system's snake_case names (build_system,
-// needs_custom_plan, error_pattern, repo_name, ...), because example files and recipe caches
-// are shared with people and other tools. Where the answer a model gives differs from what
+// JSON field names are snake_case (build_system, needs_custom_plan, error_pattern,
+// repo_name, ...), because example files and recipe caches are shared with people and
+// other tools. Where the answer a model gives differs from what
 // Atesor stores, there are two types: [AnalysisAnswer] is what the analyst answers and
 // [PackageAnalysis] what the run keeps.
 //
 // # Names
 //
-// Three vocabularies name the parts of a run, and they are kept apart on purpose:
+// Four vocabularies name the parts of a run, and they are kept apart on purpose:
 //
 //   - A node (graph.NodeAnalyst, ...) is a step of the pipeline; events (atesor.Event.Node),
 //     the state's LastNode and timings, and the audit log's metadata "node" use it.
 //   - A [Role] is an LLM model pool (RolePlanner, ...); [Provider.Pool] is asked by role.
-//   - An agent label is the audit log's role field: who asked the model. When it differs
-//     from the pool's role, the metadata's "llm_role" names the pool.
+//   - A label (Event.Label, Question.Label) is the audit log's role field: who asked the
+//     model. When it differs from the pool's role, the metadata's "llm_role" names the
+//     pool.
 //   - An [Agent] names a few-shot example file (AgentScout, AgentFixer, AgentBuilder).
 //
 // Which node asks which pool, under which label:

@@ -21,8 +21,8 @@ func (p BuildPlan) Commands() []string {
 	return out
 }
 
-// TaskPlan is the fixed record that replaced the reference system's LLM planner: the
-// ordered steps the pipeline takes, with no model call.
+// TaskPlan is the fixed record of the ordered steps the pipeline takes. It is not asked
+// of a model: the steps never vary, so a planner call would only cost time and money.
 type TaskPlan struct {
 	Steps []string `json:"steps"`
 }

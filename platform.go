@@ -54,6 +54,6 @@ func (p Platform) PackageFor(canonical string) (string, bool) {
 	return name, ok
 }
 
-// DefaultSandboxKey is the sandbox an example without a sandbox key belongs to, as in the
-// reference system.
+// DefaultSandboxKey is the sandbox an example without a sandbox key belongs to: example
+// files written before sandboxes had keys were all made on Alpine.
 const DefaultSandboxKey = "alpine-riscv64"

@@ -3,7 +3,7 @@ package atesor
 // Role is an LLM role of the agent pipeline. Each role has its own model pool.
 type Role string
 
-// The roles of the reference system. Only planner, scout, fixer and summarizer are used
+// The model roles. Only planner, scout, fixer and summarizer are used
 // by pipeline nodes; builder is used by performance mode for harness code, and supervisor
 // has model entries but routes by rules.
 const (

@@ -17,8 +17,7 @@ type ModelSpec struct {
 	Fallbacks []string `json:"fallbacks,omitempty"`
 	// Price is what the model costs. A Provider sets it when it knows better than the
 	// built-in price table of package llm: a local model or a model on a company gateway
-	// is &Price{} (free) or the price the gateway charges. Nil means the table (the
-	// reference system's prices); a model the table does not know is then charged high
+	// is &Price{} (free) or the price the gateway charges. Nil means the table; a model the table does not know is then charged high
 	// (3.00 in, 12.00 out per million tokens, so an unknown model never counts as free)
 	// and the pipeline reports a warning that names the model and how to set its price.
 	// The CLI sets it from ATESOR_PRICE_INPUT and ATESOR_PRICE_OUTPUT, and to zero for a
@@ -43,7 +42,7 @@ type Price struct {
 const (
 	// PriceFromSpec: the ModelSpec's Price, which named no source.
 	PriceFromSpec = "model spec"
-	// PriceFromTable: the built-in price table of the reference system.
+	// PriceFromTable: the built-in price table of package llm.
 	PriceFromTable = "price table"
 	// PriceFreeModel: a free model (an id ending in :free, or openrouter/free).
 	PriceFreeModel = "free model"

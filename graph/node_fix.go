@@ -55,7 +55,8 @@ func (r *run) fix(ctx context.Context, s *atesor.State) error {
 		proposal = r.askFixer(ctx, s, evidence, false, out)
 	}
 	if proposal == nil || proposal.Recommended() == nil {
-		// The seed's fixer fallback: no deterministic fix, the attempt counts as invalid.
+		// The fixer's fallback: there is no deterministic fix to make, so the attempt
+		// counts as invalid and the supervisor decides what comes next.
 		r.emit(atesor.Event{Kind: atesor.EventFallback, Node: NodeFix, Role: string(atesor.RoleFixer), Label: "fixer",
 			Line: "the fixer gave no valid answer: the attempt is recorded as an invalid fix"})
 		return r.rejectFix(s, "no valid answer from the fixer")

@@ -65,8 +65,7 @@ func (r *run) placeSource(ctx context.Context, s *atesor.State) error {
 	return nil
 }
 
-// taskPlanNode records the fixed task plan; the reference system's LLM planner became
-// this record, with no model call.
+// taskPlanNode records the fixed task plan, with no model call (see atesor.TaskPlan).
 func (r *run) taskPlanNode(_ context.Context, s *atesor.State) error {
 	s.TaskPlan = &atesor.TaskPlan{Steps: []string{
 		"fetch the source into the sandbox and detect its build system",
