@@ -28,7 +28,7 @@ const fixAnswer = `{"analysis":"missing header","strategies":[{"id":1,"descripti
 "recommended_strategy_id":1}`
 
 // BenchmarkValidatePlanAndFix validates a 10-phase plan and decodes and validates a fixer
-// answer; the issue asks for well under a millisecond.
+// answer; it must stay well under a millisecond, next to a model call.
 func BenchmarkValidatePlanAndFix(b *testing.B) {
 	plan := tenPhasePlan()
 	for i := 0; i < b.N; i++ {
