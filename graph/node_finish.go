@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path"
-	"regexp"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 	"github.com/eclipse-atesor/atesor-go/internal/osroot"
+	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/source"
@@ -183,94 +183,14 @@ func clearRunOutputs(outDir, name string) error {
 	return nil
 }
 
-// learn saves the examples of a verified port and its recipe-cache entry. A port marked
-// tests_failing learns no example; its cache entry carries the mark.
+// learn saves the examples of a verified port and its recipe-cache entry
+// (memory.Learn). A port marked tests_failing learns no example; its cache entry
+// carries the mark.
 func (r *run) learn(ctx context.Context, s *atesor.State) {
-	if r.memory == nil || !s.Verified {
+	if r.memory == nil {
 		return
 	}
-	bs := atesor.BuildUnknown
-	if s.Detection != nil {
-		bs = s.Detection.BuildSystem
-	}
-	if s.Analysis != nil && s.Analysis.BuildSystem != "" {
-		bs = s.Analysis.BuildSystem
-	}
-	sandboxKey := s.Platform.SandboxKey()
-	var phases []atesor.Phase
-	if s.Plan != nil {
-		phases = s.Plan.Phases
-	}
-	var trigger atesor.Trigger
-	trigger.BuildSystem = bs
-	if d := s.Detection; d != nil {
-		hasMain := d.HasMain
-		trigger.HasMain, trigger.MainPath, trigger.ModuleDir = &hasMain, d.MainPath, d.ModuleDir
-	}
-	testsFailing := s.Status == atesor.StatusTestsFailing
-	save := func(agent atesor.Agent, ex atesor.Example) {
-		if testsFailing {
-			r.log.Info("learn: not learning the examples of a port whose tests fail after source fixes", "agent", agent)
-			return
-		}
-		ok, err := r.memory.Save(ctx, agent, ex)
-		if err != nil {
-			r.log.Warn("learn", "agent", agent, "err", err)
-			return
-		}
-		r.log.Info("learn", "agent", agent, "saved", ok)
-	}
-	save(atesor.AgentScout, atesor.Example{
-		Name: fmt.Sprintf("Auto: %s (%s)", s.RepoName, bs), Tags: []string{string(bs), s.RepoName},
-		BuildSystem: bs, RepoName: s.RepoName, Sandbox: sandboxKey, Trigger: &trigger, Plan: phases,
-		Reasoning: "Verified port of " + s.RepoName + " (" + s.PlanSource + " plan).",
-	})
-	for _, f := range s.FixAttempts {
-		if !f.Success {
-			continue
-		}
-		var actions []atesor.Action
-		for _, c := range f.Commands {
-			actions = append(actions, atesor.Action{Type: atesor.ActionCommand, Command: c})
-		}
-		if len(actions) == 0 {
-			actions = f.Actions // a fix by patch or new file: keep what it did
-		}
-		pattern := f.Error
-		if len([]rune(pattern)) > 80 {
-			pattern = string([]rune(pattern)[:80])
-		}
-		save(atesor.AgentFixer, atesor.Example{
-			Name: fmt.Sprintf("Auto: %s fix %d", s.RepoName, f.Attempt), Tags: []string{string(bs), string(f.ErrorCategory)},
-			BuildSystem: bs, RepoName: s.RepoName, Sandbox: sandboxKey,
-			ErrorPattern: regexp.QuoteMeta(pattern),
-			Fix:          &atesor.ExampleFix{Analysis: f.Analysis, Strategy: f.Strategy, Actions: actions},
-			Reasoning:    "The next build succeeded and the port verified.",
-		})
-	}
-	timeout := "120s"
-	if len(phases) > 2 {
-		timeout = "600s"
-	}
-	save(atesor.AgentBuilder, atesor.Example{
-		Name: fmt.Sprintf("Auto: %s (%s)", s.RepoName, bs), Tags: []string{string(bs), s.RepoName},
-		BuildSystem: bs, RepoName: s.RepoName, Sandbox: sandboxKey, Phases: phases, TimeoutRecommendation: timeout,
-	})
-	entry := atesor.CachedRecipe{
-		Package: s.RepoName, Sandbox: sandboxKey, Source: r.sourceKey(), SourceSHA256: s.SourceSHA256,
-		SourceCommit: s.SourceCommit, BuildSystem: bs, Verified: true, Recipe: s.Recipe, Analysis: s.Analysis,
-		Artifacts: primaryArtifacts(s.Artifacts), TestCommands: s.TestCommands, Tests: s.Tests,
-		TestsFailing: testsFailing, LastBuilt: r.p.opts.now().UTC(),
-	}
-	if s.Plan != nil {
-		entry.Plan = *s.Plan
-	}
-	for _, p := range s.Patches {
-		entry.Patches = append(entry.Patches, p.Diff)
-	}
-	if err := r.memory.SaveRecipe(ctx, entry); err != nil {
-		r.log.Warn("recipe cache", "err", err)
-	}
+	memory.Learn(ctx, r.memory, s, r.sourceKey(), r.p.opts.now(), r.log)
 }
 
 // sourceKey is how the recipe cache records the source: the absolute directory, the git
@@ -282,17 +202,5 @@ func (r *run) sourceKey() string {
 	return source.RedactURL(r.src.Raw)
 }
 
-// primaryArtifacts are the port's primary artifacts.
-var primaryArtifacts = atesor.PrimaryArtifacts
-
 // tail keeps the end of a long output.
 var tail = excerpt.Tail
-
-// baseNames lists artifact base names for prompts.
-func baseNames(arts []atesor.Artifact) []string {
-	var out []string
-	for _, a := range arts {
-		out = append(out, path.Base(a.Path))
-	}
-	return out
-}

@@ -36,4 +36,8 @@
 //
 // [Merge] and [MergeRecipeCaches] combine the files of sharded batch runs, and
 // [CheckDuplicateKeys] finds JSON objects that hold one key twice.
+//
+// [Learn] is what a verified port teaches, decided here beside the files it lands in:
+// the examples ([ExamplesFrom]: the scout's plan, each proven fix, the builder's phases)
+// and the recipe-cache entry ([RecipeFrom]), read from the run's state.
 package memory
