@@ -17,6 +17,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/procowner"
 	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
+	"github.com/eclipse-atesor/atesor-go/internal/textlist"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -108,7 +109,7 @@ func Ensure(ctx context.Context, cfg Setup, goMod string, recorded *atesor.GoToo
 		}
 		return &atesor.GoToolchain{Version: suite, Arch: "riscv64", Source: atesor.GoToolchainSuite, Required: req, SuiteVersion: suite}, nil
 	}
-	cfg.Emit(atesor.Event{Kind: atesor.EventInfo, Line: fmt.Sprintf("go.mod needs %s, newer than the sandbox's Go (%s): fetching it through the Go module proxy", req, orNone(suite))})
+	cfg.Emit(atesor.Event{Kind: atesor.EventInfo, Line: fmt.Sprintf("go.mod needs %s, newer than the sandbox's Go (%s): fetching it through the Go module proxy", req, textlist.OrNone(suite))})
 	accel, why := accelInfo(cfg.Sandbox)
 	got, source, err := choose(ctx, cfg.Fetcher, req, suite, accel, why)
 	if err != nil {
@@ -302,13 +303,5 @@ func RecipePrerequisite(t *atesor.GoToolchain) string {
 		return ""
 	}
 	return fmt.Sprintf("- Go %s (go.mod needs %s; the distribution has %s): %s (%s) from the Go module proxy, %s, first on PATH with GOTOOLCHAIN=local.\n",
-		t.Version, t.Required, orNone(t.SuiteVersion), t.Module, t.Sum, t.Source)
-}
-
-// orNone names a missing version in a message.
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
+		t.Version, t.Required, textlist.OrNone(t.SuiteVersion), t.Module, t.Sum, t.Source)
 }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -287,7 +288,7 @@ func TestE2EFixerRepairsSample(t *testing.T) {
 	if d := cmp.Diff(asked, ran); d != "" {
 		t.Errorf("the sandbox ran other lines than it was given (-given +ran):\n%s", d)
 	}
-	if !contains(ran, "apt-get install -y zlib1g-dev") || !contains(st.ExecutedCommands, "apt-get install -y zlib1g-dev") {
+	if !slices.Contains(ran, "apt-get install -y zlib1g-dev") || !slices.Contains(st.ExecutedCommands, "apt-get install -y zlib1g-dev") {
 		t.Errorf("the corrected install did not run or was not recorded; ran:\n%s", strings.Join(ran, "\n"))
 	}
 	checkOneLine(t, e.platform, ran, st, string(recipe), nil)

@@ -3,10 +3,12 @@ package graph
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 )
 
@@ -44,7 +46,7 @@ func TestParallelBuildWithoutDiagnosticIsRerunSerially(t *testing.T) {
 		t.Fatal("no error recorded")
 	}
 	e := st.Errors[0]
-	if first := firstLine(e.Message); first != "cc: error: unrecognized command-line option '-m64'" {
+	if first := excerpt.FirstLine(e.Message); first != "cc: error: unrecognized command-line option '-m64'" {
 		t.Errorf("error first line = %q", first)
 	}
 	if e.Command != "make -j4" || e.Category != atesor.CategoryArchitecture || !strings.Contains(e.Message, "serial rerun for evidence: `make -j1`") {
@@ -61,7 +63,7 @@ func TestParallelBuildWithoutDiagnosticIsRerunSerially(t *testing.T) {
 	if err != nil || !strings.Contains(string(log), "$ make -j1    # serial rerun for evidence, not an attempt") {
 		t.Errorf("the build log does not keep the serial rerun apart: %v\n%s", err, log)
 	}
-	if contains(st.ExecutedCommands, "make -j1") {
+	if slices.Contains(st.ExecutedCommands, "make -j1") {
 		t.Error("the serial rerun entered the executed commands of the recipe")
 	}
 }
@@ -77,14 +79,14 @@ func TestParallelRaceIsNamedAndRepaired(t *testing.T) {
 		t.Fatal("no error recorded")
 	}
 	want := "parallel build race: `make -j$(nproc)` failed and its serial rerun `make -j1` succeeded"
-	if first := firstLine(st.Errors[0].Message); first != want {
+	if first := excerpt.FirstLine(st.Errors[0].Message); first != want {
 		t.Errorf("error first line = %q, want %q", first, want)
 	}
 	// The scripted race repair takes the named race: the phase runs serially from then on.
 	if len(st.FixAttempts) != 1 || st.FixAttempts[0].Rule != "parallel-make-race" || st.FixAttempts[0].Plan == nil {
 		t.Fatalf("fix attempts = %+v", st.FixAttempts)
 	}
-	if !res.Verified || !contains(st.ExecutedCommands, "make -j1") {
+	if !res.Verified || !slices.Contains(st.ExecutedCommands, "make -j1") {
 		t.Errorf("status %s (%s), executed %q", res.Status, res.Reason, st.ExecutedCommands)
 	}
 }
@@ -96,7 +98,7 @@ func TestStrongDiagnosticNeedsNoRerun(t *testing.T) {
 	h.builds(0, "riscv64-glibc-hello")
 	h.prov.Queue(atesor.RoleFixer, fixAnswer(`sed -i 's/ -m64//' Makefile`))
 	h.run()
-	if contains(h.sb.Lines(), "make -j1") {
+	if slices.Contains(h.sb.Lines(), "make -j1") {
 		t.Errorf("a log with a strong diagnostic was rerun serially: %q", h.sb.Lines())
 	}
 }

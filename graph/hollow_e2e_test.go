@@ -11,6 +11,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 	"github.com/eclipse-atesor/atesor-go/provider/fake"
 )
 
@@ -80,7 +81,7 @@ func TestE2EHollowPorts(t *testing.T) {
 		var s atesor.State
 		_ = json.Unmarshal(st, &s)
 		for _, er := range s.Errors {
-			t.Logf("error (%s): %s", er.Node, cut(er.Message, 400))
+			t.Logf("error (%s): %s", er.Node, excerpt.Head(er.Message, 400))
 		}
 		t.Fatalf("hollow port: status %s class %s, want not verified, class verify", res.Status, res.FailureClass)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 	"github.com/eclipse-atesor/atesor-go/provider/fake"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 )
@@ -74,7 +75,7 @@ func runHostile(t *testing.T, e *e2eEnv, prov atesor.Provider, src string, deadl
 	res, err := e.pipeline(t, prov).Run(ctx, atesor.Request{Source: src, MaxAttempts: 3, TestTimeout: 3 * time.Minute})
 	close(stop)
 	<-watched
-	t.Logf("port ended in %s, status %s (%s), peak heap %d MiB: %s", time.Since(start).Round(time.Second), res.Status, res.FailureClass, peak>>20, cut(res.Reason, 600))
+	t.Logf("port ended in %s, status %s (%s), peak heap %d MiB: %s", time.Since(start).Round(time.Second), res.Status, res.FailureClass, peak>>20, excerpt.Head(res.Reason, 600))
 	if err != nil {
 		t.Fatalf("the port did not end with a status: %v", err)
 	}

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/buildlog"
 	"github.com/eclipse-atesor/atesor-go/gotool"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 	"github.com/eclipse-atesor/atesor-go/internal/logfile"
 	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
@@ -35,7 +37,7 @@ func (r *run) buildNode(ctx context.Context, s *atesor.State) error {
 		return err
 	}
 	for _, ph := range s.Plan.Phases {
-		if contains(s.CompletedPhases, ph.Name) {
+		if slices.Contains(s.CompletedPhases, ph.Name) {
 			continue
 		}
 		r.emit(atesor.Event{Kind: atesor.EventPhase, Node: NodeBuild, Phase: ph.Name})
@@ -96,7 +98,7 @@ func (r *run) runPlanCommandWithin(ctx context.Context, s *atesor.State, node, p
 	if !res.OK() {
 		return res, true, nil
 	}
-	if !contains(s.ExecutedCommands, line) {
+	if !slices.Contains(s.ExecutedCommands, line) {
 		s.ExecutedCommands = append(s.ExecutedCommands, line)
 	}
 	return res, false, nil
@@ -105,7 +107,7 @@ func (r *run) runPlanCommandWithin(ctx context.Context, s *atesor.State, node, p
 func (r *run) failBuild(ctx context.Context, s *atesor.State, phase, line string, res atesor.CommandResult) {
 	rec := atesor.ErrorRecord{Node: NodeBuild, Phase: phase, Command: line, ExitCode: res.ExitCode}
 	if strings.HasPrefix(res.Output, emulatorFaultPrefix) {
-		rec.Message, rec.Category = firstLine(res.Output), atesor.CategoryUnknown
+		rec.Message, rec.Category = excerpt.FirstLine(res.Output), atesor.CategoryUnknown
 	} else {
 		ev := r.failureEvidence(ctx, s, phase, line, res)
 		rec.Message, rec.Category = ev.Text, ev.Category()
@@ -114,7 +116,7 @@ func (r *run) failBuild(ctx context.Context, s *atesor.State, phase, line string
 	r.lastOutput = res.Output
 	s.BuiltFixes = len(s.FixAttempts) // those fixes were followed by a failed build
 	s.Status = atesor.StatusBuildFailed
-	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeBuild, Phase: phase, Line: "failed: " + line, Err: firstLine(rec.Message)})
+	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeBuild, Phase: phase, Line: "failed: " + line, Err: excerpt.FirstLine(rec.Message)})
 }
 
 // appendLog keeps the full output of every build command.
@@ -131,7 +133,7 @@ func (r *run) appendLog(line string, res atesor.CommandResult) {
 // ensureRepo restores the package in a fresh sandbox on resume: the source is copied in
 // again, the successful fixes are applied again, and the phases rerun from the start.
 func (r *run) ensureRepo(ctx context.Context, s *atesor.State) error {
-	res, err := r.sb.Exec(ctx, atesor.Command{Line: "test -d " + shellQuote(s.RepoDir), Dir: "/"})
+	res, err := r.sb.Exec(ctx, atesor.Command{Line: "test -d " + shellwords.Quote(s.RepoDir), Dir: "/"})
 	if err != nil {
 		return fmt.Errorf("check the package directory: %w", err)
 	}
@@ -167,5 +169,3 @@ func buildEnv(s *atesor.State) []string {
 	}
 	return append(env, "SOURCE_DATE_EPOCH="+strconv.FormatInt(s.SourceDateEpoch, 10))
 }
-
-func shellQuote(s string) string { return shellwords.Quote(s) }

@@ -10,6 +10,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 	"github.com/eclipse-atesor/atesor-go/internal/osroot"
+	"github.com/eclipse-atesor/atesor-go/internal/pkgtree"
 	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
@@ -39,7 +40,7 @@ func (r *run) finishNode(ctx context.Context, s *atesor.State) error {
 			// port is not verified, learns nothing and enters no cache.
 			refused = true
 			s.Verified, s.Status, s.FailureClass = false, atesor.StatusNotVerified, atesor.FailureVerify
-			s.EscalationReason = "copy out: " + firstLine(err.Error())
+			s.EscalationReason = "copy out: " + excerpt.FirstLine(err.Error())
 			s.VerifyProblems = append(s.VerifyProblems, "copy out: "+err.Error())
 		case !hostileCopy(err):
 			outErrs = append(outErrs, fmt.Errorf("copy the artifacts out: %w", err))
@@ -110,7 +111,7 @@ func (r *run) escalateNode(ctx context.Context, s *atesor.State) error {
 		s.Status = atesor.StatusEscalated
 	}
 	if s.EscalationReason == "" && s.LastError != nil {
-		s.EscalationReason = firstLine(s.LastError.Message)
+		s.EscalationReason = excerpt.FirstLine(s.LastError.Message)
 	}
 	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeEscalate, Line: fmt.Sprintf("%s (%s): %s", s.Status, s.FailureClass, s.EscalationReason)})
 	s.Recipe = recipe.AppendCommands(fallbackRecipe(s), s)
@@ -133,7 +134,7 @@ func (r *run) copyArtifacts(ctx context.Context, s *atesor.State) error {
 		if a.Role != atesor.ArtifactPrimary {
 			continue
 		}
-		dest := path.Join(dir, rel(s.RepoDir, a.Path))
+		dest := path.Join(dir, pkgtree.Rel(s.RepoDir, a.Path))
 		sum, err := sandbox.CopyOutFile(ctx, r.sb, a.Path, out, dest, r.copyBudget)
 		if err != nil {
 			errs = append(errs, err)
@@ -201,6 +202,3 @@ func (r *run) sourceKey() string {
 	}
 	return source.RedactURL(r.src.Raw)
 }
-
-// tail keeps the end of a long output.
-var tail = excerpt.Tail

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/fixapply"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/validate"
 	"github.com/eclipse-atesor/atesor-go/verify"
@@ -63,7 +65,7 @@ func (r *run) fix(ctx context.Context, s *atesor.State) error {
 	}
 	strat := proposal.Recommended()
 	attempt := atesor.FixAttempt{
-		Attempt: len(s.FixAttempts) + 1, Error: firstLine(last.Message), ErrorCategory: last.Category,
+		Attempt: len(s.FixAttempts) + 1, Error: excerpt.FirstLine(last.Message), ErrorCategory: last.Category,
 		Source: atesor.FixSourceModel, Analysis: proposal.Analysis, Strategy: strat.Description, Actions: strat.Actions, Timestamp: r.p.opts.now().UTC(),
 	}
 	r.emit(atesor.Event{Kind: atesor.EventPhase, Node: NodeFix, Phase: "apply", Line: strat.Description})
@@ -145,10 +147,10 @@ func (r *run) fixEvidence(ctx context.Context, s *atesor.State, last *atesor.Err
 	}
 	return map[string]any{
 		"Banner": knowledge.Banner(s.Platform), "Repo": s.RepoName, "RepoDir": s.RepoDir,
-		"FailedCommand": last.Command, "Error": cut(last.Message, maxErrorChars),
+		"FailedCommand": last.Command, "Error": excerpt.Head(last.Message, maxErrorChars),
 		"Excerpts": knowledge.ErrorExcerpts(last.Message, root), "Analysis": compactAnalysis(s.Analysis),
 		"BuildSystem": bs, "CompletedPhases": strings.Join(s.CompletedPhases, ", "),
-		"Tree": cut(treeListing(r.hostTree), 500), "Findings": strings.Join(findings, "\n"),
+		"Tree": excerpt.Head(treeListing(r.hostTree), 500), "Findings": strings.Join(findings, "\n"),
 		"PreviousFixes": strings.Join(prev, "\n"), "Knowledge": knowledge.Summary(s.Platform),
 		"Examples": r.examples(ctx, atesor.AgentFixer, s, last.Message), "InstallCommand": s.Platform.InstallCommand,
 		"Shape": validate.SchemaText[atesor.FixProposal](), "Removals": verify.RemovalList(s.Removals, 5),
@@ -203,7 +205,7 @@ func (r *run) applyActions(ctx context.Context, s *atesor.State, actions []ateso
 	done, err := r.fixApplier(s).Apply(ctx, actions)
 	s.ExecutedCommands = append(s.ExecutedCommands, done.Commands...)
 	for _, f := range done.Stubs {
-		if !contains(s.StubFiles, f) {
+		if !slices.Contains(s.StubFiles, f) {
 			s.StubFiles = append(s.StubFiles, f)
 		}
 	}

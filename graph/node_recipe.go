@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/pkgtree"
 	"github.com/eclipse-atesor/atesor-go/llm"
 )
 
@@ -54,7 +55,7 @@ func (r *run) curate(ctx context.Context, s *atesor.State) {
 	}
 	var list strings.Builder
 	for i, a := range s.Artifacts {
-		fmt.Fprintf(&list, "%d: %s (%s, %s)\n", i, rel(s.RepoDir, a.Path), a.Kind, a.Role)
+		fmt.Fprintf(&list, "%d: %s (%s, %s)\n", i, pkgtree.Rel(s.RepoDir, a.Path), a.Kind, a.Role)
 	}
 	purpose := ""
 	if s.Analysis != nil {

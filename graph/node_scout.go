@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/validate"
@@ -58,7 +59,7 @@ func (r *run) askScout(ctx context.Context, s *atesor.State) (atesor.BuildPlan, 
 	}
 	if s.ScoutRuns > 1 && s.LastError != nil {
 		data["FailedCommand"] = s.LastError.Command
-		data["Error"] = cut(s.LastError.Message, maxErrorChars)
+		data["Error"] = excerpt.Head(s.LastError.Message, maxErrorChars)
 	}
 	prompt, err := render("scout", data)
 	if err != nil {

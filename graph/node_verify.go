@@ -7,7 +7,6 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/install"
-	"github.com/eclipse-atesor/atesor-go/internal/pkgtree"
 	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
@@ -68,5 +67,3 @@ func (r *run) verifyInput(s *atesor.State) verify.Input {
 		StubFiles: s.StubFiles, Analysis: s.Analysis,
 	}
 }
-
-func rel(root, p string) string { return pkgtree.Rel(root, p) }

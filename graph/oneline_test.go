@@ -3,6 +3,7 @@ package graph
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -148,8 +149,8 @@ func TestExecutedLineIsValidatedLine(t *testing.T) {
 	}
 	ran := h.sb.Lines()
 	for _, want := range []string{"apt-get install -y --no-install-recommends zlib1g-dev libyaml-dev=0.2.5-2 make", "apt-get install -y libssl-dev"} {
-		if !contains(ran, want) || !seen.lines[want] || !contains(st.ExecutedCommands, want) {
-			t.Errorf("%q: ran %v, validated %v, recorded %v", want, contains(ran, want), seen.lines[want], contains(st.ExecutedCommands, want))
+		if !slices.Contains(ran, want) || !seen.lines[want] || !slices.Contains(st.ExecutedCommands, want) {
+			t.Errorf("%q: ran %v, validated %v, recorded %v", want, slices.Contains(ran, want), seen.lines[want], slices.Contains(st.ExecutedCommands, want))
 		}
 	}
 	for _, l := range ran {

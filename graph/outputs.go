@@ -18,6 +18,9 @@ import (
 	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/install"
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
+	"github.com/eclipse-atesor/atesor-go/internal/pkgtree"
+	"github.com/eclipse-atesor/atesor-go/internal/textlist"
 	"github.com/eclipse-atesor/atesor-go/llm"
 	"github.com/eclipse-atesor/atesor-go/pkgtest"
 	"github.com/eclipse-atesor/atesor-go/repair"
@@ -117,7 +120,7 @@ func fallbackRecipe(s *atesor.State) string {
 		fmt.Fprintf(&b, "%s builds natively on riscv64 (%s, %s) with its %s build. Every primary artifact is a riscv64 ELF for the %s ABI and starts in the sandbox.\n\n",
 			s.RepoName, s.Platform.DisplayName, s.Platform.Libc, bs, s.Platform.FloatABI)
 	} else {
-		fmt.Fprintf(&b, "**NOT VERIFIED.** The port of %s did not end verified (failure class: %s). %s\n\n", s.RepoName, orNone(string(s.FailureClass)), escape.Markdown(s.EscalationReason))
+		fmt.Fprintf(&b, "**NOT VERIFIED.** The port of %s did not end verified (failure class: %s). %s\n\n", s.RepoName, textlist.OrNone(string(s.FailureClass)), escape.Markdown(s.EscalationReason))
 	}
 	if s.Analysis != nil && s.Analysis.Purpose != "" {
 		fmt.Fprintf(&b, "Package: %s\n\n", escape.Markdown(s.Analysis.Purpose))
@@ -161,8 +164,8 @@ func fallbackRecipe(s *atesor.State) string {
 	fmt.Fprintf(&b, "Verdict: **%s**.\n\n", verdict)
 	for _, a := range s.Artifacts {
 		if a.Role == atesor.ArtifactPrimary {
-			fmt.Fprintf(&b, "- `%s`: %s, %s, %s, %s\n", escape.Code(rel(s.RepoDir, a.Path)), escape.Markdown(string(a.Kind)), escape.Markdown(a.Machine),
-				escape.Markdown(orNone(a.FloatABI)), escape.Markdown(orNone(a.Interpreter)))
+			fmt.Fprintf(&b, "- `%s`: %s, %s, %s, %s\n", escape.Code(pkgtree.Rel(s.RepoDir, a.Path)), escape.Markdown(string(a.Kind)), escape.Markdown(a.Machine),
+				escape.Markdown(textlist.OrNone(a.FloatABI)), escape.Markdown(textlist.OrNone(a.Interpreter)))
 		}
 	}
 	for _, p := range s.VerifyProblems {
@@ -181,7 +184,7 @@ func fallbackRecipe(s *atesor.State) string {
 		fmt.Fprintf(&b, "- Expected artifacts not found: %s.\n", escape.Markdown(strings.Join(s.MissingArtifacts, ", ")))
 	}
 	if s.LastError != nil && !s.Verified {
-		fmt.Fprintf(&b, "- Last error (%s): %s\n", s.LastError.Category, escape.Markdown(firstLine(s.LastError.Message)))
+		fmt.Fprintf(&b, "- Last error (%s): %s\n", s.LastError.Category, escape.Markdown(excerpt.FirstLine(s.LastError.Message)))
 	}
 	switch t := s.Tests; {
 	case t != nil && t.NoTests:
@@ -219,13 +222,6 @@ func mapStrings(in []string, f func(string) string) []string {
 		out[i] = f(v)
 	}
 	return out
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
 }
 
 // writeOutputs writes the recipe (when set), the patches, the report and the state,

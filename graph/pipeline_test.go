@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -192,7 +193,7 @@ func TestFixerRepairsBuild(t *testing.T) {
 	if len(rep.Fixes) != 1 || !rep.Fixes[0].Success || rep.Attempts != 1 {
 		t.Fatalf("fixes = %+v attempts %d", rep.Fixes, rep.Attempts)
 	}
-	if !contains(h.sb.Lines(), `sed -i 's/ -m64//' Makefile`) {
+	if !slices.Contains(h.sb.Lines(), `sed -i 's/ -m64//' Makefile`) {
 		t.Errorf("fix command not run: %q", h.sb.Lines())
 	}
 	exs, _ := h.mem.Relevant(context.Background(), atesor.AgentFixer, atesor.Query{Sandbox: "debian-riscv64", BuildSystem: "make", ErrorMessage: "cc: error: unrecognized command-line option '-m64'"}, 100)
@@ -474,7 +475,7 @@ func TestPatchActionIsAppliedAndKept(t *testing.T) {
 	if !res.Verified {
 		t.Fatalf("status %s (%s)", res.Status, res.Reason)
 	}
-	if !contains(h.sb.Lines(), "patch --batch --forward -p1 -i "+fixapply.PatchFile) {
+	if !slices.Contains(h.sb.Lines(), "patch --batch --forward -p1 -i "+fixapply.PatchFile) {
 		t.Errorf("patch not applied: %q", h.sb.Lines())
 	}
 	got, err := os.ReadFile(filepath.Join(h.out, "vecsum_patches", "001-Makefile.patch"))

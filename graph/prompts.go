@@ -8,7 +8,6 @@ import (
 	"text/template"
 
 	"github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 )
 
 //go:embed prompts/*.tmpl
@@ -49,5 +48,3 @@ func compactAnalysis(a *atesor.PackageAnalysis) string {
 	fmt.Fprintf(&b, "needs custom plan: %t; complexity %d; llm grounded: %t", a.NeedsCustomPlan, a.Complexity, a.LLMGrounded)
 	return b.String()
 }
-
-func cut(s string, n int) string { return excerpt.Head(s, n) }

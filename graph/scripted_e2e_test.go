@@ -11,6 +11,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
 	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 )
 
 // scriptedCase is a real package from Debian's archive (the upstream tarball, without
@@ -84,7 +85,7 @@ func runScriptedCase(t *testing.T, c scriptedCase) {
 	t.Logf("%s: %s in %s; fixes by source %v, by rule %v", c.pkg, res.Status, time.Since(start).Round(time.Second), rep.FixesBySource, rep.FixesByRule)
 	if !res.Verified {
 		if b, err := os.ReadFile(filepath.Join(e.out, res.Package+"_build.log")); err == nil {
-			t.Logf("end of the build log:\n%s", tail(string(b), 4000))
+			t.Logf("end of the build log:\n%s", excerpt.Tail(string(b), 4000))
 		}
 	}
 	if c.class != "" {

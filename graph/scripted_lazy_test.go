@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -62,7 +63,7 @@ func TestContentsIndexOpensOnFirstUse(t *testing.T) {
 		t.Errorf("the index was loaded %d times, want once", n)
 	}
 	for _, want := range []string{"apt-get install -y libpopt-dev", "apt-get install -y zlib1g-dev"} {
-		if !contains(h.sb.Lines(), want) {
+		if !slices.Contains(h.sb.Lines(), want) {
 			t.Errorf("%q was not run: %q", want, h.sb.Lines())
 		}
 	}

@@ -3,6 +3,7 @@ package graph
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,11 +64,11 @@ func TestOfflineMissingPackageInstallsIt(t *testing.T) {
 	if !res.Verified {
 		t.Fatalf("status %s (%s)", res.Status, res.Reason)
 	}
-	if !contains(h.sb.Lines(), "apt-get install -y zlib1g-dev") {
+	if !slices.Contains(h.sb.Lines(), "apt-get install -y zlib1g-dev") {
 		t.Errorf("the package was not installed: %q", h.sb.Lines())
 	}
 	st := h.state()
-	if len(st.FixAttempts) != 1 || st.FixAttempts[0].Rule != "missing-package" || !contains(st.ExecutedCommands, "apt-get install -y zlib1g-dev") {
+	if len(st.FixAttempts) != 1 || st.FixAttempts[0].Rule != "missing-package" || !slices.Contains(st.ExecutedCommands, "apt-get install -y zlib1g-dev") {
 		t.Errorf("fix attempts %+v, executed %q", st.FixAttempts, st.ExecutedCommands)
 	}
 	var scripted []atesor.Event

@@ -163,10 +163,10 @@ func (sv supervisor) afterFailure(s *atesor.State, req atesor.Request) string {
 	}
 	last := s.LastError
 	if last != nil && last.Category.Unrecoverable() {
-		return sv.escalate(s, atesor.FailureEscalated, fmt.Sprintf("unrecoverable %s error: %s", last.Category, firstLine(last.Message)))
+		return sv.escalate(s, atesor.FailureEscalated, fmt.Sprintf("unrecoverable %s error: %s", last.Category, excerpt.FirstLine(last.Message)))
 	}
 	if last != nil && last.Node == NodeBuild && strings.HasPrefix(last.Message, emulatorFaultPrefix) {
-		return sv.escalate(s, atesor.FailureInfra, firstLine(last.Message))
+		return sv.escalate(s, atesor.FailureInfra, excerpt.FirstLine(last.Message))
 	}
 	if cat, ok := errorLoop(s.Errors); ok {
 		return sv.escalate(s, atesor.FailureEscalated, fmt.Sprintf("error loop: %d %s errors in a row", errorLoopLength, cat))
@@ -188,11 +188,11 @@ func (sv supervisor) afterFailure(s *atesor.State, req atesor.Request) string {
 		return sv.escalate(s, class, "no model is configured (offline) and no scripted rule repairs it: "+lastFailureMessage(s))
 	}
 	if last != nil && last.Node == NodeBuild {
-		if sig := replanSignature(last.Message); sig != "" && !contains(s.ReplanSignatures, sig) {
+		if sig := replanSignature(last.Message); sig != "" && !slices.Contains(s.ReplanSignatures, sig) {
 			s.ReplanSignatures = append(s.ReplanSignatures, sig)
 			return NodeScout
 		}
-		if key := "two-failed-fixes:" + normalizeError(last.Message); failedFixes(s, last.Message) >= 2 && !contains(s.ReplanSignatures, key) {
+		if key := "two-failed-fixes:" + normalizeError(last.Message); failedFixes(s, last.Message) >= 2 && !slices.Contains(s.ReplanSignatures, key) {
 			s.ReplanSignatures = append(s.ReplanSignatures, key)
 			return NodeScout
 		}
@@ -260,7 +260,7 @@ func failedFixes(s *atesor.State, msg string) int {
 // normalizeError keys an error by its first line with digits removed, so the same
 // failure at another line number or in another temp file counts as the same error.
 func normalizeError(msg string) string {
-	line := strings.ToLower(firstLine(msg))
+	line := strings.ToLower(excerpt.FirstLine(msg))
 	return strings.Map(func(r rune) rune {
 		if r >= '0' && r <= '9' {
 			return -1
@@ -269,22 +269,11 @@ func normalizeError(msg string) string {
 	}, line)
 }
 
-func firstLine(s string) string { return excerpt.FirstLine(s) }
-
 func lastMessage(s *atesor.State) string {
 	if s.LastError == nil {
 		return "no error recorded"
 	}
-	return firstLine(s.LastError.Message)
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
+	return excerpt.FirstLine(s.LastError.Message)
 }
 
 // lastFailureMessage is the first line of the last build or verify error: what an
@@ -292,7 +281,7 @@ func contains(list []string, v string) bool {
 func lastFailureMessage(s *atesor.State) string {
 	for i := len(s.Errors) - 1; i >= 0; i-- {
 		if e := s.Errors[i]; e.Node == NodeBuild || e.Node == NodeVerify {
-			return firstLine(e.Message)
+			return excerpt.FirstLine(e.Message)
 		}
 	}
 	return lastMessage(s)

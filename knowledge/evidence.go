@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/textlist"
 )
 
 // Size budgets of the evidence bundle, in bytes.
@@ -139,7 +140,7 @@ func DetectionSummary(d *atesor.Detection) string {
 		return "Scripted detection: none\n"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Build system: %s (confidence %.2f, evidence %s)", d.BuildSystem, d.Confidence, orNone(d.Evidence))
+	fmt.Fprintf(&b, "Build system: %s (confidence %.2f, evidence %s)", d.BuildSystem, d.Confidence, textlist.OrNone(d.Evidence))
 	if d.ShippedConfigure {
 		b.WriteString(", shipped configure script: run ./configure then make, no autoreconf")
 	}
@@ -171,7 +172,7 @@ func DetectionSummary(d *atesor.Detection) string {
 		fmt.Fprintf(&b, "Dependencies: %s\n", strings.Join(deps, ", "))
 	}
 	if d.ModuleDir != "" || d.HasMain {
-		fmt.Fprintf(&b, "Go: module_dir=%s has_main=%t main_path=%s cgo=%t\n", orNone(d.ModuleDir), d.HasMain, orNone(d.MainPath), d.HasCGO)
+		fmt.Fprintf(&b, "Go: module_dir=%s has_main=%t main_path=%s cgo=%t\n", textlist.OrNone(d.ModuleDir), d.HasMain, textlist.OrNone(d.MainPath), d.HasCGO)
 		if len(d.GoCommands) > 0 {
 			fmt.Fprintf(&b, "Go commands (build each one): %s\n", strings.Join(d.GoCommands, ", "))
 		}
@@ -195,11 +196,4 @@ func DetectionSummary(d *atesor.Detection) string {
 		}
 	}
 	return b.String()
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/textlist"
 )
 
 // Build directories of the default plans.
@@ -123,7 +124,7 @@ func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []
 	}
 
 	plan := atesor.BuildPlan{Reasoning: fmt.Sprintf("Default %s plan from scripted detection (evidence %s, confidence %.2f).",
-		bs, orNone(det.Evidence), det.Confidence)}
+		bs, textlist.OrNone(det.Evidence), det.Confidence)}
 	if setup := setupCommand(p, tools, det.Dependencies); setup != "" {
 		plan.Phases = append(plan.Phases, atesor.Phase{Name: "setup", Commands: []string{setup}})
 	}

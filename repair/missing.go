@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
@@ -144,7 +145,7 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 			notFound = append(notFound, fmt.Sprintf("%s %s", m.Kind, m.Name))
 			continue
 		}
-		if !contains(pkgs, pkg) {
+		if !slices.Contains(pkgs, pkg) {
 			pkgs = append(pkgs, pkg)
 			found = append(found, fmt.Sprintf("%s %s is in %s", m.Kind, m.Name, pkg))
 		}
@@ -185,13 +186,4 @@ func providerOf(env Env, m Missing) (string, bool) {
 		return p[0], true
 	}
 	return "", false
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 )
 
 // Failure is the failed build a rule looks at.
@@ -60,7 +61,7 @@ type Fix struct {
 // Attempt turns the fix into the run state's record of an applied fix.
 func (f *Fix) Attempt(n int, failure Failure) atesor.FixAttempt {
 	return atesor.FixAttempt{
-		Attempt: n, Error: firstLine(failure.Message), ErrorCategory: failure.Category,
+		Attempt: n, Error: excerpt.FirstLine(failure.Message), ErrorCategory: failure.Category,
 		Source: atesor.FixSourceScripted, Rule: f.Rule, Analysis: f.Analysis, Strategy: f.Strategy,
 		Actions: slices.Clone(f.Actions), Plan: f.Plan,
 	}
@@ -153,15 +154,7 @@ func ErrorKey(msg string) string {
 			return -1
 		}
 		return r
-	}, strings.ToLower(firstLine(msg)))
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
+	}, strings.ToLower(excerpt.FirstLine(msg)))
 }
 
 func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }

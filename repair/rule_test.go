@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,7 +144,7 @@ func TestRules(t *testing.T) {
 				env.Files, env.ReadFile = tt.tree.files(), tt.tree.read
 			}
 			claims := Claims(f, nil)
-			if len(claims) == 0 || !contains(claims, tt.rule) {
+			if len(claims) == 0 || !slices.Contains(claims, tt.rule) {
 				t.Fatalf("Claims = %v, want %s among them", claims, tt.rule)
 			}
 			fix, notes := Propose(context.Background(), f, env, nil)
@@ -425,7 +426,7 @@ func BenchmarkClaims(b *testing.B) {
 func TestStaleAutomakeClaimedFromExtractedError(t *testing.T) {
 	ev := buildlog.Extract(readLog(t, "stale-automake.log"))
 	f := Failure{Category: ev.Category(), Message: ev.Text}
-	if claims := Claims(f, nil); !contains(claims, "autoreconf") {
+	if claims := Claims(f, nil); !slices.Contains(claims, "autoreconf") {
 		t.Errorf("Claims(%q) = %v, want autoreconf", ev.Text, claims)
 	}
 }
@@ -454,7 +455,7 @@ func TestGCC14SecondClassRelaxesTheRest(t *testing.T) {
 			line := fix.Plan.Phases[1].Commands[0]
 			for _, d := range gcc14Diagnostics {
 				fl := "-Wno-error=" + d
-				want := strings.Contains(tt.build, fl) || contains(tt.want, fl)
+				want := strings.Contains(tt.build, fl) || slices.Contains(tt.want, fl)
 				if n := strings.Count(line, fl); (n == 1) != want || n > 1 {
 					t.Errorf("%s appears %d times in %q", fl, n, line)
 				}

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -56,16 +57,7 @@ func (s optSpec) resolveLong(name string) []string {
 }
 
 func (s optSpec) known(name string) bool {
-	return contains(s.long, name) || contains(s.flags, name) || contains(s.optLong, name)
-}
-
-func contains(list []string, s string) bool {
-	for _, l := range list {
-		if l == s {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(s.long, name) || slices.Contains(s.flags, name) || slices.Contains(s.optLong, name)
 }
 
 // parsedArgs are the options and operands of a command line.
@@ -124,7 +116,7 @@ func parseArgs(args []arg, spec optSpec, stopAtOperand bool) parsedArgs {
 			}
 			takes := false
 			for _, n := range names {
-				if contains(spec.long, n) {
+				if slices.Contains(spec.long, n) {
 					takes = true
 				}
 			}

@@ -3,6 +3,7 @@ package validate
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
@@ -88,7 +89,7 @@ func hookProblem(name string, args []string) (problem string, outs []string) {
 			n, val, hasVal := strings.Cut(v, "=")
 			names := gccLong.resolveLong(n)
 			for _, canon := range names {
-				if !hasVal && contains(gccLong.long, canon) {
+				if !hasVal && slices.Contains(gccLong.long, canon) {
 					val = nextVal()
 					hasVal = true
 				}

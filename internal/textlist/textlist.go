@@ -13,3 +13,12 @@ func Limit(list []string, n int) []string {
 	}
 	return list
 }
+
+// OrNone returns s, or "none" when s is empty: a missing value named in a message or a
+// recipe line.
+func OrNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

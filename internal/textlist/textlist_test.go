@@ -20,3 +20,9 @@ func TestLimit(t *testing.T) {
 		t.Errorf("Limit(3) = %q", got)
 	}
 }
+
+func TestOrNone(t *testing.T) {
+	if textlist.OrNone("") != "none" || textlist.OrNone("x") != "x" {
+		t.Errorf("OrNone: %q %q", textlist.OrNone(""), textlist.OrNone("x"))
+	}
+}
