@@ -7,7 +7,6 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/gotool"
-	"github.com/eclipse-atesor/atesor-go/internal/fixfiles"
 	"github.com/eclipse-atesor/atesor-go/pkgtest"
 )
 
@@ -77,6 +76,3 @@ func recipeVerdict(s *atesor.State) string {
 	}
 	return strings.ToUpper(atesor.VerdictLine(atesor.StatusVerified, s.Tests))
 }
-
-// The export check's changed files are the test verdict's (see changedByFixes).
-var sourceFilesChanged = fixfiles.Changed

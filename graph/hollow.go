@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/verify"
@@ -74,32 +73,4 @@ func hollowReason(s *atesor.State) string {
 // hollowEvidence is the recipe's paragraph on removals and exports (see verify.Evidence).
 func hollowEvidence(s *atesor.State) string {
 	return verify.Evidence(s.Exports, s.FixAttempts, s.Removals)
-}
-
-// changedByFixes maps each repository file a fix took away or changed to what was done
-// to it: removals measured against the original tree, patches, files a fix wrote, and
-// source files a fix's command edited.
-func changedByFixes(s *atesor.State) map[string]string {
-	out := map[string]string{}
-	for _, rm := range s.Removals {
-		out[rm.File] = rm.String()
-	}
-	for _, p := range s.Patches {
-		if _, ok := out[p.File]; !ok {
-			out[p.File] = "patched by " + p.Name
-		}
-	}
-	for _, f := range s.FixAttempts {
-		for _, p := range f.Files {
-			if _, ok := out[p]; !ok {
-				out[p] = fmt.Sprintf("written by fix %d", f.Attempt)
-			}
-		}
-	}
-	for _, p := range sourceFilesChanged(s) {
-		if _, ok := out[p]; !ok {
-			out[p] = "edited by a fix's command"
-		}
-	}
-	return out
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/install"
+	"github.com/eclipse-atesor/atesor-go/internal/fixfiles"
 	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
@@ -63,7 +64,7 @@ func (r *run) emitFrom(node string) func(atesor.Event) {
 func (r *run) verifyInput(s *atesor.State) verify.Input {
 	return verify.Input{
 		RepoDir: s.RepoDir, RepoName: s.RepoName, Platform: s.Platform, Source: s.Request.Source, Origin: s.Request.Origin,
-		Mirror: r.p.cfg.DebianMirror, DistCache: r.p.cfg.cacheDir("debian-binaries"), Install: s.Install, Removals: s.Removals, Changed: changedByFixes(s),
+		Mirror: r.p.cfg.DebianMirror, DistCache: r.p.cfg.cacheDir("debian-binaries"), Install: s.Install, Removals: s.Removals, Changed: fixfiles.ByFix(s),
 		StubFiles: s.StubFiles, Analysis: s.Analysis,
 	}
 }

@@ -5,6 +5,7 @@
 package fixfiles
 
 import (
+	"fmt"
 	"path"
 	"regexp"
 	"slices"
@@ -66,6 +67,35 @@ func Changed(s *atesor.State) []string {
 			for _, tok := range strings.Fields(c) {
 				add(strings.TrimLeft(tok, "<>"))
 			}
+		}
+	}
+	return out
+}
+
+// ByFix maps each repository file a fix took away or changed to what was done to it:
+// removals measured against the original tree, patches, files a fix wrote, and code
+// files a fix's command edited ([Changed]). The export check names these when a
+// function a library should export is missing.
+func ByFix(s *atesor.State) map[string]string {
+	out := map[string]string{}
+	for _, rm := range s.Removals {
+		out[rm.File] = rm.String()
+	}
+	for _, p := range s.Patches {
+		if _, ok := out[p.File]; !ok {
+			out[p.File] = "patched by " + p.Name
+		}
+	}
+	for _, f := range s.FixAttempts {
+		for _, p := range f.Files {
+			if _, ok := out[p]; !ok {
+				out[p] = fmt.Sprintf("written by fix %d", f.Attempt)
+			}
+		}
+	}
+	for _, p := range Changed(s) {
+		if _, ok := out[p]; !ok {
+			out[p] = "edited by a fix's command"
 		}
 	}
 	return out

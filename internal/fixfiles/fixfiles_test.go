@@ -27,3 +27,24 @@ func TestChanged(t *testing.T) {
 		t.Error("IsCode")
 	}
 }
+
+// TestByFix: a file is named by the first thing that changed it: a removal, a patch, a
+// fix that wrote it, a command that edited it.
+func TestByFix(t *testing.T) {
+	s := &atesor.State{}
+	s.Removals = []atesor.Removal{{File: "src/a.c", Kind: atesor.RemovalDeleted, Lines: 10}}
+	s.Patches = []atesor.Patch{{Name: "001-src-a.c.patch", File: "src/a.c"}, {Name: "002-src-b.c.patch", File: "src/b.c"}}
+	s.FixAttempts = []atesor.FixAttempt{
+		{Attempt: 1, Files: []string{"src/b.c", "src/new.c"}},
+		{Attempt: 2, Commands: []string{"sed -i 's/a/b/' src/c.c"}},
+	}
+	want := map[string]string{
+		"src/a.c":   "removed: src/a.c (10 lines)",
+		"src/b.c":   "patched by 002-src-b.c.patch",
+		"src/new.c": "written by fix 1",
+		"src/c.c":   "edited by a fix's command",
+	}
+	if d := cmp.Diff(want, fixfiles.ByFix(s)); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}
