@@ -2,12 +2,12 @@ package graph
 
 import (
 	"context"
-	"regexp"
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/pkgtest"
+	"github.com/eclipse-atesor/atesor-go/recipe"
 )
 
 // runTests runs the package's tests (the commands the scout stripped, else the build
@@ -50,29 +50,5 @@ func withTestEvidence(md string, s *atesor.State) string {
 	if h := hollowEvidence(s); h != "" {
 		ev = strings.TrimLeft(ev+"\n"+h, "\n")
 	}
-	if ev == "" || strings.Contains(md, ev) {
-		return md
-	}
-	loc := regexp.MustCompile(`(?m)^##\s+Verification\s*$`).FindStringIndex(md)
-	if loc == nil {
-		return strings.TrimRight(md, "\n") + "\n\n## Verification\n\n" + ev
-	}
-	rest := md[loc[1]:]
-	end := len(rest)
-	if next := regexp.MustCompile(`(?m)^##\s`).FindStringIndex(rest); next != nil {
-		end = next[0]
-	}
-	return md[:loc[1]] + strings.TrimRight(rest[:end], "\n") + "\n\n" + ev + "\n" + rest[end:]
-}
-
-// recipeVerdict is the verdict a recipe states: VERIFIED, NOT VERIFIED, TESTS FAILING,
-// or "VERIFIED, N TESTS FAILING" for a verified port whose tests fail.
-func recipeVerdict(s *atesor.State) string {
-	switch {
-	case !s.Verified:
-		return "NOT VERIFIED"
-	case s.Status == atesor.StatusTestsFailing:
-		return "TESTS FAILING"
-	}
-	return strings.ToUpper(atesor.VerdictLine(atesor.StatusVerified, s.Tests))
+	return recipe.WithVerification(md, ev)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 )
 
@@ -57,7 +58,7 @@ func TestRecipeCarriesTheTestEvidence(t *testing.T) {
 	if again := withTestEvidence(got, s); again != got {
 		t.Errorf("inserted twice:\n%s", again)
 	}
-	if v := recipeVerdict(s); v != "VERIFIED, 2 TESTS FAILING" {
+	if v := recipe.Verdict(s); v != "VERIFIED, 2 TESTS FAILING" {
 		t.Errorf("recipe verdict %q", v)
 	}
 }

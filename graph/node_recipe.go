@@ -13,6 +13,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/pkgtree"
 	"github.com/eclipse-atesor/atesor-go/llm"
+	"github.com/eclipse-atesor/atesor-go/recipe"
 )
 
 // writeRecipe asks the summarizer for the recipe and keeps it when it has the six
@@ -22,7 +23,7 @@ func (r *run) writeRecipe(ctx context.Context, s *atesor.State) string {
 	if r.provider == nil {
 		return fallback
 	}
-	verdict := recipeVerdict(s)
+	verdict := recipe.Verdict(s)
 	prompt, err := render("summarizer", map[string]any{
 		"Repo": s.RepoName, "Platform": s.Platform.DisplayName, "Verdict": verdict, "Facts": fallback,
 		"Sections": atesor.RecipeSections(), "Summary": atesor.RecipeSummary, "Verification": atesor.RecipeVerification,

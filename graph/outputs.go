@@ -23,6 +23,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/internal/textlist"
 	"github.com/eclipse-atesor/atesor-go/llm"
 	"github.com/eclipse-atesor/atesor-go/pkgtest"
+	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/repair"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
@@ -106,7 +107,7 @@ func recipeHasSections(md string) bool {
 // lacks a section. It has the six sections too.
 func fallbackRecipe(s *atesor.State) string {
 	var b strings.Builder
-	verdict := recipeVerdict(s)
+	verdict := recipe.Verdict(s)
 	bs := atesor.BuildUnknown
 	if s.Detection != nil {
 		bs = s.Detection.BuildSystem

@@ -7,4 +7,9 @@
 // block of its own ([Neutralize]), and the reader ([Commands]) takes the block from its
 // own section only and refuses a recipe with any other block, an unclosed block or a
 // command the block could not hold as one plain line.
+//
+// Two more rules of the recipe's text live here for the same reason, that a written
+// recipe must say what the run proved whoever wrote it: [Verdict] is the verdict it
+// states, and [WithVerification] puts the evidence into its Verification section when
+// the writer left it out.
 package recipe
