@@ -15,6 +15,7 @@ import (
 	"time"
 
 	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
+	"github.com/eclipse-atesor/atesor-go/recipe"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -163,8 +164,8 @@ func checkVerified(t *testing.T, e *e2eEnv, res *atesor.Result, want ...string) 
 	} else {
 		t.Logf("%s: tests %v passed=%t timed_out=%t in %s", res.Package, rep.Tests.Commands, rep.Tests.Passed, rep.Tests.TimedOut, rep.Tests.Duration)
 	}
-	recipe, err := os.ReadFile(filepath.Join(e.out, res.Package+"_recipe.md"))
-	if err != nil || !recipeHasSections(string(recipe)) {
+	md, err := os.ReadFile(filepath.Join(e.out, res.Package+"_recipe.md"))
+	if err != nil || !recipe.HasSections(string(md)) {
 		t.Errorf("%s: recipe: %v", res.Package, err)
 	}
 	if _, err := os.Stat(filepath.Join(e.out, res.Package+"_artifacts")); err != nil {

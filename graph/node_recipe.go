@@ -33,7 +33,7 @@ func (r *run) writeRecipe(ctx context.Context, s *atesor.State) string {
 		return fallback
 	}
 	text, ok := askText(ctx, r, s, atesor.RoleSummarizer, "summarizer", prompt, 0)
-	if !ok || !recipeHasSections(text) {
+	if !ok || !recipe.HasSections(text) {
 		r.emit(atesor.Event{Kind: atesor.EventFallback, Node: NodeFinish, Role: string(atesor.RoleSummarizer), Label: "summarizer", Line: "the summarizer's recipe lacks a section: using the fallback recipe"})
 		return fallback
 	}

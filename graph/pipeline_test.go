@@ -16,6 +16,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/provider/fake"
+	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 )
 
@@ -123,9 +124,9 @@ func TestOfflinePortVerifies(t *testing.T) {
 	if rep.LLM.Calls != 0 || !rep.Offline {
 		t.Errorf("offline run made model calls: %+v", rep.LLM)
 	}
-	recipe, err := os.ReadFile(filepath.Join(h.out, "vecsum_recipe.md"))
-	if err != nil || !recipeHasSections(string(recipe)) {
-		t.Fatalf("recipe: %v\n%s", err, recipe)
+	md, err := os.ReadFile(filepath.Join(h.out, "vecsum_recipe.md"))
+	if err != nil || !recipe.HasSections(string(md)) {
+		t.Fatalf("recipe: %v\n%s", err, md)
 	}
 	if _, err := os.Stat(filepath.Join(h.out, "vecsum_artifacts", "vecsum")); err != nil {
 		t.Errorf("primary artifact not copied out: %v", err)

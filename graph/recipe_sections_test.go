@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/recipe"
 )
 
 // The summarizer's prompt, the recipe check and the fallback recipe use the same six
@@ -22,7 +23,7 @@ func TestRecipeSectionsAreOneList(t *testing.T) {
 	}
 	s := &atesor.State{}
 	s.RepoName = "x"
-	if fb := fallbackRecipe(s); !recipeHasSections(fb) {
+	if fb := fallbackRecipe(s); !recipe.HasSections(fb) {
 		t.Errorf("the fallback recipe lacks a section:\n%s", fb)
 	}
 	for _, sec := range atesor.RecipeSections() {

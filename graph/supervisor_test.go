@@ -234,7 +234,7 @@ func TestRecipeSections(t *testing.T) {
 		VerifyPart: atesor.VerifyPart{Verified: true},
 	}
 	md := recipe.AppendCommands(fallbackRecipe(s), s)
-	if !recipeHasSections(md) {
+	if !recipe.HasSections(md) {
 		t.Fatalf("fallback recipe lacks a section:\n%s", md)
 	}
 	cmds, err := recipe.Commands(md)
@@ -242,7 +242,7 @@ func TestRecipeSections(t *testing.T) {
 		t.Fatalf("RecipeCommands = %q, %v", cmds, err)
 	}
 	swapped := "## Prerequisites\n## Executive Summary\n## Build Instructions\n## Architecture Notes\n## Verification\n## Known Issues & Recommendations\n"
-	if recipeHasSections(swapped) {
+	if recipe.HasSections(swapped) {
 		t.Error("sections out of order were accepted")
 	}
 	s.Verified = false

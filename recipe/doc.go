@@ -11,5 +11,8 @@
 // Two more rules of the recipe's text live here for the same reason, that a written
 // recipe must say what the run proved whoever wrote it: [Verdict] is the verdict it
 // states, and [WithVerification] puts the evidence into its Verification section when
-// the writer left it out.
+// the writer left it out. [HasSections] is the shape every recipe must have (the six
+// sections of [atesor.RecipeSections], in order), and [Fallback] is the recipe code
+// writes when no model wrote one of that shape, from the run state and the evidence the
+// other concerns give it as text ([Evidence]), so this package depends on none of them.
 package recipe
