@@ -89,6 +89,10 @@ type ExportCheck struct {
 	// MissingDistribution are symbols the distribution's build exports that no library
 	// here defines.
 	MissingDistribution []string `json:"missing_distribution,omitempty"`
+	// DistributionSwitches are the configure, CMake or meson switches the distribution's
+	// packaging passes (read from its debian/rules), when some of its symbols are missing
+	// here and the packaging could be read.
+	DistributionSwitches []string `json:"distribution_switches,omitempty"`
 	// Explained says, for every missing function, what the tree shows about it: where it
 	// is defined or declared and why this build lacks it. Only a [FindingHollowed]
 	// function fails verification.
@@ -127,6 +131,9 @@ type MissingExport struct {
 	Reason string `json:"reason"`
 	// Where are the repository files that define or declare it.
 	Where []string `json:"where,omitempty"`
+	// Switches are, for a [FindingDistributionOnly] function, the distribution's
+	// configure switches that plausibly enable it (evidence, not a verdict).
+	Switches []string `json:"switches,omitempty"`
 }
 
 // Hollowed lists the missing functions whose absence a fix is responsible for.

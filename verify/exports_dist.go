@@ -32,6 +32,11 @@ import (
 // architecture in the sandbox (no dpkg --add-architecture, no second apt-get update
 // under emulation), changes nothing in the run's sandbox, and works the same with every
 // sandbox backend, Alpine included.
+//
+// When the distribution's build exports functions this one lacks, its packaging's
+// debian/rules is read from the same verified archive for the configure switches it
+// passes, so the explanation can name the switch that enables them (evidence for the
+// report and the recipe; a switch never fails or passes a port).
 
 // distArchs are the architectures whose build is compared with, in order of preference.
 var distArchs = []string{"riscv64", "amd64"}
@@ -82,7 +87,31 @@ func checkDistribution(ctx context.Context, sb atesor.Sandbox, in Input, sonames
 		ec.Notes = append(ec.Notes, "distribution symbols not compared: "+err.Error())
 		return nil
 	}
-	return compareDistribution(debs, arch, version, sonames, defined, ec)
+	d := compareDistribution(debs, arch, version, sonames, defined, ec)
+	if d != nil && len(ec.MissingDistribution) > 0 {
+		rulesOf := func(ctx context.Context) (string, error) {
+			mirror, err := distMirror(sb, in.Mirror)
+			if err != nil {
+				return "", err
+			}
+			r := &debsrc.Resolver{Mirror: mirror, Suite: suite, CacheDir: in.DistCache}
+			return r.Rules(ctx, src, version)
+		}
+		distributionSwitches(ctx, rulesOf, ec)
+	}
+	return d
+}
+
+// distributionSwitches records the configure switches of the distribution's packaging
+// (its debian/rules, from rulesOf) in ec, so that the functions its build exports and
+// this one does not can be explained by them; a packaging that cannot be read is a note.
+func distributionSwitches(ctx context.Context, rulesOf func(context.Context) (string, error), ec *atesor.ExportCheck) {
+	rules, err := rulesOf(ctx)
+	if err != nil {
+		ec.Notes = append(ec.Notes, "the distribution's configure switches not read: "+err.Error())
+		return
+	}
+	ec.DistributionSwitches = debsrc.ConfigureSwitches(rules)
 }
 
 // distExports is what the distribution's build exports for the libraries built here:
@@ -124,15 +153,7 @@ func excuseUndistributed(ec *atesor.ExportCheck, d *distExports) {
 // the state home.
 func distArchiveFor(sb atesor.Sandbox, override, cacheDir, suite string) func(arch string) (distArchive, error) {
 	return func(arch string) (distArchive, error) {
-		mirror, err := knowledge.DebianMirror(override)
-		if err != nil {
-			var hp sandbox.HostPather
-			if sandbox.As(sb, &hp) {
-				if dir, herr := hp.HostPath("/etc/apt"); herr == nil {
-					mirror, err = knowledge.DebianMirrorIn(dir)
-				}
-			}
-		}
+		mirror, err := distMirror(sb, override)
 		if err != nil {
 			return nil, err
 		}
@@ -141,6 +162,21 @@ func distArchiveFor(sb atesor.Sandbox, override, cacheDir, suite string) func(ar
 		}
 		return &debsrc.Binaries{Mirror: mirror, Suite: suite, Arch: arch, CacheDir: cacheDir}, nil
 	}
+}
+
+// distMirror is the Debian mirror to read: the override, else the host's apt
+// configuration's, else the sandbox's.
+func distMirror(sb atesor.Sandbox, override string) (string, error) {
+	mirror, err := knowledge.DebianMirror(override)
+	if err != nil {
+		var hp sandbox.HostPather
+		if sandbox.As(sb, &hp) {
+			if dir, herr := hp.HostPath("/etc/apt"); herr == nil {
+				mirror, err = knowledge.DebianMirrorIn(dir)
+			}
+		}
+	}
+	return mirror, err
 }
 
 // fetchDistribution fetches the library packages built from src at the upstream

@@ -11,6 +11,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/textlist"
+	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
@@ -246,6 +247,7 @@ type explainInput struct {
 	changed  map[string]string // repository path -> what a fix did to it
 	removals bool              // fixes removed code
 	dist     string            // the distribution compared, or ""
+	switches []string          // the configure switches of the distribution's packaging
 }
 
 // explainMissing classifies each missing function (see the constants of
@@ -267,6 +269,15 @@ func explainMissing(in explainInput) []atesor.MissingExport {
 			me.Where = append(me.Where, o.file)
 		}
 		me.Finding, me.Reason = classify(name, defs, decls, in)
+		if me.Finding == atesor.FindingDistributionOnly {
+			me.Switches = enablingFor(name, me.Where, in.switches)
+			if len(me.Switches) > 0 {
+				// As code spans: a switch holds no backquote or white space (see
+				// debsrc.ConfigureSwitches), so text from the packaging stays literal in
+				// the recipe's Markdown.
+				me.Reason = strings.TrimSuffix(me.Reason, distDiffers) + "Debian configures with `" + strings.Join(me.Switches, "` `") + "`"
+			}
+		}
 		out = append(out, me)
 	}
 	return out
@@ -309,7 +320,7 @@ func classify(name string, defs, decls []occurrence, in explainInput) (atesor.Ex
 		if len(defs) > 0 {
 			where = "it is defined in " + strings.Join(textlist.Limit(fileList(defs), 3), ", ") + ", which this build does not compile or export"
 		}
-		return atesor.FindingDistributionOnly, fmt.Sprintf("exported by %s and not by this build (%s): the distribution configures the package differently", in.dist, where)
+		return atesor.FindingDistributionOnly, fmt.Sprintf("exported by %s and not by this build (%s): %s", in.dist, where, distDiffers)
 	}
 	if len(defs) > 0 {
 		return atesor.FindingUnexplained, "defined in " + strings.Join(textlist.Limit(fileList(defs), 3), ", ") + ", which this build does not compile or export"
@@ -330,6 +341,60 @@ func guarded(o occurrence, in explainInput) (atesor.ExportFinding, string) {
 		return atesor.FindingOptionOff, fmt.Sprintf("%s behind %s in %s, which this build does not define", kindOf(o), o.guards[len(o.guards)-1], o.file)
 	}
 	return "", ""
+}
+
+// distDiffers ends the reason of a [atesor.FindingDistributionOnly] function when the
+// distribution's packaging names no switch that enables it.
+const distDiffers = "the distribution configures the package differently"
+
+// maxNamedSwitches bounds the switches one explanation names.
+const maxNamedSwitches = 5
+
+// enablingFor picks the distribution's switches that plausibly enable the function
+// name: of the switches that turn something on (not upstream's defaults), those whose
+// feature word (posix in --enable-posix-api) appears in the name or in the files that
+// define or declare it; when none does, all of them, as the differences to look at.
+func enablingFor(name string, where, switches []string) []string {
+	enabling := debsrc.EnablingSwitches(switches)
+	if len(enabling) == 0 {
+		return nil
+	}
+	hay := strings.ToLower(name + " " + strings.Join(where, " "))
+	var matched []string
+	for _, s := range enabling {
+		for _, w := range switchWords(s) {
+			if strings.Contains(hay, w) {
+				matched = append(matched, s)
+				break
+			}
+		}
+	}
+	if len(matched) == 0 {
+		matched = enabling
+	}
+	return matched[:min(len(matched), maxNamedSwitches)]
+}
+
+// switchWords are the feature words of a switch: --enable-posix-api gives posix and
+// api, -DWITH_TURBOJPEG=ON gives turbojpeg; words shorter than three letters and the
+// switch's own verbs are left out.
+func switchWords(s string) []string {
+	name, _, _ := strings.Cut(s, "=")
+	if !strings.HasPrefix(name, "--") {
+		name = strings.TrimPrefix(name, "-D")
+	}
+	name = strings.ToLower(strings.TrimLeft(name, "-"))
+	var out []string
+	for _, w := range strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		switch w {
+		case "enable", "with", "use", "build", "have", "support", "lib", "api":
+			continue
+		}
+		if len(w) >= 3 {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 func kindOf(o occurrence) string {
@@ -356,7 +421,7 @@ func explainExports(ctx context.Context, sb atesor.Sandbox, port Input, ec *ates
 	}
 	tree := repoFiles(ctx, sb, port.RepoDir)
 	in := explainInput{missing: missing, declared: map[string]bool{}, build: map[string]string{},
-		changed: port.Changed, removals: len(port.Removals) > 0, dist: ec.Distribution}
+		changed: port.Changed, removals: len(port.Removals) > 0, dist: ec.Distribution, switches: ec.DistributionSwitches}
 	for _, n := range ec.MissingDeclared {
 		in.declared[n] = true
 	}
