@@ -33,6 +33,10 @@ import (
 // under emulation), changes nothing in the run's sandbox, and works the same with every
 // sandbox backend, Alpine included.
 //
+// A source that is no Debian package but an upstream release named NAME-VERSION is
+// compared with Debian's source package NAME when the archive has that upstream
+// version: the same evidence, found by name.
+//
 // When the distribution's build exports functions this one lacks, its packaging's
 // debian/rules is read from the same verified archive for the configure switches it
 // passes, so the explanation can name the switch that enables them (evidence for the
@@ -71,6 +75,11 @@ func checkDistribution(ctx context.Context, sb atesor.Sandbox, in Input, sonames
 	if o := in.Origin; o != nil && o.Distro == "debian" && o.Package != "" {
 		src, version, suite = o.Package, knowledge.UpstreamVersion(o.Version), o.Suite // a debian:NAME source
 	}
+	byName := false
+	if src == "" {
+		src, version = upstreamNamed(in.Source)
+		byName = true
+	}
 	if src == "" {
 		return nil
 	}
@@ -82,6 +91,13 @@ func checkDistribution(ctx context.Context, sb atesor.Sandbox, in Input, sonames
 	}
 	open := distArchiveFor(sb, in.Mirror, in.DistCache, suite)
 	debs, arch, notes, err := fetchDistribution(ctx, open, src, version)
+	if byName {
+		if err != nil {
+			ec.Notes = append(ec.Notes, fmt.Sprintf("no Debian build of a source package %s %s to compare with (looked up by the source's name and version)", src, version))
+			return nil
+		}
+		ec.Notes = append(ec.Notes, fmt.Sprintf("compared with Debian's source package %s, whose name and upstream version the source's match", src))
+	}
 	ec.Notes = append(ec.Notes, notes...)
 	if err != nil {
 		ec.Notes = append(ec.Notes, "distribution symbols not compared: "+err.Error())
@@ -146,6 +162,24 @@ func excuseUndistributed(ec *atesor.ExportCheck, d *distExports) {
 	ec.Declared -= len(excused)
 	ec.Notes = append(ec.Notes, fmt.Sprintf("not counted: %d functions the public headers declare that %s does not export either: %s",
 		len(excused), ec.Distribution, strings.Join(textlist.Limit(excused, 20), ", ")))
+}
+
+// upstreamTarball is an upstream release's name: NAME-VERSION, as a tarball
+// (.tar.EXT, .tgz) or a directory, the version starting with a digit.
+var (
+	upstreamTarball = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9+.]*(?:-[A-Za-z][A-Za-z0-9+.]*)*)-([0-9][A-Za-z0-9.+~]*)$`)
+	tarballExt      = regexp.MustCompile(`\.(?:tar(?:\.[a-z0-9]+)?|tgz)$`)
+)
+
+// upstreamNamed names the Debian source package and upstream version an upstream
+// tarball or directory would have (zlib-1.3.1.tar.gz: zlib, 1.3.1), or "", "".
+// Debian names a source package in lower case; one named otherwise simply is not found.
+func upstreamNamed(source string) (name, version string) {
+	m := upstreamTarball.FindStringSubmatch(tarballExt.ReplaceAllString(path.Base(strings.TrimRight(source, "/")), ""))
+	if m == nil {
+		return "", ""
+	}
+	return strings.ToLower(m[1]), m[2]
 }
 
 // distArchiveFor opens the archive of one architecture: the Debian mirror override,

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -109,5 +111,45 @@ func TestExportCheckJSONWithoutSwitches(t *testing.T) {
 	b, err := json.Marshal(&ec)
 	if err != nil || string(b) != old {
 		t.Errorf("round trip %s, %v", b, err)
+	}
+}
+
+func TestUpstreamNamed(t *testing.T) {
+	for in, want := range map[string][2]string{
+		"/src/zlib-1.3.1.tar.gz":                     {"zlib", "1.3.1"},
+		"https://host/dl/libjpeg-turbo-3.0.1.tar.xz": {"libjpeg-turbo", "3.0.1"},
+		"/work/onig-6.9.9/":                          {"onig", "6.9.9"},
+		"/src/LZ4-1.10.0.tgz":                        {"lz4", "1.10.0"},
+		"/src/zlib":                                  {"", ""},
+		"/src/v1.2.tar.gz":                           {"", ""},
+		"/src/foo-master.tar.gz":                     {"", ""},
+		"local model server":                         {"", ""},
+	} {
+		n, v := upstreamNamed(in)
+		if n != want[0] || v != want[1] {
+			t.Errorf("upstreamNamed(%q) = %q, %q, want %q", in, n, v, want)
+		}
+	}
+}
+
+// TestCheckDistributionByName: an upstream tarball's name and version are looked up
+// in Debian's archive; when it has no such package, that is a note, not an error.
+func TestCheckDistributionByName(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	ec := &atesor.ExportCheck{}
+	in := Input{Source: "/src/libfoo-1.0.tar.gz", Mirror: srv.URL, DistCache: t.TempDir()}
+	if d := checkDistribution(context.Background(), nil, in, map[string]bool{"libfoo.so.1": true}, ec, func(string) bool { return true }); d != nil {
+		t.Errorf("compared with %+v", d)
+	}
+	want := []string{"no Debian build of a source package libfoo 1.0 to compare with (looked up by the source's name and version)"}
+	if !slices.Equal(ec.Notes, want) {
+		t.Errorf("notes %q, want %q", ec.Notes, want)
+	}
+	// A source that names no release is not looked up.
+	ec = &atesor.ExportCheck{}
+	in.Source = "/src/libfoo"
+	if d := checkDistribution(context.Background(), nil, in, nil, ec, nil); d != nil || len(ec.Notes) != 0 {
+		t.Errorf("%+v, notes %q", d, ec.Notes)
 	}
 }

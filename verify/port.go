@@ -19,7 +19,8 @@ type Input struct {
 	// Origin names none.
 	Platform atesor.Platform
 	// Source is the request's source: a Debian .orig tarball names the distribution
-	// package to compare with.
+	// package to compare with; an upstream NAME-VERSION tarball or directory is looked
+	// up in the distribution by that name and version (a note when it has none).
 	Source string
 	// Origin is the distribution package the source was resolved from, or nil.
 	Origin *atesor.DistroSource
