@@ -44,7 +44,9 @@ var implicitFlags = map[string]bool{
 // cmake and meson calls (override_dh_auto_configure blocks included), and the values
 // of CDBS's DEB_CONFIGURE_EXTRA_FLAGS and its kind. References to variables the same
 // file defines (CONFIGURE_FLAGS, confflags ...) are expanded; a word still holding an
-// unknown reference or a shell construct is left out. Nothing is executed.
+// unknown reference or a shell construct is left out. Make's conditionals are not
+// evaluated: every branch's assignments are read and the last one wins, which is
+// enough for evidence and never needs the build machine's facts. Nothing is executed.
 func ConfigureSwitches(rules string) []string {
 	if len(rules) > maxRulesBytes {
 		rules = rules[:maxRulesBytes]

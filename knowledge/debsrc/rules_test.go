@@ -172,3 +172,23 @@ func TestSourcePackaging(t *testing.T) {
 		t.Error("a 1.0 diff is no packaging tarball")
 	}
 }
+
+func FuzzRulesFromPackaging(f *testing.F) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	rules := "override_dh_auto_configure:\n\tdh_auto_configure -- --enable-x\n"
+	tw.WriteHeader(&tar.Header{Name: "debian/rules", Mode: 0o755, Size: int64(len(rules)), Typeflag: tar.TypeReg})
+	tw.Write([]byte(rules))
+	tw.Close()
+	zw.Close()
+	f.Add(buf.Bytes())
+	f.Add([]byte("not a tarball"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		text, err := RulesFromPackaging(context.Background(), bytes.NewReader(data), "x_1-1.debian.tar.gz")
+		if err == nil && len(text) > maxRulesBytes {
+			t.Fatalf("%d bytes read", len(text))
+		}
+		ConfigureSwitches(text)
+	})
+}
