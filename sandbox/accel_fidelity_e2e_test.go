@@ -16,8 +16,8 @@ import (
 // fidelitySources are compiles at the edges of what a native compiler backend does
 // differently from the emulated one if its surroundings are not the same: converting
 // the source and execution character sets (iconv modules of the C library it runs on),
-// link-time optimisation (lto1 and the linker plugin) and the intermediate files of
-// -save-temps. The LTO objects get -frandom-seed because GCC names their sections with a
+// link-time optimisation (lto1 and the linker plugin), the intermediate files of
+// -save-temps, and GCC plugins, which the native backend cannot load. The LTO objects get -frandom-seed because GCC names their sections with a
 // random number otherwise: two emulated compiles of one file differ too.
 var fidelitySources = map[string][]byte{
 	// "日本語" in Shift-JIS (CP932), the encoding of many Japanese sources.
@@ -35,6 +35,36 @@ gcc -O2 -flto -frandom-seed=lto_b -c lto_b.c -o out/lto_b.o
 gcc -O2 -flto out/lto_a.o out/lto_b.o -o out/lto
 cd out && gcc -O2 -save-temps -c ../temps.c -o temps.o && cd ..
 sha256sum out/* | sort -k2
+`),
+	// A GCC plugin: a riscv64 shared object built against the sandbox's compiler, which
+	// only the emulated cc1 and cc1plus can load, so the accelerated toolchain runs those
+	// compiles emulated. The plugin writes a file when it is loaded, naming its argument.
+	"plugin.cc": []byte(`#include <gcc-plugin.h>
+#include <plugin-version.h>
+#include <cstdio>
+int plugin_is_GPL_compatible;
+int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version) {
+	if (!plugin_default_version_check(version, &gcc_version))
+		return 1;
+	FILE *f = fopen("plugin.txt", "a");
+	if (!f)
+		return 1;
+	fprintf(f, "%s loaded, %d arguments, %s=%s\n", info->base_name, info->argc,
+		info->argc ? info->argv[0].key : "-", info->argc ? info->argv[0].value : "-");
+	return fclose(f) == 0 ? 0 : 1;
+}
+`),
+	"plug.c":  []byte("int answer(void) { return 42; }\n"),
+	"plug.cc": []byte("#include <vector>\nint count() { std::vector<int> v{1, 2, 3}; return (int)v.size(); }\n"),
+	"plugin.sh": []byte(`set -e
+mkdir -p plug
+g++ -O2 -shared -fPIC -fno-rtti -I"$(gcc -print-file-name=plugin)/include" plugin.cc -o plug/plugin.so
+cd plug
+gcc -O2 -fplugin=./plugin.so -fplugin-arg-plugin-lang=c -c ../plug.c -o plug_c.o
+g++ -O2 -fplugin=./plugin.so -fplugin-arg-plugin-lang=cxx -c ../plug.cc -o plug_cc.o
+cd ..
+sha256sum plug/* | sort -k2
+cat plug/plugin.txt
 `),
 }
 
@@ -59,11 +89,22 @@ func TestE2EAccelFidelityAtTheEdges(t *testing.T) {
 		if err := sb.CopyIn(ctx, src, "/workspace/edges"); err != nil {
 			t.Fatal(err)
 		}
-		res, err := sb.Exec(ctx, atesor.Command{Line: "sh build.sh", Timeout: 20 * time.Minute})
-		if err != nil || !res.OK() {
-			t.Fatalf("accel=%t: %v exit %d\n%s", accel, err, res.ExitCode, lastBytes(res.Output, 3000))
+		var sums string
+		for _, c := range []atesor.Command{
+			{Line: "sh build.sh", Timeout: 20 * time.Minute},
+			// The plugin headers of the installed compiler, from the archive.
+			{Line: "apt-get install -y --no-install-recommends gcc-14-plugin-dev", Network: true, Dir: "/", Timeout: 30 * time.Minute},
+			{Line: "sh plugin.sh", Timeout: 20 * time.Minute},
+		} {
+			res, err := sb.Exec(ctx, c)
+			if err != nil || !res.OK() {
+				t.Fatalf("accel=%t: %q: %v exit %d\n%s", accel, c.Line, err, res.ExitCode, lastBytes(res.Output, 3000))
+			}
+			if !c.Network {
+				sums += res.Stdout
+			}
 		}
-		return strings.TrimSpace(res.Stdout), sb.Toolchain()
+		return strings.TrimSpace(sums), sb.Toolchain()
 	}
 	accelSums, accelTC := build(true)
 	emulSums, emulTC := build(false)
@@ -76,6 +117,16 @@ func TestE2EAccelFidelityAtTheEdges(t *testing.T) {
 	a, e := strings.Split(accelSums, "\n"), strings.Split(emulSums, "\n")
 	if len(e) < 8 {
 		t.Fatalf("the emulated build made only %d outputs:\n%s", len(e), emulSums)
+	}
+	// Both compiles loaded the plugin: the accelerated run's fell back to the emulated
+	// programs (a native cc1 cannot load a riscv64 plugin and stops with an error).
+	for _, line := range []string{"plugin loaded, 1 arguments, lang=c", "plugin loaded, 1 arguments, lang=cxx"} {
+		if !strings.Contains(accelSums, line) || !strings.Contains(emulSums, line) {
+			t.Errorf("the plugin did not report %q:\naccelerated:\n%s\nemulated:\n%s", line, accelSums, emulSums)
+		}
+	}
+	if len(accelTC.Changes) > 0 {
+		t.Errorf("installing the plugin headers changed the toolchain: %v", accelTC.Changes)
 	}
 	if accelSums != emulSums {
 		t.Errorf("the outputs differ:\naccelerated:\n%s\nemulated:\n%s", accelSums, emulSums)

@@ -228,6 +228,7 @@ func fakeTrees(t *testing.T) (amd, rootfs string) {
 	for _, n := range goTools {
 		mustCopy(t, prog, filepath.Join(amd, "usr/lib/go-1.24/pkg/tool/linux_amd64", n))
 	}
+	mustCopy(t, prog, filepath.Join(amd, wrapperShell))
 	for _, e := range []string{"vector", "bits"} {
 		mustWrite(t, filepath.Join(rootfs, "usr/include/c++/14", e), nil, 0o644)
 	}
@@ -239,7 +240,7 @@ func TestLayerBuilder(t *testing.T) {
 	amd, rootfs := fakeTrees(t)
 	out := t.TempDir()
 	b := &layerBuilder{amd: amd, rootfs: rootfs, out: out, placed: map[string]string{}}
-	swapped, err := b.buildCLayer("14")
+	swapped, extra, err := b.buildCLayer("14")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,6 +254,27 @@ func TestLayerBuilder(t *testing.T) {
 	if diff := cmp.Diff(sortedCopy(want), sortedCopy(swapped)); diff != "" {
 		t.Errorf("swapped files (-want +got):\n%s", diff)
 	}
+	// cc1, cc1plus and lto1 are wrappers that run the native program or the root
+	// filesystem's, both kept below the wrapper directory with the wrappers' shell.
+	wantExtra := []string{"/usr/libexec/gcc/riscv64-linux-gnu/14/accel/sh"}
+	for _, n := range []string{"cc1", "cc1plus", "lto1"} {
+		w := wrapperPaths("14", n)
+		wantExtra = append(wantExtra, w.native, w.emulated)
+		script, err := os.ReadFile(filepath.Join(out, "c/usr/libexec/gcc/riscv64-linux-gnu/14", n))
+		if err != nil || !strings.HasPrefix(string(script), "#!/usr/libexec/gcc/riscv64-linux-gnu/14/accel/sh\n") ||
+			!strings.Contains(string(script), "exec "+w.native+` "$@"`) || !strings.Contains(string(script), "exec "+w.emulated+` "$@"`) {
+			t.Errorf("%s is not the wrapper: %q %v", n, script, err)
+		}
+		if !isELFx86(t, filepath.Join(out, "c", w.native)) {
+			t.Errorf("%s is not the native program", w.native)
+		}
+		if data, err := os.ReadFile(filepath.Join(out, "c", w.emulated)); err != nil || string(data) != string(riscvELF) {
+			t.Errorf("%s is not the root filesystem's program: %v", w.emulated, err)
+		}
+	}
+	if diff := cmp.Diff(wantExtra, extra); diff != "" {
+		t.Errorf("added files (-want +got):\n%s", diff)
+	}
 	if _, err := b.buildGo("/usr/lib/go-1.24"); err != nil {
 		t.Fatal(err)
 	}
@@ -263,6 +285,7 @@ func TestLayerBuilder(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"c/usr/bin/riscv64-linux-gnu-ld", "c/usr/libexec/gcc/riscv64-linux-gnu/14/cc1",
+		"c/usr/libexec/gcc/riscv64-linux-gnu/14/collect2", "c/usr/libexec/gcc/riscv64-linux-gnu/14/accel/sh",
 		"base/usr/lib/x86_64-linux-gnu/libc.so.6", "base/usr/lib64/ld-linux-x86-64.so.2", "go/compile", "go/link"} {
 		fi, err := os.Lstat(filepath.Join(out, p))
 		if err != nil || !fi.Mode().IsRegular() {
@@ -332,7 +355,7 @@ func TestLayerBuilderMissing(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := &layerBuilder{amd: amd, rootfs: rootfs, out: t.TempDir(), placed: map[string]string{}}
-	if _, err := b.buildCLayer("14"); err == nil || !strings.Contains(err.Error(), "cc1") {
+	if _, _, err := b.buildCLayer("14"); err == nil || !strings.Contains(err.Error(), "cc1") {
 		t.Errorf("missing cc1: %v", err)
 	}
 	amd, rootfs = fakeTrees(t)
@@ -341,7 +364,7 @@ func TestLayerBuilderMissing(t *testing.T) {
 		os.Remove(m)
 	}
 	b = &layerBuilder{amd: amd, rootfs: rootfs, out: t.TempDir(), placed: map[string]string{}}
-	if _, err := b.buildCLayer("14"); err != nil {
+	if _, _, err := b.buildCLayer("14"); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.addLibraries(); err == nil || !strings.Contains(err.Error(), "libc.so.6") {
@@ -373,7 +396,7 @@ func newSyncFixture(t *testing.T) syncFixture {
 	amd, rootfs := fakeTrees(t)
 	dir := t.TempDir()
 	b := &layerBuilder{amd: amd, rootfs: rootfs, out: dir, placed: map[string]string{}}
-	files, err := b.buildCLayer("14")
+	files, extra, err := b.buildCLayer("14")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,7 +405,7 @@ func newSyncFixture(t *testing.T) syncFixture {
 		t.Fatal(err)
 	}
 	m := testMeta()
-	m.CFiles, m.GoTools = files, tools
+	m.CFiles, m.CExtra, m.GoTools = files, extra, tools
 	merged := t.TempDir()
 	if err := copyDir(rootfs, merged); err != nil {
 		t.Fatal(err)
@@ -411,21 +434,54 @@ func (f syncFixture) x86(t *testing.T, p string) bool {
 	return isX86(g, p)
 }
 
+// ours reports whether the run's file p is the C layer's (a native program or a wrapper).
+func (f syncFixture) ours(t *testing.T, p string) bool {
+	t.Helper()
+	g, err := beneath.OpenDir(f.merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	return f.a.fromCLayer(g, p)
+}
+
+// isELFx86 reports whether the host file p is an x86_64 ELF file.
+func isELFx86(t *testing.T, p string) bool {
+	t.Helper()
+	g, err := beneath.OpenDir(filepath.Dir(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	return isX86(g, filepath.Base(p))
+}
+
 func TestAccelSync(t *testing.T) {
 	f := newSyncFixture(t)
 	cc1 := "/usr/libexec/gcc/riscv64-linux-gnu/14/cc1"
 	ld := "/usr/bin/riscv64-linux-gnu-ld"
 	compile := "/usr/lib/go-1.24/pkg/tool/linux_riscv64/compile"
 	tc := f.a.Toolchain()
-	if !tc.C.Accelerated || !tc.Go.Accelerated || !f.x86(t, cc1) || !f.x86(t, ld) || !f.x86(t, compile) {
+	// cc1 is the wrapper that runs the native program (or the emulated one for a plugin).
+	native := wrapperPaths("14", "cc1").native
+	if !tc.C.Accelerated || !tc.Go.Accelerated || !f.ours(t, cc1) || f.x86(t, cc1) || !f.x86(t, native) || !f.x86(t, ld) || !f.x86(t, compile) {
 		t.Fatalf("start: %+v", tc)
 	}
 
 	// A reinstall of the same version puts the riscv64 program back: made native again.
 	mustWrite(t, filepath.Join(f.merged, cc1), riscvELF, 0o755)
 	f.a.Sync("apt-get install --reinstall cpp-14")
-	if !f.x86(t, cc1) || !f.a.Toolchain().C.Accelerated {
+	if !f.ours(t, cc1) || !f.a.Toolchain().C.Accelerated {
 		t.Errorf("after a same-version reinstall cc1 is not native: %+v", f.a.Toolchain())
+	}
+
+	// What a wrapper runs is put back when it went missing.
+	if err := os.Remove(filepath.Join(f.merged, native)); err != nil {
+		t.Fatal(err)
+	}
+	f.a.Sync("rm")
+	if !f.x86(t, native) || !f.a.Toolchain().C.Accelerated {
+		t.Errorf("the wrapper's native cc1 was not put back: %+v", f.a.Toolchain())
 	}
 
 	// An upgrade of binutils: every native program goes, ld included, and the links of
@@ -438,9 +494,12 @@ func TestAccelSync(t *testing.T) {
 		t.Errorf("after the upgrade: %+v", tc)
 	}
 	for _, p := range f.a.meta.CFiles {
-		if f.x86(t, p) {
+		if f.ours(t, p) {
 			t.Errorf("%s is still the native build", p)
 		}
+	}
+	if data, err := os.ReadFile(filepath.Join(f.merged, cc1)); err != nil || string(data) != string(riscvELF) {
+		t.Errorf("cc1 is not the root filesystem's program again: %v", err)
 	}
 	if target, err := os.Readlink(filepath.Join(f.merged, ld)); err != nil || target != "riscv64-linux-gnu-ld.bfd" {
 		t.Errorf("ld -> %q %v, want the root filesystem's link", target, err)

@@ -4,6 +4,7 @@ package accel
 
 import (
 	"debug/elf"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -71,10 +72,34 @@ func (b *layerBuilder) place(layer, dst, src string) error {
 		}
 	}
 	b.placed[key] = src
-	if isELF(src) {
-		b.elfs = append(b.elfs, src)
+	if isELF(src) && !isRISCV(src) {
+		b.elfs = append(b.elfs, src) // the x86_64 loader needs its libraries
 	}
 	return nil
+}
+
+// write makes the regular file dst of a layer with the given contents.
+func (b *layerBuilder) write(layer, dst string, data []byte, perm fs.FileMode) error {
+	host := osroot.HostPath(b.layer(layer), dst)
+	if err := os.MkdirAll(filepath.Dir(host), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(host, data, perm); err != nil {
+		return err
+	}
+	return os.Chmod(host, perm)
+}
+
+// rootfsFile returns the host path of the regular file the riscv64 root filesystem has
+// at the sandbox path p (links followed in the tree's coordinates).
+func (b *layerBuilder) rootfsFile(p string) (string, bool) {
+	r, err := osroot.Resolve(b.rootfs, p)
+	if err != nil {
+		return "", false
+	}
+	host := osroot.HostPath(b.rootfs, r)
+	fi, err := os.Stat(host)
+	return host, err == nil && fi.Mode().IsRegular()
 }
 
 // link makes the symbolic link dst -> target in a layer.
@@ -111,22 +136,51 @@ func (b *layerBuilder) inRootfs(p string) bool {
 }
 
 // buildCLayer lays out the compiler and binutils layer and returns the sandbox paths
-// of the swapped programs.
-func (b *layerBuilder) buildCLayer(major string) ([]string, error) {
-	var swapped []string
+// of the swapped programs (paths of the root filesystem's packages) and of the files
+// it adds where no package has one (the compilers' wrapper interpreter, native and
+// emulated programs).
+func (b *layerBuilder) buildCLayer(major string) (swapped, extra []string, err error) {
 	native := "/usr/libexec/gcc/riscv64-linux-gnu/" + major
+	wrapped := false
 	for _, n := range gccBackends {
 		src, err := b.amdFile("/usr/libexec/gcc-cross/riscv64-linux-gnu/" + major + "/" + n)
 		if err != nil {
 			if requiredBackends[n] {
-				return nil, fmt.Errorf("the amd64 cross compiler lacks %s: %w", n, err)
+				return nil, nil, fmt.Errorf("the amd64 cross compiler lacks %s: %w", n, err)
 			}
 			continue
 		}
-		if err := b.place(accelCLayer, native+"/"+n, src); err != nil {
-			return nil, err
+		dst := native + "/" + n
+		if emul, ok := b.rootfsFile(dst); ok && pluginCompilers[n] {
+			// The wrapper goes where the driver looks for the compiler; the two programs it
+			// chooses from go below the wrapper directory.
+			w := wrapperPaths(major, n)
+			if err := b.place(accelCLayer, w.native, src); err != nil {
+				return nil, nil, err
+			}
+			if err := b.place(accelCLayer, w.emulated, emul); err != nil {
+				return nil, nil, err
+			}
+			if err := b.write(accelCLayer, dst, wrapperScript(w), 0o755); err != nil {
+				return nil, nil, err
+			}
+			extra = append(extra, w.native, w.emulated)
+			wrapped = true
+		} else if err := b.place(accelCLayer, dst, src); err != nil {
+			return nil, nil, err
 		}
-		swapped = append(swapped, native+"/"+n)
+		swapped = append(swapped, dst)
+	}
+	if wrapped {
+		sh, err := b.amdFile(wrapperShell)
+		if err != nil {
+			return nil, nil, fmt.Errorf("the amd64 tree lacks the shell of the compiler wrappers: %w", err)
+		}
+		interp := wrapperDir(major) + "/sh"
+		if err := b.place(accelCLayer, interp, sh); err != nil {
+			return nil, nil, err
+		}
+		extra = append([]string{interp}, extra...)
 	}
 	for _, t := range binutilsTools {
 		p := "/usr/bin/riscv64-linux-gnu-" + t
@@ -135,17 +189,17 @@ func (b *layerBuilder) buildCLayer(major string) ([]string, error) {
 		}
 		src, err := b.amdFile(p)
 		if err != nil {
-			return nil, fmt.Errorf("the amd64 cross binutils lack %s while the root filesystem has it: %w", p, err)
+			return nil, nil, fmt.Errorf("the amd64 cross binutils lack %s while the root filesystem has it: %w", p, err)
 		}
 		if err := b.place(accelCLayer, p, src); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		swapped = append(swapped, p)
 	}
 	// The cross backends look for GCC's own headers and libraries below gcc-cross.
 	if cross := "/usr/lib/gcc-cross/riscv64-linux-gnu/" + major; !b.inRootfs(cross) {
 		if err := b.link(accelCLayer, cross, "../../gcc/riscv64-linux-gnu/"+major); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	// ... and for the C++ library headers below /usr/riscv64-linux-gnu/include/c++/N.
@@ -153,20 +207,20 @@ func (b *layerBuilder) buildCLayer(major string) ([]string, error) {
 	if !b.inRootfs(cxx) {
 		entries, err := os.ReadDir(osroot.HostPath(b.rootfs, "/usr/include/c++/"+major))
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, e := range entries {
 			if err := b.link(accelCLayer, cxx+"/"+e.Name(), "/usr/include/c++/"+major+"/"+e.Name()); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		if len(entries) > 0 {
 			if err := b.link(accelCLayer, cxx+"/riscv64-linux-gnu", "/usr/include/riscv64-linux-gnu/c++/"+major); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
-	return swapped, nil
+	return swapped, extra, nil
 }
 
 // goTools are the Go tools swapped for their amd64 builds. The riscv64 go command stays
@@ -365,6 +419,21 @@ func isELF(file string) bool {
 	var magic [4]byte
 	_, err = f.ReadAt(magic[:], 0)
 	return err == nil && string(magic[:]) == elf.ELFMAG
+}
+
+// isRISCV reports whether the ELF file is a riscv64 one (the root filesystem's program a
+// wrapper falls back to), whose libraries the root filesystem has.
+func isRISCV(file string) bool {
+	f, err := os.Open(file)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var hdr [20]byte
+	if _, err := f.ReadAt(hdr[:], 0); err != nil {
+		return false
+	}
+	return elf.Machine(binary.LittleEndian.Uint16(hdr[18:])) == elf.EM_RISCV
 }
 
 // checkCollisions refuses a base layer that would hide a file of the root filesystem:

@@ -114,7 +114,7 @@ func Provision(ctx context.Context, p atesor.Platform, rootfs string, pc provisi
 	}
 	rep.Report("accel-layout", "laying out the native compiler backends, binutils and Go")
 	b := &layerBuilder{amd: amd, rootfs: rootfs, out: out, placed: map[string]string{}}
-	if m.CFiles, err = b.buildCLayer(major); err != nil {
+	if m.CFiles, m.CExtra, err = b.buildCLayer(major); err != nil {
 		return Meta{}, fmt.Errorf("sandbox: accelerator: %w", err)
 	}
 	if pkg, goroot := goPackageOf(amdStatus); pkg != "" {

@@ -1,6 +1,7 @@
 package accel
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -147,13 +148,27 @@ func (a *Run) Sync(trigger string) {
 func (a *Run) syncC(root *os.Root, g *beneath.Dir, status map[string]dpkgPackage, trigger string) {
 	versions, why := checkC(a.meta, status)
 	was := a.state.C.Accelerated
+	layer := filepath.Join(a.dir, accelCLayer)
 	if why == "" {
 		for _, f := range a.meta.CFiles {
-			if !rootLexists(root, f) || isX86(g, f) {
-				continue // removed with its package, or still the native build
+			if !rootLexists(root, f) || a.fromCLayer(g, f) {
+				continue // removed with its package, or still the layer's program
 			}
-			if err := a.copyIn(root, filepath.Join(a.dir, accelCLayer), f); err != nil {
+			if err := a.copyIn(root, layer, f); err != nil {
 				why = fmt.Sprintf("cannot put the native %s back: %v", f, err)
+				break
+			}
+		}
+	}
+	if why == "" {
+		// What the wrappers run is at paths no package owns: put back whatever is
+		// missing, as a wrapper in place would otherwise run nothing.
+		for _, f := range a.meta.CExtra {
+			if sameSize(root, osroot.HostPath(layer, f), f) {
+				continue
+			}
+			if err := a.copyIn(root, layer, f); err != nil {
+				why = fmt.Sprintf("cannot put the native toolchain's %s back: %v", f, err)
 				break
 			}
 		}
@@ -168,10 +183,11 @@ func (a *Run) syncC(root *os.Root, g *beneath.Dir, status map[string]dpkgPackage
 	a.state.C = ToolchainPart{Reason: why}
 	var errs []error
 	for _, f := range a.meta.CFiles {
-		if isX86(g, f) {
+		if a.fromCLayer(g, f) {
 			errs = append(errs, a.restore(root, f))
 		}
 	}
+	// The files of CExtra stay: nothing runs them once the wrappers are gone.
 	if err := errors.Join(errs...); err != nil {
 		// Better no program than a mix that cannot link.
 		a.logger.Error("sandbox: could not put back the emulated toolchain", "err", err)
@@ -279,6 +295,43 @@ func dpkgStatusIn(g *beneath.Dir) (map[string]dpkgPackage, error) {
 		return nil, err
 	}
 	return parseDpkgStatus(data), nil
+}
+
+// fromCLayer reports whether the sandbox path f of the gate's tree holds the C layer's
+// program: a native one, or the wrapper the layer put at a compiler's path.
+func (a *Run) fromCLayer(g *beneath.Dir, f string) bool {
+	return isX86(g, f) || sameSmallFile(g, f, osroot.HostPath(filepath.Join(a.dir, accelCLayer), f))
+}
+
+// maxWrapper bounds the comparison of a run's file with a wrapper of the layer: the
+// wrappers are a few hundred bytes, so a larger file (a compiler) is never one.
+const maxWrapper = 64 << 10
+
+// sameSmallFile reports whether the sandbox path f of the gate's tree is a regular file
+// of at most [maxWrapper] bytes with the contents of the host file layerFile.
+func sameSmallFile(g *beneath.Dir, f, layerFile string) bool {
+	fi, err := os.Stat(layerFile)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxWrapper {
+		return false
+	}
+	want, err := os.ReadFile(layerFile)
+	if err != nil {
+		return false
+	}
+	got, err := g.ReadFile(context.Background(), f, beneath.NoFollow, beneath.Bound{Kind: "program", Max: maxWrapper})
+	return err == nil && bytes.Equal(got, want)
+}
+
+// sameSize reports whether the sandbox path f of root is a regular file of the size of
+// the host file layerFile: a file of CExtra left as the layer made it (no package
+// writes these paths).
+func sameSize(root *os.Root, layerFile, f string) bool {
+	want, err := os.Stat(layerFile)
+	if err != nil {
+		return false
+	}
+	got, err := root.Lstat(strings.TrimPrefix(path.Clean(f), "/"))
+	return err == nil && got.Mode().IsRegular() && got.Size() == want.Size()
 }
 
 // rootLexists reports whether the sandbox path f exists in root (a final link counts).

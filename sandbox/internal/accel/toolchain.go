@@ -24,7 +24,9 @@ import (
 // writes it last, so its presence marks the layers as complete.
 type Meta struct {
 	// Layout is the version of the way the layers are laid out; layers of another
-	// version are made again (2: with the x86_64 character-set converters).
+	// version are made again (2: with the x86_64 character-set converters; 3: cc1,
+	// cc1plus and lto1 behind a wrapper that runs the emulated program for a compile
+	// loading a GCC plugin).
 	Layout int `json:"layout"`
 	// Platform is the sandbox key whose root filesystem the layers were laid out for.
 	Platform string `json:"platform"`
@@ -48,8 +50,12 @@ type Meta struct {
 	GoRoot    string `json:"go_root,omitempty"`
 	// GoTools are the names of the swapped tools in GOROOT/pkg/tool/linux_riscv64.
 	GoTools []string `json:"go_tools,omitempty"`
-	// CFiles are the sandbox paths of the swapped compiler and binutils programs.
+	// CFiles are the sandbox paths of the swapped compiler and binutils programs (the
+	// wrappers at the compilers' paths among them).
 	CFiles []string `json:"c_files"`
+	// CExtra are the sandbox paths of the files the C layer adds where no package has
+	// one: the wrappers' native shell and the native and emulated compilers they run.
+	CExtra []string `json:"c_extra,omitempty"`
 }
 
 // ToolchainPart says whether one toolchain runs natively.
@@ -121,7 +127,7 @@ func accelPathsFor(home string, p atesor.Platform) accelPaths {
 }
 
 // accelLayout is the current [Meta.Layout].
-const accelLayout = 2
+const accelLayout = 3
 
 // The parts of the accelerator directory.
 const (
