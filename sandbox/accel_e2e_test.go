@@ -174,23 +174,28 @@ func TestE2EAccelAptReplacesToolchain(t *testing.T) {
 	if tc := sb.Toolchain(); !tc.C.Accelerated {
 		t.Fatalf("not accelerated at start: %s", tc)
 	}
+	// cc1 is the wrapper that runs the native cc1 below accel/ (the emulated one only for
+	// a compile that loads a plugin).
 	cc1 := "/usr/libexec/gcc/riscv64-linux-gnu/14/cc1"
 	machine := func() string {
-		res, err := sb.Exec(ctx, atesor.Command{Line: "od -An -tx1 -j18 -N2 " + cc1, Dir: "/"})
+		res, err := sb.Exec(ctx, atesor.Command{Line: "head -c 2 " + cc1 + "; echo; od -An -tx1 -j18 -N2 /usr/libexec/gcc/riscv64-linux-gnu/14/accel/native/cc1", Dir: "/"})
 		if err != nil || !res.OK() {
 			t.Fatalf("od: %v %+v", err, res)
 		}
-		return strings.TrimSpace(res.Stdout)
+		if !strings.HasPrefix(res.Stdout, "#!\n") {
+			t.Errorf("cc1 is not the wrapper: starts with %q", lastBytes(res.Stdout, 40))
+		}
+		return strings.TrimSpace(strings.TrimPrefix(res.Stdout, "#!\n"))
 	}
 	if m := machine(); m != "3e 00" {
-		t.Fatalf("cc1 e_machine %q, want x86_64 (3e 00)", m)
+		t.Fatalf("the native cc1's e_machine %q, want x86_64 (3e 00)", m)
 	}
 	res, err := sb.Exec(ctx, atesor.Command{Line: "apt-get install -y --reinstall cpp-14-riscv64-linux-gnu binutils-riscv64-linux-gnu", Network: true, Timeout: 30 * time.Minute})
 	if err != nil || !res.OK() {
 		t.Fatalf("reinstall: %v %d\n%s", err, res.ExitCode, lastBytes(res.Output, 3000))
 	}
 	if m := machine(); m != "3e 00" {
-		t.Errorf("after the reinstall cc1 e_machine %q, want x86_64 again", m)
+		t.Errorf("after the reinstall the native cc1's e_machine %q, want x86_64 again", m)
 	}
 	if err := sb.WriteFile(ctx, "hello.c", []byte("#include <stdio.h>\nint main(void){puts(\"hi\");return 0;}\n"), 0o644); err != nil {
 		t.Fatal(err)

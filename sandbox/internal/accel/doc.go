@@ -2,7 +2,10 @@
 // compiler backends (cc1, cc1plus, lto1, collect2, lto-wrapper, the LTO plugin),
 // binutils and Go's compile, link, asm, cgo and vet run as native x86_64 programs,
 // Debian's x86_64 -> riscv64 cross builds of exactly the versions installed in the
-// sandbox, in place of their emulated twins. [Provision] lays them out once beside the
+// sandbox, in place of their emulated twins. The compilers (cc1, cc1plus, lto1) are
+// wrappers that keep the emulated program at hand for the one thing a native compiler
+// cannot do, loading a riscv64 GCC plugin: that compile runs emulated, every other one
+// natively. [Provision] lays them out once beside the
 // cached root filesystem as overlay layers (with the x86_64 loader, libraries and
 // character-set converters they need, and nothing that would hide a file of the root
 // filesystem); a [Run] mounts them for one sandbox instance and, after every
