@@ -62,6 +62,8 @@ g++ -O2 -shared -fPIC -fno-rtti -I"$(gcc -print-file-name=plugin)/include" plugi
 cd plug
 gcc -O2 -fplugin=./plugin.so -fplugin-arg-plugin-lang=c -c ../plug.c -o plug_c.o
 g++ -O2 -fplugin=./plugin.so -fplugin-arg-plugin-lang=cxx -c ../plug.cc -o plug_cc.o
+gcc -O2 -flto -frandom-seed=plug_lto -fplugin=./plugin.so -fplugin-arg-plugin-lang=lto -c ../lto_b.c -o plug_lto_b.o
+gcc -O2 -flto -fplugin=./plugin.so -fplugin-arg-plugin-lang=lto ../out/lto_a.o plug_lto_b.o -o plug_lto
 cd ..
 sha256sum plug/* | sort -k2
 cat plug/plugin.txt
@@ -120,7 +122,7 @@ func TestE2EAccelFidelityAtTheEdges(t *testing.T) {
 	}
 	// Both compiles loaded the plugin: the accelerated run's fell back to the emulated
 	// programs (a native cc1 cannot load a riscv64 plugin and stops with an error).
-	for _, line := range []string{"plugin loaded, 1 arguments, lang=c", "plugin loaded, 1 arguments, lang=cxx"} {
+	for _, line := range []string{"plugin loaded, 1 arguments, lang=c\n", "plugin loaded, 1 arguments, lang=cxx", "plugin loaded, 1 arguments, lang=lto"} {
 		if !strings.Contains(accelSums, line) || !strings.Contains(emulSums, line) {
 			t.Errorf("the plugin did not report %q:\naccelerated:\n%s\nemulated:\n%s", line, accelSums, emulSums)
 		}
