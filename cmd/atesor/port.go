@@ -173,7 +173,13 @@ func runPort(ctx context.Context, a *app, args []string) int {
 	// (performance mode rebuilds a cached port, so it needs one like any run).
 	cached := false
 	if !f.resume && !f.optimize {
-		probe, err := graph.New(graph.Config{Memory: store, OpenSandbox: noSandbox})
+		// The probe resolves the source as the run will: the same download directory
+		// under the state home (so a URL is fetched once) and the same bounds.
+		probeCfg, err := withEnvSettings(graph.Config{Memory: store, OpenSandbox: noSandbox, OutputDir: f.out, Home: home})
+		if err != nil {
+			return setupError(a, "%v", err)
+		}
+		probe, err := graph.New(probeCfg)
 		if err != nil {
 			return setupError(a, "%v", err)
 		}
