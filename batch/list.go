@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,6 +19,9 @@ type Item struct {
 	Source string `json:"source"`
 	// Name names the package's output directory and record.
 	Name string `json:"name"`
+	// Expected are the artifacts a porter expects the port to produce, as patterns
+	// ([MatchArtifact]): a verified port whose artifacts lack one is reported as such.
+	Expected []string `json:"expected,omitempty"`
 }
 
 // NewItem makes the item of a source, naming it like port does (a Debian source by its
@@ -40,29 +44,52 @@ func NewItem(src string) (Item, error) {
 // Items makes the items of sources and rejects two sources with one name (their outputs
 // would collide).
 func Items(sources []string) ([]Item, error) {
-	seen := map[string]string{}
 	out := make([]Item, 0, len(sources))
 	for _, s := range sources {
 		it, err := NewItem(s)
 		if err != nil {
 			return nil, err
 		}
-		if prev, ok := seen[it.Name]; ok {
-			if prev == it.Source {
-				continue // the same source twice is one package
-			}
+		out = append(out, it)
+	}
+	return Unique(out)
+}
+
+// Unique drops repeated sources (the same source twice is one package, expecting the
+// artifacts of both lines) and rejects two sources with one name, whose outputs would
+// collide.
+func Unique(items []Item) ([]Item, error) {
+	byName := map[string]int{}
+	out := make([]Item, 0, len(items))
+	for _, it := range items {
+		i, ok := byName[it.Name]
+		if !ok {
+			byName[it.Name] = len(out)
+			it.Expected = slices.Clone(it.Expected)
+			out = append(out, it)
+			continue
+		}
+		if prev := out[i].Source; prev != it.Source {
 			return nil, fmt.Errorf("batch: %s and %s are both named %s: list one of them", prev, it.Source, it.Name)
 		}
-		seen[it.Name] = it.Source
-		out = append(out, it)
+		for _, e := range it.Expected {
+			if !slices.Contains(out[i].Expected, e) {
+				out[i].Expected = append(out[i].Expected, e)
+			}
+		}
 	}
 	return out, nil
 }
 
-// ParseList reads a list file: one source per line; blank lines and everything from a
+// ArtifactsMarker starts the expected artifacts on a list line, after the source.
+const ArtifactsMarker = "artifacts:"
+
+// ParseList reads a list file: one source per line, optionally followed by
+// "artifacts:" and the patterns of the artifacts the port should produce
+// ("debian:libzstd artifacts: zstd libzstd.so.*"); blank lines and everything from a
 // "#" that starts a line or follows a space are ignored.
 func ParseList(r io.Reader) ([]Item, error) {
-	var sources []string
+	var items []Item
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	n := 0
@@ -72,19 +99,34 @@ func ParseList(r io.Reader) ([]Item, error) {
 		if i := strings.Index(line, "#"); i == 0 || i > 0 && (line[i-1] == ' ' || line[i-1] == '\t') {
 			line = line[:i]
 		}
-		line = strings.TrimSpace(line)
-		if line == "" {
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
 			continue
 		}
-		if strings.ContainsAny(line, " \t") {
-			return nil, fmt.Errorf("batch: line %d: %q: one source per line", n, line)
+		it, err := NewItem(fields[0])
+		if err != nil {
+			return nil, fmt.Errorf("batch: line %d: %w", n, err)
 		}
-		sources = append(sources, line)
+		if rest := fields[1:]; len(rest) > 0 {
+			if rest[0] != ArtifactsMarker {
+				return nil, fmt.Errorf("batch: line %d: %q: one source per line (expected artifacts follow %q)", n, strings.TrimSpace(line), ArtifactsMarker)
+			}
+			if len(rest) == 1 {
+				return nil, fmt.Errorf("batch: line %d: %q names no artifact after %q", n, strings.TrimSpace(line), ArtifactsMarker)
+			}
+			for _, p := range rest[1:] {
+				if err := checkPattern(p); err != nil {
+					return nil, fmt.Errorf("batch: line %d: %w", n, err)
+				}
+				it.Expected = append(it.Expected, p)
+			}
+		}
+		items = append(items, it)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("batch: read the list: %w", err)
 	}
-	return Items(sources)
+	return Unique(items)
 }
 
 // Shard is part I (0-based) of N of a list.

@@ -20,8 +20,8 @@ debian:zlib
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Item{{"debian:zlib", "zlib"}, {"debian:lz4=1.10.0", "lz4"},
-		{"https://example.invalid/xxhash-0.8.2.tar.gz", "xxhash"}, {"./src/cjson#frag", "cjson-frag"}}
+	want := []Item{{Source: "debian:zlib", Name: "zlib"}, {Source: "debian:lz4=1.10.0", Name: "lz4"},
+		{Source: "https://example.invalid/xxhash-0.8.2.tar.gz", Name: "xxhash"}, {Source: "./src/cjson#frag", Name: "cjson-frag"}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("items (-want +got):\n%s", d)
 	}
@@ -97,6 +97,7 @@ func TestShardFromEnv(t *testing.T) {
 func FuzzParseList(f *testing.F) {
 	f.Add("debian:zlib\n# c\n/x/y.tar.gz\n")
 	f.Add("../../etc\n")
+	f.Add("debian:libzstd artifacts: zstd libzstd.so.* # make\n")
 	f.Fuzz(func(t *testing.T, list string) {
 		items, err := ParseList(strings.NewReader(list))
 		if err != nil {
@@ -105,6 +106,11 @@ func FuzzParseList(f *testing.F) {
 		for _, it := range items {
 			if it.Name == "" || strings.ContainsAny(it.Name, "/\\") || it.Name == ".." || it.Name == "." {
 				t.Errorf("unsafe name %q from %q", it.Name, it.Source)
+			}
+			for _, e := range it.Expected {
+				if checkPattern(e) != nil {
+					t.Errorf("unusable pattern %q accepted", e)
+				}
 			}
 		}
 	})

@@ -40,7 +40,17 @@ type Record struct {
 	FinishedAt time.Time      `json:"finished_at"`
 	// Dir is the package's output directory, relative to the batch output directory.
 	Dir string `json:"dir"`
+	// Artifacts are the sandbox paths of the port's primary artifacts.
+	Artifacts []string `json:"artifacts,omitempty"`
+	// Expected are the list's expected-artifact patterns; MissingExpected those a
+	// verified port's artifacts do not match (a failed port is not judged).
+	Expected        []string `json:"expected,omitempty"`
+	MissingExpected []string `json:"missing_expected,omitempty"`
 }
+
+// ExpectedChecked reports whether the record's artifacts were compared with expected
+// ones: the port verified and the list named some.
+func (r Record) ExpectedChecked() bool { return r.Verified && len(r.Expected) > 0 }
 
 // Class is the record's failure class for counting: "none" for a success.
 func (r Record) Class() string {

@@ -200,7 +200,7 @@ func Run(ctx context.Context, cfg Config, items []Item) (*Summary, error) {
 func portOne(ctx context.Context, cfg Config, it Item, now func() time.Time) (Record, bool) {
 	started := now()
 	dir := it.Name
-	rec := Record{Name: it.Name, Source: it.Source, Shard: cfg.Shard.String(), StartedAt: started.UTC(), Dir: dir}
+	rec := Record{Name: it.Name, Source: it.Source, Shard: cfg.Shard.String(), StartedAt: started.UTC(), Dir: dir, Expected: it.Expected}
 	req := cfg.Request
 	req.Source, req.Name, req.OutputDir = it.Source, it.Name, filepath.Join(cfg.OutDir, dir)
 	fail := func(err error) (Record, bool) {
@@ -236,6 +236,12 @@ func portOne(ctx context.Context, cfg Config, it Item, now func() time.Time) (Re
 	rec.Status, rec.Verified, rec.FailureClass, rec.Reason = res.Status, res.Verified, res.FailureClass, res.Reason
 	rec.CacheHit = res.Status == atesor.StatusCached
 	rec.Attempts, rec.ModelCalls, rec.CostUSD = res.Attempts, res.Usage.Calls, round(res.Usage.CostUSD, 6)
+	for _, a := range res.Artifacts {
+		rec.Artifacts = append(rec.Artifacts, a.Path)
+	}
+	if rec.ExpectedChecked() {
+		rec.MissingExpected = MissingExpected(rec.Expected, rec.Artifacts)
+	}
 	rec.FinishedAt = now().UTC()
 	rec.Seconds = toMillis(rec.FinishedAt.Sub(started))
 	return rec, true

@@ -54,6 +54,7 @@ func (f *fakePorts) port(ctx context.Context, req atesor.Request) (*atesor.Resul
 	switch {
 	case strings.HasPrefix(req.Name, "ok"):
 		res.Status, res.Verified = atesor.StatusVerified, true
+		res.Artifacts = []atesor.Artifact{{Path: "/workspace/" + req.Name + "/build/" + req.Name, Role: atesor.ArtifactPrimary}}
 	case strings.HasPrefix(req.Name, "cached"):
 		res.Status, res.Verified, res.Usage = atesor.StatusCached, true, atesor.Usage{}
 	case strings.HasPrefix(req.Name, "broken"):
@@ -153,6 +154,37 @@ func TestRun(t *testing.T) {
 	}
 	if f.calls["ok-a"] != 2 {
 		t.Errorf("--force did not port ok-a again (%d calls)", f.calls["ok-a"])
+	}
+}
+
+// TestRunExpectedArtifacts checks that a record keeps the port's artifacts and, for a
+// verified port, the expected ones it lacks.
+func TestRunExpectedArtifacts(t *testing.T) {
+	out := t.TempDir()
+	list := []Item{
+		{Source: "/src/ok-all", Name: "ok-all", Expected: []string{"ok-all"}},
+		{Source: "/src/ok-part", Name: "ok-part", Expected: []string{"build/ok-part", "libok.so.*"}},
+		{Source: "/src/broken-x", Name: "broken-x", Expected: []string{"x"}},
+	}
+	s, err := Run(context.Background(), Config{Port: newFake().port, OutDir: out}, list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ExpectedChecked != 2 || s.ExpectedMet != 1 {
+		t.Errorf("checked %d met %d, want 2 and 1", s.ExpectedChecked, s.ExpectedMet)
+	}
+	if d := cmp.Diff(map[string][]string{"ok-part": {"libok.so.*"}}, s.MissingExpected); d != "" {
+		t.Errorf("missing (-want +got):\n%s", d)
+	}
+	recs, err := ReadResults(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := recs["ok-all"]; !cmp.Equal(r.Artifacts, []string{"/workspace/ok-all/build/ok-all"}) || r.MissingExpected != nil {
+		t.Errorf("ok-all record: %+v", r)
+	}
+	if r := recs["broken-x"]; r.ExpectedChecked() || r.MissingExpected != nil || !cmp.Equal(r.Expected, []string{"x"}) {
+		t.Errorf("a failed port was judged: %+v", r)
 	}
 }
 

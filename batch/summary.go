@@ -40,6 +40,12 @@ type Summary struct {
 	ElapsedSeconds atesor.Seconds `json:"elapsed_seconds"`
 	CostUSD        float64        `json:"cost_usd"`
 	ModelCalls     int            `json:"model_calls"`
+	// ExpectedChecked counts the verified ports whose list entry named expected
+	// artifacts, ExpectedMet those among them that produced every one; MissingExpected
+	// maps each of the others to the patterns none of its artifacts matched.
+	ExpectedChecked int                 `json:"expected_checked,omitempty"`
+	ExpectedMet     int                 `json:"expected_met,omitempty"`
+	MissingExpected map[string][]string `json:"missing_expected,omitempty"`
 	// Interrupted is true when the batch stopped before every package finished.
 	Interrupted bool `json:"interrupted,omitempty"`
 	// Updated is the latest finish time of a package.
@@ -82,6 +88,17 @@ func Summarize(names []string, records map[string]Record) *Summary {
 		s.PortSeconds += r.Seconds
 		s.CostUSD += r.CostUSD
 		s.ModelCalls += r.ModelCalls
+		if r.ExpectedChecked() {
+			s.ExpectedChecked++
+			if len(r.MissingExpected) == 0 {
+				s.ExpectedMet++
+			} else {
+				if s.MissingExpected == nil {
+					s.MissingExpected = map[string][]string{}
+				}
+				s.MissingExpected[r.Name] = r.MissingExpected
+			}
+		}
 		if r.FinishedAt.After(s.Updated) {
 			s.Updated = r.FinishedAt
 		}
@@ -159,6 +176,15 @@ func Markdown(s *Summary) string {
 		reason := cmpOr(r.Error, r.Reason)
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | $%.4f | %d | %s | %s |\n", mdCell(r.Name), mdCell(string(r.Status)), mdCell(string(r.Class())),
 			dur(r.Seconds), r.CostUSD, r.ModelCalls, cache, mdCell(truncate(reason, 200)))
+	}
+	if s.ExpectedChecked > 0 {
+		fmt.Fprintf(&b, "\n## Expected artifacts\n\n%d of %d verified ports with expected artifacts produced all of them.\n", s.ExpectedMet, s.ExpectedChecked)
+		if len(s.MissingExpected) > 0 {
+			fmt.Fprintf(&b, "\n| verified package | missing |\n|---|---|\n")
+			for _, n := range sortedKeys(s.MissingExpected) {
+				fmt.Fprintf(&b, "| %s | %s |\n", mdCell(n), mdCell(strings.Join(s.MissingExpected[n], " ")))
+			}
+		}
 	}
 	if len(s.Pending) > 0 {
 		fmt.Fprintf(&b, "\n## Not run\n\n%s\n", escape.Markdown(strings.Join(s.Pending, ", ")))

@@ -169,7 +169,7 @@ func runBatch(ctx context.Context, a *app, args []string) int {
 
 // batchItems reads the list file (if any) and appends the argument sources.
 func batchItems(list string, args []string) ([]batch.Item, error) {
-	var sources []string
+	var listed []batch.Item
 	if list != "" {
 		r := io.Reader(os.Stdin)
 		if list != "-" {
@@ -184,11 +184,13 @@ func batchItems(list string, args []string) ([]batch.Item, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--list %s: %w", list, err)
 		}
-		for _, it := range items {
-			sources = append(sources, it.Source)
-		}
+		listed = items
 	}
-	return batch.Items(append(sources, args...))
+	named, err := batch.Items(args)
+	if err != nil {
+		return nil, err
+	}
+	return batch.Unique(append(listed, named...))
 }
 
 // batchShard is --shard, else the shard of a Kubernetes Indexed Job pod, else the
