@@ -21,8 +21,8 @@ import (
 func sampleSummary() *Summary {
 	t0 := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	recs := map[string]Record{
-		"zlib":     {Name: "zlib", Dir: "zlib", Status: atesor.StatusVerified, Verified: true, Seconds: secs(95), CostUSD: 0, FinishedAt: t0, Origin: &atesor.DistroSource{Distro: "debian", Package: "zlib", Version: "1:1.3.dfsg+really1.3.1-1"}},
-		"lz4":      {Name: "lz4", Dir: "lz4", Status: atesor.StatusCached, Verified: true, CacheHit: true, Seconds: secs(0.4), FinishedAt: t0},
+		"zlib":     {Name: "zlib", Dir: "zlib", Status: atesor.StatusVerified, Verified: true, Expected: []string{"libz.so.*"}, Seconds: secs(95), CostUSD: 0, FinishedAt: t0, Origin: &atesor.DistroSource{Distro: "debian", Package: "zlib", Version: "1:1.3.dfsg+really1.3.1-1"}},
+		"lz4":      {Name: "lz4", Dir: "lz4", Status: atesor.StatusCached, Verified: true, CacheHit: true, Expected: []string{"liblz4.so.*"}, MissingExpected: []string{"liblz4.so.*"}, Seconds: secs(0.4), FinishedAt: t0},
 		"icmpinfo": {Name: "icmpinfo", Dir: "icmpinfo", Status: atesor.StatusEscalated, FailureClass: atesor.FailureBuild, Reason: "redefinition of 'struct ip' <script>alert(1)</script>", Seconds: secs(41), CostUSD: 0.0312, ModelCalls: 3, FinishedAt: t0},
 		"nosuch":   {Name: "nosuch", Dir: "nosuch", Status: atesor.StatusFailed, FailureClass: atesor.FailureSetup, Error: "not in the trixie Sources index; did you mean nosh?", Seconds: secs(1), FinishedAt: t0},
 	}
@@ -39,7 +39,8 @@ func TestDashboardSelfContained(t *testing.T) {
 	html := string(page)
 	for _, want := range []string{`<table id="packages">`, `id="chart-classes"`, `id="chart-status"`, `id="chart-time"`,
 		`id="chart-cost"`, `<td><a href="icmpinfo/">icmpinfo</a></td>`, "&lt;script&gt;alert(1)&lt;/script&gt;",
-		`data-status="pending"><td>xxhash</td>`, "debian zlib 1:1.3.dfsg&#43;really1.3.1-1", "Interrupted: 1 of 5"} {
+		`data-status="pending"><td>xxhash</td>`, "debian zlib 1:1.3.dfsg&#43;really1.3.1-1", "Interrupted: 1 of 5",
+		`<table id="failure-groups">`, "<td>icmpinfo</td></tr>", "<td>all 1</td>", "<td>missing liblz4.so.*</td>"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("dashboard lacks %q", want)
 		}

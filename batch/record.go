@@ -25,6 +25,10 @@ type Record struct {
 	Verified     bool                 `json:"verified"`
 	FailureClass atesor.FailureClass  `json:"failure_class,omitempty"`
 	Reason       string               `json:"reason,omitempty"`
+	// FirstError is the first line of the extracted error of a failed port's last
+	// failure (what the build printed, not the escalation's wording), which the summary
+	// groups failures by.
+	FirstError string `json:"first_error,omitempty"`
 	// Error is set when the port could not run at all (an unknown Debian name, a
 	// download or sandbox failure); the status is then failed and the class setup.
 	Error string `json:"error,omitempty"`
@@ -40,6 +44,8 @@ type Record struct {
 	FinishedAt time.Time      `json:"finished_at"`
 	// Dir is the package's output directory, relative to the batch output directory.
 	Dir string `json:"dir"`
+	// BuildLog is the port's build log, relative to the batch output directory.
+	BuildLog string `json:"build_log,omitempty"`
 	// Artifacts are the sandbox paths of the port's primary artifacts.
 	Artifacts []string `json:"artifacts,omitempty"`
 	// Expected are the list's expected-artifact patterns; MissingExpected those a

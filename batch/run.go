@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 )
 
@@ -236,6 +237,14 @@ func portOne(ctx context.Context, cfg Config, it Item, now func() time.Time) (Re
 	rec.Status, rec.Verified, rec.FailureClass, rec.Reason = res.Status, res.Verified, res.FailureClass, res.Reason
 	rec.CacheHit = res.Status == atesor.StatusCached
 	rec.Attempts, rec.ModelCalls, rec.CostUSD = res.Attempts, res.Usage.Calls, round(res.Usage.CostUSD, 6)
+	if !res.Status.Succeeded() && res.State != nil && res.State.LastError != nil {
+		rec.FirstError = cut(excerpt.FirstLine(res.State.LastError.Message), maxGroupLine)
+	}
+	if p := res.Files[atesor.FileBuildLog]; p != "" {
+		if rel, err := filepath.Rel(cfg.OutDir, p); err == nil && filepath.IsLocal(rel) {
+			rec.BuildLog = filepath.ToSlash(rel)
+		}
+	}
 	for _, a := range res.Artifacts {
 		rec.Artifacts = append(rec.Artifacts, a.Path)
 	}

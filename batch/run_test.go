@@ -59,6 +59,9 @@ func (f *fakePorts) port(ctx context.Context, req atesor.Request) (*atesor.Resul
 		res.Status, res.Verified, res.Usage = atesor.StatusCached, true, atesor.Usage{}
 	case strings.HasPrefix(req.Name, "broken"):
 		res.Status, res.FailureClass, res.Reason = atesor.StatusEscalated, atesor.FailureBuild, "the fixer ran out of ideas <b>"
+		res.State = &atesor.State{ErrorPart: atesor.ErrorPart{LastError: &atesor.ErrorRecord{Node: "build",
+			Message: "src/" + req.Name + ".c:12:3: error: 'uint128" + req.Name + "_t' undeclared\nin function main"}}}
+		res.Files = map[string]string{atesor.FileBuildLog: filepath.Join(req.OutputDir, req.Name+"_build.log")}
 	case strings.HasPrefix(req.Name, "setup"):
 		return nil, errors.New("the sandbox could not start")
 	}
@@ -103,7 +106,14 @@ func TestRun(t *testing.T) {
 	}
 	want := &Summary{Shards: []string{"1/2"}, Total: 6, Finished: 6, Succeeded: 3, Failed: 3, CacheHits: 1,
 		ByStatus: map[atesor.Status]int{"verified": 2, "cached": 1, "escalated": 1, "failed": 2},
-		ByClass:  map[string]int{"none": 3, "build": 1, "setup": 2}, ModelCalls: 6, CostUSD: 0.0375}
+		ByClass:  map[string]int{"none": 3, "build": 1, "setup": 2}, ModelCalls: 6, CostUSD: 0.0375,
+		FailureGroups: []FailureGroup{
+			{Class: "build", Error: "<path>:N:N: error: 'uintN<pkg>_t' undeclared", Example: "src/broken-c.c:12:3: error: 'uint128broken-c_t' undeclared",
+				Count: 1, Packages: []string{"broken-c"}},
+			{Class: "setup", Error: "debsrc: source package <pkg> is not in the trixie Sources index; did you mean nosh?",
+				Example: "debsrc: source package nosuch is not in the trixie Sources index; did you mean nosh?", Count: 1, Packages: []string{"nosuch"}},
+			{Class: "setup", Error: "the sandbox could not start", Example: "the sandbox could not start", Count: 1, Packages: []string{"setup-d"}},
+		}}
 	opts := cmp.FilterPath(func(p cmp.Path) bool {
 		n := p.Last().String()
 		return n == ".Packages" || n == ".ElapsedSeconds" || n == ".PortSeconds" || n == ".Updated"
@@ -126,6 +136,9 @@ func TestRun(t *testing.T) {
 	}
 	if r := recs["nosuch"]; r.Status != atesor.StatusFailed || !strings.Contains(r.Error, "did you mean nosh") {
 		t.Errorf("unknown Debian name: %+v", r)
+	}
+	if r := recs["broken-c"]; r.BuildLog != "broken-c/broken-c_build.log" || !strings.HasPrefix(r.FirstError, "src/broken-c.c:12:3: error") || strings.Contains(r.FirstError, "\n") {
+		t.Errorf("failed record: build log %q, first error %q", r.BuildLog, r.FirstError)
 	}
 	if r := recs["ok-deb"]; r.Origin == nil || r.Origin.Version != "1.0-1" || r.Shard != "1/2" {
 		t.Errorf("Debian record: %+v", r)

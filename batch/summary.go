@@ -34,6 +34,9 @@ type Summary struct {
 	// ("none" for successes).
 	ByStatus map[atesor.Status]int `json:"by_status"`
 	ByClass  map[string]int        `json:"by_failure_class"`
+	// FailureGroups are the failed packages grouped by class and normalised first
+	// error line, the largest group first: the next repair rule to write.
+	FailureGroups []FailureGroup `json:"failure_groups,omitempty"`
 	// PortSeconds is the sum of the ports' wall times; ElapsedSeconds the batch's own
 	// (for merged shards, the longest shard's, since shards run side by side).
 	PortSeconds    atesor.Seconds `json:"port_seconds"`
@@ -103,6 +106,7 @@ func Summarize(names []string, records map[string]Record) *Summary {
 			s.Updated = r.FinishedAt
 		}
 	}
+	s.FailureGroups = GroupFailures(s.Packages)
 	s.PortSeconds = toMillis(s.PortSeconds.Duration())
 	s.CostUSD = round(s.CostUSD, 6)
 	return s
@@ -166,6 +170,13 @@ func Markdown(s *Summary) string {
 	fmt.Fprintf(&b, "## Verdicts by failure class\n\n| class | packages |\n|---|---:|\n")
 	for _, k := range sortedKeys(s.ByClass) {
 		fmt.Fprintf(&b, "| %s | %d |\n", mdCell(k), s.ByClass[k])
+	}
+	if len(s.FailureGroups) > 0 {
+		fmt.Fprintf(&b, "\n## Failures by error\n\nFailed packages grouped by class and first error line (paths, numbers and the package's name reduced), the most frequent first.\n\n")
+		fmt.Fprintf(&b, "| count | class | first error line | packages |\n|---:|---|---|---|\n")
+		for _, g := range s.FailureGroups {
+			fmt.Fprintf(&b, "| %d | %s | %s | %s |\n", g.Count, mdCell(g.Class), mdCell(g.Example), mdCell(strings.Join(g.Packages, ", ")))
+		}
 	}
 	fmt.Fprintf(&b, "\n## Packages\n\n| package | status | class | time | cost | calls | cache | reason |\n|---|---|---|---:|---:|---:|---|---|\n")
 	for _, r := range s.Packages {
