@@ -17,6 +17,11 @@
 //     declarations, implicit int, int-conversion, incompatible pointer types) are
 //     relaxed by the smallest -Wno-error= flags, passed through the build system's own
 //     variables (CFLAGS at configure time, CMAKE_C_FLAGS), never by editing sources;
+//   - cmake-missing-subdir: an add_subdirectory() of a directory the tarball lacks (a
+//     repacked source without its vendored googletest or benchmark) configures with the
+//     build's switch for the distro's copy of the framework, installed by the plan, or
+//     else with the option that gates the call off when what it adds is tests,
+//     benchmarks, examples, docs or fuzzers (the CMakeLists.txt is read, never run);
 //   - missing-package: a missing header, library, pkg-config module or program is
 //     looked up in the archive's Contents index ([Contents]) and its package installed;
 //   - parallel-make-race: a race of parallel jobs reruns the failing phase serially;

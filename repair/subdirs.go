@@ -1,0 +1,341 @@
+package repair
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+var (
+	// cmakeSubdirMissing is CMake's report of an add_subdirectory() of a directory that
+	// is not there, or has no CMakeLists.txt (a repacked tarball keeps the empty
+	// third_party/googletest): raw, or as buildlog joins it into one line.
+	cmakeSubdirMissing = []*regexp.Regexp{
+		re(`The source directory\s+\S+\s+does not contain a CMakeLists\.txt file`),
+		re(`add_subdirectory given source\s+"[^"]*"\s+which is not an\s+existing\s+directory`),
+	}
+	// cmakeSubdirAt is the same report with the calling file and line.
+	cmakeSubdirAt = re(`CMake Error at ([^\n:]+):(\d+) \(add_subdirectory\):\s+(?:The source directory\s+(\S+)\s+does not contain a CMakeLists\.txt file|add_subdirectory given source\s+"([^"]+)"\s+which is not an\s+existing\s+directory)`)
+)
+
+func cmakeSubdirRule() Rule {
+	return Rule{
+		Name: "cmake-missing-subdir",
+		Doc: "add_subdirectory() of a directory the tarball lacks (a repacked source without its vendored googletest or benchmark): " +
+			"the distro's copy through the build's switch for a system copy, else the option that gates it off",
+		Signatures: cmakeSubdirMissing,
+		Make:       makeCMakeSubdir,
+	}
+}
+
+// missingSubdir is one add_subdirectory() CMake could not enter.
+type missingSubdir struct {
+	file string // the calling CMakeLists.txt, repository-relative
+	line int
+	dir  string // as CMake reported it
+	rel  string // repository-relative, when the reader resolves the call's argument
+}
+
+// decision is how one missing directory is dealt with: -D settings and packages.
+type decision struct {
+	sub      missingSubdir
+	settings []leaf
+	packages []string
+	system   bool // the distro's copy replaces the vendored one
+	purpose  string
+	fw       string
+}
+
+func makeCMakeSubdir(ctx context.Context, f Failure, env Env) (*Fix, string) {
+	if env.ReadFile == nil {
+		return nil, "the build files cannot be read"
+	}
+	if env.Plan == nil {
+		return nil, "no build plan to configure differently"
+	}
+	text := f.text()
+	if f.Output != "" {
+		text += "\n" + f.Message
+	}
+	r := subdirReader{ctx: ctx, env: env, scripts: map[string]*cmakeScript{}}
+	var subs []missingSubdir
+	seen := map[string]bool{}
+	for _, m := range cmakeSubdirAt.FindAllStringSubmatch(text, 64) {
+		line, _ := strconv.Atoi(m[2])
+		dir := m[3] + m[4]
+		file, ok := r.locate(m[1], line)
+		if !ok {
+			continue
+		}
+		if key := file + ":" + m[2]; !seen[key] {
+			seen[key] = true
+			subs = append(subs, missingSubdir{file: file, line: line, dir: dir})
+		}
+	}
+	if len(subs) == 0 {
+		return nil, "the output does not say which CMakeLists.txt calls add_subdirectory, or it cannot be read"
+	}
+	settings := map[string]bool{}
+	var decisions []decision
+	var notes []string
+	for _, sub := range subs {
+		d, why := r.decide(sub, settings)
+		if why != "" {
+			notes = append(notes, why)
+			continue
+		}
+		for _, l := range d.settings {
+			settings[l.name] = l.want
+		}
+		decisions = append(decisions, d)
+	}
+	if len(decisions) == 0 {
+		return nil, strings.Join(notes, "; ")
+	}
+	decisions = append(decisions, r.dependents(decisions, settings)...)
+	return subdirFix(env, f.Phase, decisions, notes)
+}
+
+// subdirReader reads and keeps the CMakeLists.txt files a fix looks at.
+type subdirReader struct {
+	ctx     context.Context
+	env     Env
+	scripts map[string]*cmakeScript
+	read    int // bytes read so far, against maxSubdirRead
+}
+
+// maxSubdirRead bounds what one fix reads of the tree's CMake files, so a tree of many
+// huge CMakeLists.txt cannot make it read without end.
+const maxSubdirRead = 16 << 20
+
+func (r *subdirReader) script(file string) *cmakeScript {
+	if s, ok := r.scripts[file]; ok {
+		return s
+	}
+	var s *cmakeScript
+	if r.read < maxSubdirRead && r.ctx.Err() == nil {
+		if b, err := r.env.ReadFile(r.ctx, file); err == nil {
+			r.read += len(b)
+			s, _ = readCMakeScript(file, string(b))
+		}
+	}
+	r.scripts[file] = s
+	if s != nil {
+		r.inherit(s)
+	}
+	return s
+}
+
+// inherit gives a subdirectory's script the options and find_package() names of the
+// CMakeLists.txt files above it: a cache variable and a package found are visible to
+// every directory CMake enters after them.
+func (r *subdirReader) inherit(s *cmakeScript) {
+	for d := path.Dir(s.file); d != "." && d != "/"; {
+		d = path.Dir(d)
+		parent := path.Join(d, "CMakeLists.txt")
+		if !slices.Contains(r.env.Files, parent) {
+			continue
+		}
+		p := r.script(parent)
+		if p == nil {
+			continue
+		}
+		for k, v := range p.options {
+			if _, ok := s.options[k]; !ok {
+				s.options[k] = v
+			}
+		}
+		for k := range p.findPackage {
+			s.findPackage[k] = true
+		}
+		return // the parent inherited from its own parents
+	}
+}
+
+// locate finds the repository file CMake's error names (relative to the configured
+// source directory, or absolute in the sandbox): the file in the tree whose command on
+// that line is an add_subdirectory(), the shortest path of those.
+func (r *subdirReader) locate(name string, line int) (string, bool) {
+	name = strings.TrimSpace(name)
+	var cands []string
+	for _, p := range r.env.Files {
+		if p == name || strings.HasSuffix("/"+p, "/"+name) || strings.HasSuffix(name, "/"+p) {
+			cands = append(cands, p)
+		}
+	}
+	slices.SortFunc(cands, func(a, b string) int { return len(a) - len(b) })
+	for _, c := range cands[:min(len(cands), 8)] {
+		if s := r.script(c); s != nil && s.at("add_subdirectory", line) >= 0 {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// sourceRoot is the top CMakeLists.txt's directory among the loaded ones' ancestors:
+// the directory of the shortest CMakeLists.txt path above file.
+func (r *subdirReader) sourceRoot(file string) string {
+	dir := path.Dir(file)
+	root := dir
+	for d := dir; ; d = path.Dir(d) {
+		if slices.Contains(r.env.Files, path.Join(d, "CMakeLists.txt")) {
+			root = d
+		}
+		if d == "." || d == "/" {
+			return root
+		}
+	}
+}
+
+// settable says whether the fix can set a condition's leaf: a -D of an option or cache
+// variable (BUILD_TESTING is CTest's option), or, for <Pkg>_FOUND and TARGET of a
+// framework the file looks for with find_package(), installing its package.
+func (s *cmakeScript) settable(l leaf) bool {
+	if l.op == "var" {
+		if _, ok := s.options[l.name]; ok || l.name == "BUILD_TESTING" {
+			return true
+		}
+	}
+	return s.installable(l) != ""
+}
+
+// installable returns the framework whose package makes the leaf true, or "".
+func (s *cmakeScript) installable(l leaf) string {
+	if !l.want {
+		return ""
+	}
+	name := l.name
+	if l.op == "var" {
+		base, ok := strings.CutSuffix(name, "_FOUND")
+		if !ok {
+			return ""
+		}
+		name = base
+	}
+	fw, ok := frameworkByFind(name)
+	if !ok || !slices.ContainsFunc(fw.find, func(n string) bool { return s.findPackage[n] }) {
+		return ""
+	}
+	return fw.name
+}
+
+// decide chooses how to deal with one missing directory, given the settings chosen for
+// the others: the distro's copy of a vendored framework when the build has a switch
+// for it, else an option that gates the call off when the directory or the option is
+// tests, benchmarks, examples, docs or fuzzers. It returns a reason when neither fits.
+func (r *subdirReader) decide(sub missingSubdir, settings map[string]bool) (decision, string) {
+	s := r.script(sub.file)
+	i := s.at("add_subdirectory", sub.line)
+	if rel, ok := s.subdir(s.cmds[i], r.sourceRoot(sub.file)); ok {
+		sub.rel = rel
+	}
+	name := sub.rel
+	if name == "" {
+		name = sub.dir
+	}
+	d := decision{sub: sub, purpose: purposeOf(name)}
+	fw, isFW := frameworkOf(name)
+	if isFW {
+		d.fw = fw.name
+		d.purpose = "tests"
+		if fw.name == "benchmark" {
+			d.purpose = "benchmarks"
+		}
+	}
+	guards := s.guards[i]
+	conflicts := func(ls []leaf) bool {
+		return slices.ContainsFunc(ls, func(l leaf) bool { v, set := settings[l.name]; return set && v != l.want })
+	}
+	// The distro's copy first: it keeps the package's tests.
+	if isFW {
+		if pkgs := r.frameworkPackages(fw); len(pkgs) > 0 {
+			for k := len(guards) - 1; k >= 0; k-- {
+				for _, way := range guards[k].cond.ways(!guards[k].want, s.settable) {
+					if len(way) == 0 || conflicts(way) || !slices.ContainsFunc(way, func(l leaf) bool { return systemSwitch(s, l) }) ||
+						slices.ContainsFunc(way, func(l leaf) bool { return !systemSwitch(s, l) }) {
+						continue
+					}
+					for _, l := range way {
+						if l.op == "var" && !strings.HasSuffix(l.name, "_FOUND") {
+							d.settings = append(d.settings, l)
+						}
+					}
+					d.packages, d.system = pkgs, true
+					return d, ""
+				}
+			}
+		}
+	}
+	for k := len(guards) - 1; k >= 0; k-- {
+		for _, way := range guards[k].cond.ways(!guards[k].want, s.settable) {
+			if len(way) == 0 || conflicts(way) || slices.ContainsFunc(way, func(l leaf) bool { return !s.switchesOff(l, d.purpose) }) {
+				continue
+			}
+			d.settings = way
+			return d, ""
+		}
+	}
+	if len(guards) == 0 {
+		return d, fmt.Sprintf("%s:%d adds %s unconditionally", sub.file, sub.line, name)
+	}
+	return d, fmt.Sprintf("no option of %s gates %s:%d (%s) off as tests, benchmarks, examples or docs", sub.file, sub.file, sub.line, name)
+}
+
+// systemSwitch reports whether setting the leaf selects a system copy: a USE_SYSTEM_X
+// on, a USE_BUNDLED_X off, or a framework's package installed for find_package().
+func systemSwitch(s *cmakeScript, l leaf) bool {
+	if s.installable(l) != "" {
+		return true
+	}
+	if l.op != "var" {
+		return false
+	}
+	if _, ok := s.options[l.name]; !ok {
+		return false
+	}
+	return (l.want && systemWords.MatchString(l.name)) || (!l.want && bundledWords.MatchString(l.name))
+}
+
+// switchesOff reports whether setting an option as the leaf says leaves out a part of
+// the given purpose (or one its name and doc say): LEVELDB_BUILD_TESTS off, SKIP_TESTS on.
+func (s *cmakeScript) switchesOff(l leaf, purpose string) bool {
+	if l.op != "var" {
+		return false
+	}
+	doc := ""
+	if o, ok := s.options[l.name]; ok {
+		doc = o.Doc
+	} else if l.name != "BUILD_TESTING" {
+		return false
+	}
+	if systemWords.MatchString(l.name) || bundledWords.MatchString(l.name) {
+		return false
+	}
+	p := purposeOf(l.name)
+	if p == "" {
+		p = purposeOf(doc)
+	}
+	if p == "" || (purpose != "" && p != purpose && purpose != "tests" && p != "tests") {
+		return false
+	}
+	return l.want == negativeWords.MatchString(l.name)
+}
+
+// frameworkPackages are the distro packages of a framework: through the Contents index
+// when there is one, else the names Debian gives them; none on other platforms.
+func (r *subdirReader) frameworkPackages(fw framework) []string {
+	pm := r.env.Platform.PackageManager
+	if pm != "" && pm != "apt-get" && pm != "apt" {
+		return nil
+	}
+	if r.env.Packages != nil {
+		if p := r.env.Packages.Providers(KindHeader, fw.header); len(p) > 0 {
+			return append([]string{p[0]}, fw.packages[1:]...)
+		}
+	}
+	return fw.packages
+}
