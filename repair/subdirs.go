@@ -250,23 +250,25 @@ func (r *subdirReader) decide(sub missingSubdir, settings map[string]bool) (deci
 	conflicts := func(ls []leaf) bool {
 		return slices.ContainsFunc(ls, func(l leaf) bool { v, set := settings[l.name]; return set && v != l.want })
 	}
-	// The distro's copy first: it keeps the package's tests.
+	// The distro's copy first: it keeps the package's tests. The package is looked up
+	// only once the build is known to have a switch for it.
 	if isFW {
-		if pkgs := r.frameworkPackages(fw); len(pkgs) > 0 {
-			for k := len(guards) - 1; k >= 0; k-- {
-				for _, way := range guards[k].cond.ways(!guards[k].want, s.settable) {
-					if len(way) == 0 || conflicts(way) || !slices.ContainsFunc(way, func(l leaf) bool { return systemSwitch(s, l) }) ||
-						slices.ContainsFunc(way, func(l leaf) bool { return !systemSwitch(s, l) }) {
-						continue
-					}
-					for _, l := range way {
-						if l.op == "var" && !strings.HasSuffix(l.name, "_FOUND") {
-							d.settings = append(d.settings, l)
-						}
-					}
-					d.packages, d.system = pkgs, true
-					return d, ""
+		for k := len(guards) - 1; k >= 0; k-- {
+			for _, way := range guards[k].cond.ways(!guards[k].want, s.settable) {
+				if len(way) == 0 || conflicts(way) || slices.ContainsFunc(way, func(l leaf) bool { return !systemSwitch(s, l) }) {
+					continue
 				}
+				pkgs := r.frameworkPackages(fw)
+				if len(pkgs) == 0 {
+					break
+				}
+				for _, l := range way {
+					if l.op == "var" && !strings.HasSuffix(l.name, "_FOUND") {
+						d.settings = append(d.settings, l)
+					}
+				}
+				d.packages, d.system = pkgs, true
+				return d, ""
 			}
 		}
 	}
