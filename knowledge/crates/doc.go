@@ -17,4 +17,17 @@
 // crate, the requirement and the versions the distribution has. Transitive
 // dependencies are apt's: each librust package depends on the packages of its own
 // dependencies.
+//
+// Cargo resolves its lock file for every platform, with every feature of the
+// workspace members turned on and with their dev dependencies, even for a plain
+// cargo build, and a directory source must hold every crate that resolution asks for.
+// Resolve therefore also installs the packages of dependencies the build does not
+// compile, and lists those the distribution lacks as Missing with LockOnly set:
+// offline, cargo stops on them as well unless the manifest stops declaring them.
+//
+// [patch.crates-io] path and git entries take the place of registry dependencies, and
+// a vendor directory that the package's own .cargo/config.toml puts in place of
+// crates.io is what dependencies are resolved against instead of the distribution.
+// [Index.Rustc] and [RustVersionMet] compare a manifest's rust-version with the
+// distribution's compiler.
 package crates

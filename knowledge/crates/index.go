@@ -14,6 +14,7 @@ import (
 // entries and their Provides (librust-itoa-1-dev, librust-itoa-1+std-dev, ... with versions).
 type Index struct {
 	crates map[string]map[string]*packaged // normalized crate name -> version -> entry
+	rustc  string                          // the rustc package's version as a Rust version
 }
 
 // packaged is one crate version the distribution has.
@@ -48,6 +49,10 @@ func ParseIndex(r io.Reader) (*Index, error) {
 	ix := &Index{crates: map[string]map[string]*packaged{}}
 	err := deb822.Read(r, func(p deb822.Paragraph) bool {
 		pkg := p.Get("Package")
+		if pkg == "rustc" {
+			ix.rustc = CrateVersion(p.Get("Version"))
+			return true
+		}
 		if !strings.HasPrefix(pkg, "librust-") || !strings.HasSuffix(pkg, "-dev") {
 			return true
 		}
@@ -151,6 +156,24 @@ func (ix *Index) Versions(crate string) []string {
 		out[i] = e.version.String()
 	}
 	return out
+}
+
+// Rustc returns the version of the distribution's rustc (1.85.1 for the package
+// version 1.85.1+dfsg1-1), "" when the index has no rustc package.
+func (ix *Index) Rustc() string { return ix.rustc }
+
+// RustVersionMet reports whether a compiler of version have is at least the
+// rust-version need ("1.70", "1.74.1"), as cargo compares them.
+func RustVersionMet(need, have string) (bool, error) {
+	n, err := ParseVersion(fullVersion(need))
+	if err != nil {
+		return false, fmt.Errorf("crates: rust-version %q: %w", need, err)
+	}
+	h, err := ParseVersion(fullVersion(have))
+	if err != nil {
+		return false, fmt.Errorf("crates: rustc version %q: %w", have, err)
+	}
+	return h.Compare(n) >= 0, nil
 }
 
 // Len returns the number of crates the index has.

@@ -53,6 +53,25 @@ func TestParseIndex(t *testing.T) {
 	}
 }
 
+func TestRustc(t *testing.T) {
+	if got := excerpt(t).Rustc(); got != "1.85.1" {
+		t.Errorf("Rustc() = %q", got)
+	}
+	for _, tt := range []struct {
+		need, have string
+		want       bool
+	}{
+		{"1.82", "1.85.1", true}, {"1.85.1", "1.85.1", true}, {"1.86", "1.85.1", false}, {"1.85.2", "1.85", false}, {"2", "1.99.0", false},
+	} {
+		if got, err := RustVersionMet(tt.need, tt.have); err != nil || got != tt.want {
+			t.Errorf("RustVersionMet(%q, %q) = %v, %v", tt.need, tt.have, got, err)
+		}
+	}
+	if _, err := RustVersionMet("1.x", "1.85"); err == nil {
+		t.Error("a bad rust-version compares")
+	}
+}
+
 func TestParseIndexOdd(t *testing.T) {
 	text := `Package: librust-foo-dev
 Version: 2:1.2.3+dfsg-1+b1

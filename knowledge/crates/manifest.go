@@ -46,6 +46,11 @@ type Manifest struct {
 	Lockfile     bool     // a Cargo.lock is present at the root
 	// Git lists the git dependencies of the members and the local crates they use.
 	Git []GitDependency
+	// Vendor is the directory source the package's own .cargo/config.toml replaces
+	// crates.io with (slash-relative when inside the tree, as cargo vendor writes it);
+	// "" when it configures none. Cargo prefers that configuration to one made for the
+	// run, and Resolve then checks the dependencies against the vendored crates.
+	Vendor string
 
 	// build and lock say which optional dependencies are on and which features the
 	// feature tables ask of each dependency: build for the default members built with
@@ -55,6 +60,9 @@ type Manifest struct {
 	// built and no optional dependency is on.
 	build, lock map[string]depState
 	built       map[string]bool
+	// vendored holds the crates in Vendor by normalized name, highest version first;
+	// nil when Vendor is empty or outside the tree.
+	vendored map[string][]Version
 }
 
 // depState is what the feature tables make of one declared dependency.
@@ -134,6 +142,7 @@ type crate struct {
 type decl struct {
 	Dependency
 	key, path, git string
+	patched        bool // path or git come from [patch.crates-io]
 }
 
 func readManifest(t tree) (*Manifest, error) {
@@ -152,6 +161,9 @@ func readManifest(t tree) (*Manifest, error) {
 	}
 	if table(rootRaw, "package") == nil && r.ws == nil {
 		return nil, errors.New("crates: Cargo.toml has neither [package] nor [workspace]")
+	}
+	if err := r.readPatches(rootRaw); err != nil {
+		return nil, err
 	}
 	if table(rootRaw, "package") != nil {
 		if err := r.add(".", rootRaw, true); err != nil {
@@ -175,13 +187,16 @@ func readManifest(t tree) (*Manifest, error) {
 		c := r.crates[r.order[i]]
 		for _, d := range c.decls {
 			if d.path != "" {
-				if err := r.load(d.path, r.ws != nil && !r.excluded(d.path)); err != nil {
+				if err := r.load(d.path, r.ws != nil && !d.patched && !r.excluded(d.path)); err != nil {
 					return nil, fmt.Errorf("crates: %s's path dependency %s: %w", c.file, d.key, err)
 				}
 			}
 		}
 	}
 	m := &Manifest{Lockfile: t.exists("Cargo.lock")}
+	if m.Vendor, m.vendored, err = r.readVendor(); err != nil {
+		return nil, err
+	}
 	var members []string
 	for _, dir := range r.order {
 		if r.crates[dir].member {
@@ -233,6 +248,7 @@ type reader struct {
 	ws, wsPkg map[string]any
 	wsDeps    map[string]any
 	exclude   []string
+	patches   map[string]decl // [patch.crates-io] by normalized crate name
 	crates    map[string]*crate
 	order     []string
 	used      map[string]bool // manifests of the crates the lock file takes in
@@ -426,6 +442,7 @@ func (r *reader) readDecls(c *crate, tables map[string]any, target string) error
 			if err != nil {
 				return err
 			}
+			r.patch(&d)
 			c.decls = append(c.decls, d)
 		}
 	}
@@ -500,77 +517,6 @@ func within(dir, p string) (string, bool) {
 		return "", false
 	}
 	return j, true
-}
-
-// targets returns a member's programs and whether it has a library, as cargo infers
-// them: [[bin]] tables, src/main.rs (named after the package), src/bin/NAME.rs and
-// src/bin/NAME/main.rs unless autobins = false; [lib] or src/lib.rs.
-func (r *reader) targets(c *crate) ([]string, bool) {
-	pkg := table(c.raw, "package")
-	if pkg == nil {
-		pkg = table(c.raw, "project")
-	}
-	at := func(rel string) string { return path.Join(c.dir, rel) }
-	var bins []string
-	explicit := map[string]bool{}
-	binTables, _ := c.raw["bin"].([]any)
-	for _, b := range binTables {
-		t, _ := b.(map[string]any)
-		if name := str(t, "name"); name != "" {
-			bins = append(bins, name)
-			if p := str(t, "path"); p != "" {
-				explicit[path.Clean(p)] = true
-			}
-		}
-	}
-	if boolean(pkg, "autobins", true) {
-		if !explicit["src/main.rs"] && r.t.exists(at("src/main.rs")) && !slices.Contains(bins, c.name) {
-			bins = append(bins, c.name)
-		}
-		if r.t.list != nil {
-			entries, _ := r.t.list(at("src/bin"))
-			for _, e := range entries {
-				name, rel := "", ""
-				switch {
-				case !e.IsDir() && strings.HasSuffix(e.Name(), ".rs"):
-					name, rel = strings.TrimSuffix(e.Name(), ".rs"), "src/bin/"+e.Name()
-				case e.IsDir() && r.t.exists(at("src/bin/"+e.Name()+"/main.rs")):
-					name, rel = e.Name(), "src/bin/"+e.Name()+"/main.rs"
-				}
-				if name != "" && !explicit[rel] && !slices.Contains(bins, name) {
-					bins = append(bins, name)
-				}
-			}
-		}
-	}
-	lib := table(c.raw, "lib") != nil || boolean(pkg, "autolib", true) && r.t.exists(at("src/lib.rs"))
-	return bins, lib
-}
-
-// highestRustVersion returns the highest of rust-version values ("1.70", "1.74.1").
-func highestRustVersion(vs []string) string {
-	best, bestV := "", Version{}
-	for _, s := range vs {
-		v, err := ParseVersion(fullVersion(s))
-		if err != nil {
-			continue
-		}
-		if best == "" || v.Compare(bestV) > 0 {
-			best, bestV = s, v
-		}
-	}
-	return best
-}
-
-// fullVersion pads "1.70" to "1.70.0".
-func fullVersion(s string) string {
-	switch strings.Count(s, ".") {
-	case 0:
-		return s + ".0.0"
-	case 1:
-		return s + ".0"
-	}
-	return s
 }
 
 func sortedKeys(m map[string]any) []string {

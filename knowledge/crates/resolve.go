@@ -15,6 +15,7 @@ type Resolution struct {
 }
 
 // Resolved is one dependency and the distribution package that supplies it.
+// Package is "" for a crate the package vendors ([Manifest.Vendor]).
 type Resolved struct{ Name, Req, Package, Version, Manifest string }
 
 // Missing is a dependency, or a feature of one, that the distribution does not package
@@ -28,6 +29,9 @@ type Missing struct {
 	Git string
 	// Target is the [target.X] table the dependency is declared in ("" for all).
 	Target string
+	// Vendor is the package's vendor directory when the dependency was looked for
+	// there (see [Manifest.Vendor]); Available then lists the vendored versions.
+	Vendor string
 	// LockOnly is set for a dependency the build for the target does not use but
 	// cargo's lock-file resolution still asks for: cargo resolves the lock file for
 	// every platform, every feature of the workspace members and their dev
@@ -52,6 +56,10 @@ func (m Missing) String() string {
 	}
 	s := fmt.Sprintf("%s %s (%s dependency in %s)", name, req, m.Kind, where)
 	switch {
+	case m.Vendor != "" && len(m.Available) == 0:
+		s += ": it is not among the crates vendored in " + m.Vendor
+	case m.Vendor != "":
+		s += ": the crates vendored in " + m.Vendor + " have only " + strings.Join(m.Available, ", ")
 	case m.Git != "":
 		s += ": comes from git (" + m.Git + "), which no distribution package supplies"
 	case m.Feature != "":
@@ -104,6 +112,10 @@ func (e *MissingError) Error() string {
 // LockOnly. A normal or build dependency (or a feature of one) the build uses and the
 // distribution lacks, and any git dependency the build uses, make a *MissingError,
 // returned with the rest of the resolution.
+//
+// A package that vendors its crates ([Manifest.Vendor] inside the tree) is resolved
+// against the vendored crates instead: cargo reads them, not the distribution's, so
+// nothing is installed and a crate the vendor directory lacks is what is missing.
 func (ix *Index) Resolve(m *Manifest, t Target, dev bool) (*Resolution, error) {
 	res := &Resolution{}
 	pkgs := map[string]bool{}
@@ -135,6 +147,10 @@ func (ix *Index) Resolve(m *Manifest, t Target, dev bool) (*Resolution, error) {
 		req, err := ParseRequirement(d.Req)
 		if err != nil {
 			return nil, fmt.Errorf("crates: %s: dependency %s: %w", d.Manifest, d.Name, err)
+		}
+		if m.vendored != nil {
+			m.fromVendor(res, d.Name, d.Req, req, d.Kind, d.Manifest, d.Target, used, miss)
+			continue
 		}
 		base := Missing{Crate: d.Name, Req: d.Req, Kind: d.Kind, Manifest: d.Manifest, Target: d.Target, Available: ix.Versions(d.Name)}
 		e := ix.pick(d.Name, req)
@@ -185,6 +201,11 @@ func (ix *Index) Resolve(m *Manifest, t Target, dev bool) (*Resolution, error) {
 		}
 		on := !g.Optional || m.build[depID(Dependency{Manifest: g.Manifest, Kind: g.Kind, Target: g.Target, Name: cmpOr(g.key, g.Name)})].on
 		used := applies && on && m.compiles(g.Manifest) && (g.Kind != KindDev || dev)
+		if m.vendored != nil {
+			// cargo vendor copies git dependencies as well.
+			m.fromVendor(res, g.Name, "", Requirement{}, g.Kind, g.Manifest, g.Target, used, miss)
+			continue
+		}
 		miss(Missing{Crate: g.Name, Kind: g.Kind, Manifest: g.Manifest, Target: g.Target, Git: g.URL}, used)
 	}
 	for p := range pkgs {
@@ -195,6 +216,25 @@ func (ix *Index) Resolve(m *Manifest, t Target, dev bool) (*Resolution, error) {
 		return res, &MissingError{Missing: fatal}
 	}
 	return res, nil
+}
+
+// fromVendor resolves one dependency against the package's vendored crates, which
+// carry all their features: a match is a Resolved without a package.
+func (m *Manifest) fromVendor(res *Resolution, name, reqText string, req Requirement, kind, manifest, target string, used bool, miss func(Missing, bool)) {
+	vs := m.vendored[Normalize(name)]
+	for _, v := range vs {
+		if req.Matches(v) {
+			if used {
+				res.Crates = append(res.Crates, Resolved{Name: name, Req: reqText, Version: v.String(), Manifest: manifest})
+			}
+			return
+		}
+	}
+	x := Missing{Crate: name, Req: reqText, Kind: kind, Manifest: manifest, Target: target, Vendor: m.Vendor}
+	for _, v := range vs {
+		x.Available = append(x.Available, v.String())
+	}
+	miss(x, used)
 }
 
 // compiles reports whether the build compiles the crate of the manifest file.
