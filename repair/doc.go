@@ -22,6 +22,10 @@
 //     build's switch for the distro's copy of the framework, installed by the plan, or
 //     else with the option that gates the call off when what it adds is tests,
 //     benchmarks, examples, docs or fuzzers (the CMakeLists.txt is read, never run);
+//   - meson-missing-subproject: a dependency() fallback or subproject() that the
+//     tarball (subprojects/ stripped) or the offline sandbox (a wrap to download)
+//     cannot provide: the distro package of the dependency's pkg-config module, else
+//     the get_option() that gates the call off for tests, benchmarks, examples or docs;
 //   - missing-package: a missing header, library, pkg-config module or program is
 //     looked up in the archive's Contents index ([Contents]) and its package installed;
 //   - parallel-make-race: a race of parallel jobs reruns the failing phase serially;
