@@ -17,16 +17,19 @@ var (
 	cmakeSubdirMissing = []*regexp.Regexp{
 		re(`The source directory\s+\S+\s+does not contain a CMakeLists\.txt file`),
 		re(`add_subdirectory given source\s+"[^"]*"\s+which is not an\s+existing\s+directory`),
+		// A build that downloads its test framework at configure time (jsonnet's
+		// googletest through a sub-build), which the offline sandbox cannot.
+		re(`Build step for \S+ failed|\S+ download failed: \d`),
 	}
 	// cmakeSubdirAt is the same report with the calling file and line.
-	cmakeSubdirAt = re(`CMake Error at ([^\n:]+):(\d+) \(add_subdirectory\):\s+(?:The source directory\s+(\S+)\s+does not contain a CMakeLists\.txt file|add_subdirectory given source\s+"([^"]+)"\s+which is not an\s+existing\s+directory)`)
+	cmakeSubdirAt = re(`CMake Error at ([^\n:]+):(\d+) \((add_subdirectory|message)\):\s+(?:The source directory\s+(\S+)\s+does not contain a CMakeLists\.txt file|add_subdirectory given source\s+"([^"]+)"\s+which is not an\s+existing\s+directory|Build step for (\S+) failed|(\S+) download failed)`)
 )
 
 func cmakeSubdirRule() Rule {
 	return Rule{
 		Name: "cmake-missing-subdir",
-		Doc: "add_subdirectory() of a directory the tarball lacks (a repacked source without its vendored googletest or benchmark): " +
-			"the distro's copy through the build's switch for a system copy, else the option that gates it off",
+		Doc: "add_subdirectory() of a directory the tarball lacks (a repacked source without its vendored googletest or benchmark), " +
+			"or a configure-time download of such a framework offline: the distro's copy through the build's switch for a system copy, else the option that gates it off",
 		Signatures: cmakeSubdirMissing,
 		Make:       makeCMakeSubdir,
 	}
@@ -35,6 +38,7 @@ func cmakeSubdirRule() Rule {
 // missingSubdir is one add_subdirectory() CMake could not enter.
 type missingSubdir struct {
 	file string // the calling CMakeLists.txt, repository-relative
+	cmd  string // add_subdirectory, or the message() reporting a framework's download
 	line int
 	dir  string // as CMake reported it
 	rel  string // repository-relative, when the reader resolves the call's argument
@@ -66,14 +70,19 @@ func makeCMakeSubdir(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	seen := map[string]bool{}
 	for _, m := range cmakeSubdirAt.FindAllStringSubmatch(text, 64) {
 		line, _ := strconv.Atoi(m[2])
-		dir := m[3] + m[4]
-		file, ok := r.locate(m[1], line)
+		cmd, dir := m[3], m[4]+m[5]+m[6]+m[7]
+		if cmd == "message" {
+			if _, ok := frameworkOf(dir); !ok {
+				continue // only a vendored framework's download is this rule's
+			}
+		}
+		file, ok := r.locate(m[1], cmd, line)
 		if !ok {
 			continue
 		}
 		if key := file + ":" + m[2]; !seen[key] {
 			seen[key] = true
-			subs = append(subs, missingSubdir{file: file, line: line, dir: dir})
+			subs = append(subs, missingSubdir{file: file, cmd: cmd, line: line, dir: dir})
 		}
 	}
 	if len(subs) == 0 {
@@ -159,7 +168,7 @@ func (r *subdirReader) inherit(s *cmakeScript) {
 // locate finds the repository file CMake's error names (relative to the configured
 // source directory, or absolute in the sandbox): the file in the tree whose command on
 // that line is an add_subdirectory(), the shortest path of those.
-func (r *subdirReader) locate(name string, line int) (string, bool) {
+func (r *subdirReader) locate(name, cmd string, line int) (string, bool) {
 	name = strings.TrimSpace(name)
 	var cands []string
 	for _, p := range r.env.Files {
@@ -169,7 +178,7 @@ func (r *subdirReader) locate(name string, line int) (string, bool) {
 	}
 	slices.SortFunc(cands, func(a, b string) int { return len(a) - len(b) })
 	for _, c := range cands[:min(len(cands), 8)] {
-		if s := r.script(c); s != nil && s.at("add_subdirectory", line) >= 0 {
+		if s := r.script(c); s != nil && s.at(cmd, line) >= 0 {
 			return c, true
 		}
 	}
@@ -229,8 +238,8 @@ func (s *cmakeScript) installable(l leaf) string {
 // tests, benchmarks, examples, docs or fuzzers. It returns a reason when neither fits.
 func (r *subdirReader) decide(sub missingSubdir, settings map[string]bool) (decision, string) {
 	s := r.script(sub.file)
-	i := s.at("add_subdirectory", sub.line)
-	if rel, ok := s.subdir(s.cmds[i], r.sourceRoot(sub.file)); ok {
+	i := s.at(sub.cmd, sub.line)
+	if rel, ok := s.subdir(s.cmds[i], r.sourceRoot(sub.file)); ok && sub.cmd == "add_subdirectory" {
 		sub.rel = rel
 	}
 	name := sub.rel

@@ -59,6 +59,12 @@ func TestCMakeSubdirRule(t *testing.T) {
 			planLine: "cmake -DSNAPPY_BUILD_TESTS=OFF -DSNAPPY_BUILD_BENCHMARKS=OFF -S . -B build -DCMAKE_BUILD_TYPE=Release && " +
 				"cmake --build build -j$(nproc)",
 			analysis: []string{"CMakeLists.txt:333 adds third_party/googletest", "CMakeLists.txt:379 adds third_party/benchmark (a vendored benchmark)"}},
+		{name: "jsonnet: its configure-time googletest download, offline: the system gtest switch",
+			log:      "cmake-download-jsonnet.log",
+			tree:     memTree{"CMakeLists.txt": readLog(t, "cmake/jsonnet-0.20.0.txt"), "core/vm.cpp": ""},
+			planLine: "cmake -DUSE_SYSTEM_GTEST=ON -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)",
+			setup:    "apt-get update && apt-get install -y build-essential cmake pkgconf libgtest-dev libgmock-dev",
+			analysis: []string{"CMakeLists.txt:75 reports that the build could not download googletest (a vendored googletest)", "USE_SYSTEM_GTEST=ON selects the distro's copy"}},
 		{name: "a system googletest switch in a subdirectory's CMakeLists.txt",
 			log: cmakeError("test/CMakeLists.txt", 6, "/workspace/yaml/test/gtest-1.11.0", false),
 			tree: memTree{

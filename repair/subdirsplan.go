@@ -272,15 +272,19 @@ func describe(d decision) string {
 		set = append(set, l.name+"="+v)
 	}
 	at := fmt.Sprintf("%s:%d", d.sub.file, d.sub.line)
+	adds, lacks := "adds", "which the tarball lacks"
+	if d.sub.cmd == "message" {
+		adds, lacks = "reports that the build could not download", "which the offline sandbox cannot fetch"
+	}
 	switch {
 	case strings.HasPrefix(d.sub.dir, "links "):
 		return fmt.Sprintf("%s %s, which is left out, so %s turns that block off too.", at, d.sub.dir, strings.Join(set, " "))
 	case d.system && len(set) > 0:
-		return fmt.Sprintf("%s adds %s, which the tarball lacks; %s selects the distro's copy (%s) instead.", at, what, strings.Join(set, " "), strings.Join(d.packages, " "))
+		return fmt.Sprintf("%s %s %s, %s; %s selects the distro's copy (%s) instead.", at, adds, what, lacks, strings.Join(set, " "), strings.Join(d.packages, " "))
 	case d.system:
-		return fmt.Sprintf("%s adds %s only when find_package() finds no installed copy; the distro's (%s) is installed.", at, what, strings.Join(d.packages, " "))
+		return fmt.Sprintf("%s %s %s only when find_package() finds no installed copy; the distro's (%s) is installed.", at, adds, what, strings.Join(d.packages, " "))
 	}
-	return fmt.Sprintf("%s adds %s, which the tarball lacks, only when %s; the build configures with %s.", at, what, gateWords(d.settings), strings.Join(set, " "))
+	return fmt.Sprintf("%s %s %s, %s, only when %s; the build configures with %s.", at, adds, what, lacks, gateWords(d.settings), strings.Join(set, " "))
 }
 
 func gateWords(ls []leaf) string {
