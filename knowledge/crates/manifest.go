@@ -83,6 +83,10 @@ const (
 const (
 	maxCrates   = 2000
 	maxFeatures = 20000
+	// maxTreeBytes and maxTreeKeys bound all manifests read together (a workspace,
+	// its local crates and vendored crates): coreutils' 107 manifests hold 170 KB.
+	maxTreeBytes = 64 << 20
+	maxTreeKeys  = 100000
 )
 
 // ReadManifest reads Cargo.toml at the package root and its workspace members through read
@@ -146,11 +150,16 @@ type decl struct {
 }
 
 func readManifest(t tree) (*Manifest, error) {
-	rootRaw, err := readCargoToml(t, "Cargo.toml")
+	return readManifestWithin(t, maxTreeBytes, maxTreeKeys)
+}
+
+// readManifestWithin is readManifest with the tree's budget given.
+func readManifestWithin(t tree, maxBytes, maxKeys int) (*Manifest, error) {
+	r := &reader{t: t, crates: map[string]*crate{}, maxBytes: maxBytes, maxKeys: maxKeys}
+	rootRaw, err := r.readCargoToml("Cargo.toml")
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{t: t, crates: map[string]*crate{}}
 	r.ws = table(rootRaw, "workspace")
 	r.wsPkg = table(r.ws, "package")
 	r.wsDeps = table(r.ws, "dependencies")
@@ -252,6 +261,10 @@ type reader struct {
 	crates    map[string]*crate
 	order     []string
 	used      map[string]bool // manifests of the crates the lock file takes in
+	bytes     int             // read so far, against maxBytes
+	keys      int             // decoded so far, against maxKeys
+	maxBytes  int
+	maxKeys   int
 }
 
 // defaultMembers returns the crates a plain cargo build compiles: the workspace's
@@ -274,10 +287,24 @@ func (r *reader) defaultMembers(rootRaw map[string]any, members []string) ([]str
 	return members, nil
 }
 
-func readCargoToml(t tree, rel string) (map[string]any, error) {
-	data, err := t.read(rel)
+// readCargoToml reads and decodes one manifest of the tree, within the budget of
+// the whole ReadManifest.
+func (r *reader) readCargoToml(rel string) (map[string]any, error) {
+	data, err := r.t.read(rel)
 	if err != nil {
 		return nil, fmt.Errorf("crates: read %s: %w", rel, err)
+	}
+	return r.decode(rel, data)
+}
+
+func (r *reader) overBudget() bool { return r.bytes > r.maxBytes || r.keys > r.maxKeys }
+
+func (r *reader) decode(rel string, data []byte) (map[string]any, error) {
+	_, keys := shape(data)
+	r.bytes += len(data)
+	r.keys += keys
+	if r.overBudget() {
+		return nil, fmt.Errorf("crates: the package's manifests hold more than %d bytes or %d keys (at %s)", r.maxBytes, r.maxKeys, rel)
 	}
 	return decodeTOML(rel, data)
 }
@@ -349,7 +376,7 @@ func (r *reader) load(dir string, member bool) error {
 		c.member = c.member || member
 		return nil
 	}
-	raw, err := readCargoToml(r.t, manifestPath(dir))
+	raw, err := r.readCargoToml(manifestPath(dir))
 	if err != nil {
 		return err
 	}

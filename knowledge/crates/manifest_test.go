@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -302,6 +303,90 @@ func TestReadManifestRefuses(t *testing.T) {
 	}
 }
 
+func TestReadManifestHostileFeatures(t *testing.T) {
+	// A chain of 3000 features, a cycle, and a feature naming an unknown dependency:
+	// activation ends and turns on what the chain reaches.
+	var b strings.Builder
+	b.WriteString("[package]\nname = \"h\"\n[features]\ndefault = [\"f0\"]\n")
+	for i := 0; i < 3000; i++ {
+		b.WriteString("f" + strconv.Itoa(i) + " = [\"f" + strconv.Itoa(i+1) + "\"]\n")
+	}
+	b.WriteString("f3000 = [\"dep:x\", \"ghost/feat\", \"cyc\"]\ncyc = [\"f0\", \"cyc\"]\n[dependencies]\nx = { version = \"1\", optional = true }\n")
+	m := readTOML(t, map[string]string{"Cargo.toml": b.String()})
+	x := findDep(m, "Cargo.toml", "x", KindNormal, "")
+	if x == nil || !m.build[depID(*x)].on {
+		t.Errorf("x at the end of the chain is not on: %+v", x)
+	}
+	// More keys or feature entries than allowed is an error, not a long parse or walk.
+	b.Reset()
+	b.WriteString("[package]\nname = \"h\"\n[features]\n")
+	for i := 0; i < maxKeys; i++ {
+		b.WriteString("f" + strconv.Itoa(i) + " = []\n")
+	}
+	if _, err := ReadManifestFS(fstest.MapFS{"Cargo.toml": {Data: []byte(b.String())}}); err == nil || !strings.Contains(err.Error(), "keys") {
+		t.Errorf("too many keys: %v", err)
+	}
+	b.Reset()
+	b.WriteString("[package]\nname = \"h\"\n[features]\nf = [")
+	for i := 0; i < maxFeatures; i++ {
+		b.WriteString("\"a\",")
+	}
+	b.WriteString("]\n")
+	if _, err := ReadManifestFS(fstest.MapFS{"Cargo.toml": {Data: []byte(b.String())}}); err == nil || !strings.Contains(err.Error(), "feature entries") {
+		t.Errorf("too many feature entries: %v", err)
+	}
+}
+
+func TestReadManifestTreeBudget(t *testing.T) {
+	// Many members, each within the bounds of one manifest, exhaust the tree's budget
+	// (small here, so the test stays fast); so do vendored crates.
+	fsys := fstest.MapFS{"Cargo.toml": {Data: []byte("[workspace]\nmembers = [\"m/*\"]\n")}}
+	for i := 0; i < 20; i++ {
+		fsys["m/"+strconv.Itoa(i)+"/Cargo.toml"] = &fstest.MapFile{Data: []byte("[package]\nname = \"x\"\n[features]\na = []\nb = []\n")}
+	}
+	files := func(fsys fstest.MapFS) tree {
+		return tree{read: func(rel string) ([]byte, error) { return fs.ReadFile(fsys, rel) }, list: func(dir string) ([]fs.DirEntry, error) { return fs.ReadDir(fsys, dir) }}
+	}
+	if _, err := readManifestWithin(files(fsys), 1<<20, 50); err == nil || !strings.Contains(err.Error(), "manifests hold more than") {
+		t.Errorf("members over the key budget: %v", err)
+	}
+	if _, err := readManifestWithin(files(fsys), 600, 1000); err == nil || !strings.Contains(err.Error(), "manifests hold more than") {
+		t.Errorf("members over the byte budget: %v", err)
+	}
+	if _, err := readManifestWithin(files(fsys), 1<<20, 1000); err != nil {
+		t.Errorf("within the budget: %v", err)
+	}
+	v := vendoredTree()
+	_, rootKeys := shape(v["Cargo.toml"].Data)
+	_, configKeys := shape(v[".cargo/config.toml"].Data)
+	if _, err := readManifestWithin(files(v), 1<<20, rootKeys+configKeys+1); err == nil || !strings.Contains(err.Error(), "(at vendor/") {
+		t.Errorf("vendored crates over the budget: %v", err)
+	}
+}
+
+func TestReadManifestDefaultMembers(t *testing.T) {
+	files := map[string]string{
+		"Cargo.toml":   "[workspace]\nmembers = [\"a\", \"b\"]\ndefault-members = [\"a\"]\n",
+		"a/Cargo.toml": "[package]\nname = \"a\"\n[dependencies]\nitoa = \"1\"\n",
+		"b/Cargo.toml": "[package]\nname = \"b\"\n[dependencies]\nnot-packaged = \"1\"\n",
+	}
+	m := readTOML(t, files)
+	// cargo build compiles a only; b's dependency is only the lock file's.
+	res, err := excerpt(t).Resolve(m, RISCV64, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys := missingKeys(res.Missing); !slices.Equal(keys, []string{"not-packaged:normal:lock"}) {
+		t.Errorf("missing %v", keys)
+	}
+	delete(files, "b/Cargo.toml")
+	files["Cargo.toml"] = "[workspace]\nmembers = [\"a\"]\n[package]\nname = \"root\"\n[dependencies]\nmd-5 = \"0.10\"\n"
+	m = readTOML(t, files)
+	if !slices.Equal(m.Members, []string{".", "a"}) || m.built["a/Cargo.toml"] || !m.built["Cargo.toml"] {
+		t.Errorf("members %v built %v", m.Members, m.built)
+	}
+}
+
 func TestReadManifestReadError(t *testing.T) {
 	boom := errors.New("boom")
 	_, err := ReadManifest(func(string) ([]byte, error) { return nil, boom })
@@ -310,7 +395,7 @@ func TestReadManifestReadError(t *testing.T) {
 	}
 }
 
-func TestNesting(t *testing.T) {
+func TestShape(t *testing.T) {
 	for s, want := range map[string]int{
 		`a = [[1], {b = [2]}]`:          3,
 		`a = "[[[[" # [[[[`:             0,
@@ -319,8 +404,8 @@ func TestNesting(t *testing.T) {
 		`[[bin]]`:                       2,
 		"a = \"\"\"x\\\"\"\"[[\"\"\"\n": 0,
 	} {
-		if got := nesting([]byte(s)); got != want {
-			t.Errorf("nesting(%q) = %d, want %d", s, got, want)
+		if got, _ := shape([]byte(s)); got != want {
+			t.Errorf("shape(%q) depth %d, want %d", s, got, want)
 		}
 	}
 }

@@ -53,7 +53,7 @@ func (r *reader) readVendor() (string, map[string][]Version, error) {
 		if err != nil {
 			continue
 		}
-		if cfg, err = decodeTOML(name, data); err != nil {
+		if cfg, err = r.decode(name, data); err != nil {
 			return "", nil, err
 		}
 		break
@@ -85,7 +85,10 @@ func (r *reader) readVendor() (string, map[string][]Version, error) {
 		if !e.IsDir() {
 			continue
 		}
-		raw, err := readCargoToml(r.t, path.Join(rel, e.Name(), "Cargo.toml"))
+		raw, err := r.readCargoToml(path.Join(rel, e.Name(), "Cargo.toml"))
+		if r.overBudget() {
+			return "", nil, err
+		}
 		if err != nil {
 			continue // cargo skips what is not a crate, too
 		}

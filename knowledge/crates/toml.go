@@ -14,6 +14,10 @@ const (
 	MaxManifestSize = 4 << 20
 	// maxNesting bounds how deep arrays and inline tables nest.
 	maxNesting = 64
+	// maxKeys bounds the key/value pairs of one manifest. The TOML decoder looks each
+	// new key up among all keys seen before (quadratic time: 40000 keys take seconds),
+	// while the largest real manifests have a few thousand (web-sys's features).
+	maxKeys = 8000
 )
 
 // decodeTOML parses one manifest into generic tables, after checking its size and
@@ -22,8 +26,12 @@ func decodeTOML(name string, data []byte) (map[string]any, error) {
 	if len(data) > MaxManifestSize {
 		return nil, fmt.Errorf("crates: %s is %d bytes, more than the %d a manifest may have", name, len(data), MaxManifestSize)
 	}
-	if d := nesting(data); d > maxNesting {
+	d, keys := shape(data)
+	if d > maxNesting {
 		return nil, fmt.Errorf("crates: %s nests arrays or tables %d deep, more than the %d allowed", name, d, maxNesting)
+	}
+	if keys > maxKeys {
+		return nil, fmt.Errorf("crates: %s has %d keys, more than the %d allowed", name, keys, maxKeys)
 	}
 	var m map[string]any
 	if err := toml.Unmarshal(data, &m); err != nil {
@@ -32,11 +40,12 @@ func decodeTOML(name string, data []byte) (map[string]any, error) {
 	return m, nil
 }
 
-// nesting returns the deepest nesting of '[' and '{' outside strings and comments.
-// It over-counts rather than under-counts (a table header [[bin]] counts two), which
-// only matters for inputs far past any real manifest.
-func nesting(data []byte) int {
-	depth, deepest := 0, 0
+// shape returns the deepest nesting of '[' and '{' and the number of '=' outside
+// strings and comments (one per key/value pair). It over-counts rather than
+// under-counts (a table header [[bin]] counts two), which only matters for inputs far
+// past any real manifest.
+func shape(data []byte) (deepest, keys int) {
+	depth := 0
 	for i := 0; i < len(data); i++ {
 		switch c := data[i]; c {
 		case '#':
@@ -45,6 +54,8 @@ func nesting(data []byte) int {
 			}
 		case '"', '\'':
 			i = skipString(data, i)
+		case '=':
+			keys++
 		case '[', '{':
 			depth++
 			deepest = max(deepest, depth)
@@ -54,7 +65,7 @@ func nesting(data []byte) int {
 			}
 		}
 	}
-	return deepest
+	return deepest, keys
 }
 
 // skipString returns the index of the last byte of the string that starts at i
