@@ -12,15 +12,21 @@ import (
 type Target struct {
 	Triple, Arch, OS, Family, Env string
 	PointerWidth                  int
-	// Endian and Vendor answer target_endian and target_vendor; HasAtomic lists the
-	// widths of target_has_atomic. Empty: those keys are false.
-	Endian, Vendor string
-	HasAtomic      []string
+	// Endian, Vendor, ABI and Panic answer target_endian, target_vendor, target_abi
+	// and panic; HasAtomic lists the widths of target_has_atomic, Features the
+	// target_feature names. Empty: those keys are false (target_abi = "" aside).
+	Endian, Vendor, ABI, Panic string
+	HasAtomic, Features        []string
+	// DebugAssertions answers the bare name debug_assertions. Cargo evaluates target
+	// tables with the cfg that plain rustc prints, and that has debug_assertions
+	// whatever the profile, so it is true for every cargo build.
+	DebugAssertions bool
 }
 
-// RISCV64 is riscv64gc-unknown-linux-gnu.
+// RISCV64 is riscv64gc-unknown-linux-gnu, with the cfg values rustc prints for it.
 var RISCV64 = Target{Triple: "riscv64gc-unknown-linux-gnu", Arch: "riscv64", OS: "linux", Family: "unix", Env: "gnu", PointerWidth: 64,
-	Endian: "little", Vendor: "unknown", HasAtomic: []string{"8", "16", "32", "64", "ptr"}}
+	Endian: "little", Vendor: "unknown", Panic: "unwind", HasAtomic: []string{"8", "16", "32", "64", "ptr"},
+	Features: []string{"a", "c", "d", "f", "m"}, DebugAssertions: true}
 
 // maxCfgDepth bounds the nesting of all(), any() and not(): real expressions nest two
 // or three deep, and the bound keeps a hostile one from exhausting the stack.
@@ -199,7 +205,7 @@ func (p *cfgParser) str() (string, error) {
 
 // Eval evaluates the expression for t. A name or key that t does not answer is
 // false, as cargo treats a cfg that rustc does not set for the target (feature = "..."
-// in a target table, test, debug_assertions, an unknown key): unset.
+// in a target table, test, a custom --cfg, an unknown key): unset.
 func (e Cfg) Eval(t Target) bool {
 	switch e.kind {
 	case cfgAll:
@@ -220,8 +226,13 @@ func (e Cfg) Eval(t Target) bool {
 		return !e.args[0].Eval(t)
 	}
 	if !e.hasV {
-		// unix and windows are the bare names rustc sets from the target family.
-		return (e.key == "unix" || e.key == "windows") && e.key == t.Family
+		switch e.key {
+		case "unix", "windows": // the bare names rustc sets from the target family
+			return e.key == t.Family
+		case "debug_assertions":
+			return t.DebugAssertions
+		}
+		return false
 	}
 	switch e.key {
 	case "target_arch":
@@ -238,8 +249,14 @@ func (e Cfg) Eval(t Target) bool {
 		return e.value == t.Endian
 	case "target_pointer_width":
 		return t.PointerWidth > 0 && e.value == strconv.Itoa(t.PointerWidth)
+	case "target_abi":
+		return e.value == t.ABI
+	case "panic":
+		return t.Panic != "" && e.value == t.Panic
 	case "target_has_atomic":
 		return slices.Contains(t.HasAtomic, e.value)
+	case "target_feature":
+		return slices.Contains(t.Features, e.value)
 	}
 	return false
 }

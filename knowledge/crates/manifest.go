@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // Dependency is one dependency of one manifest (path and git dependencies are not Dependencies).
@@ -408,6 +409,16 @@ func (r *reader) add(dir string, raw map[string]any, member bool) error {
 	if c.name == "" {
 		return fmt.Errorf("crates: %s names no package", file)
 	}
+	if !validName(c.name) {
+		return fmt.Errorf("crates: %s: %q is not a valid package name", file, c.name)
+	}
+	binTables, _ := raw["bin"].([]any)
+	for _, b := range binTables {
+		t, _ := b.(map[string]any)
+		if name := str(t, "name"); name != "" && !validName(name) {
+			return fmt.Errorf("crates: %s: %q is not a valid binary target name", file, name)
+		}
+	}
 	switch v := pkg["rust-version"].(type) {
 	case string:
 		c.rustVersion = v
@@ -478,6 +489,9 @@ func (r *reader) readDecls(c *crate, tables map[string]any, target string) error
 
 func (r *reader) readDecl(c *crate, key string, v any, kind, target string) (decl, error) {
 	d := decl{Dependency: Dependency{Name: key, Kind: kind, Target: target, Manifest: c.file, DefaultFeatures: true}, key: key}
+	if !validName(key) {
+		return d, fmt.Errorf("crates: %s: %q is not a valid dependency name", c.file, key)
+	}
 	switch v := v.(type) {
 	case string:
 		d.Req = v
@@ -509,6 +523,9 @@ func (r *reader) readDecl(c *crate, key string, v any, kind, target string) (dec
 		d.Optional = boolean(v, "optional", false)
 		d.Req = str(base, "version")
 		if p := str(base, "package"); p != "" {
+			if !validName(p) {
+				return d, fmt.Errorf("crates: %s: dependency %s names %q, not a valid package name", c.file, key, p)
+			}
 			d.Name, d.Rename = p, key
 		}
 		if g := str(base, "git"); g != "" {
@@ -525,6 +542,23 @@ func (r *reader) readDecl(c *crate, key string, v any, kind, target string) (dec
 		return d, nil
 	}
 	return d, fmt.Errorf("crates: %s's dependency %s is neither a version nor a table", c.file, key)
+}
+
+// validName reports whether s is a name cargo accepts for a package, a dependency
+// key or a binary target: letters, digits, "-" and "_", not starting with a digit or
+// "-". Checking it keeps path separators and control characters out of the names
+// that end up in file names and messages.
+func validName(s string) bool {
+	if s == "" || len(s) > 256 {
+		return false
+	}
+	for i, r := range s {
+		ok := r == '_' || unicode.IsLetter(r) || i > 0 && (r == '-' || unicode.IsDigit(r))
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func defaultFeatures(t map[string]any) bool {

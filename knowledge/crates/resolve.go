@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Resolution is what [Index.Resolve] found.
@@ -40,30 +42,32 @@ type Missing struct {
 	LockOnly bool
 }
 
-// String says what is missing in one line.
+// String says what is missing in one line. Names taken from the package's files
+// that hold unprintable characters are quoted, so a message cannot carry terminal
+// control sequences.
 func (m Missing) String() string {
-	name := m.Crate
+	name := printable(m.Crate)
 	if m.Feature != "" {
-		name += " (feature " + m.Feature + ")"
+		name += " (feature " + printable(m.Feature) + ")"
 	}
-	req := m.Req
+	req := printable(m.Req)
 	if req == "" {
 		req = "*"
 	}
-	where := m.Manifest
+	where := printable(m.Manifest)
 	if m.Target != "" {
-		where += " [target." + m.Target + "]"
+		where += " [target." + printable(m.Target) + "]"
 	}
-	s := fmt.Sprintf("%s %s (%s dependency in %s)", name, req, m.Kind, where)
+	s := fmt.Sprintf("%s %s (%s dependency in %s)", name, req, printable(m.Kind), where)
 	switch {
 	case m.Vendor != "" && len(m.Available) == 0:
-		s += ": it is not among the crates vendored in " + m.Vendor
+		s += ": it is not among the crates vendored in " + printable(m.Vendor)
 	case m.Vendor != "":
-		s += ": the crates vendored in " + m.Vendor + " have only " + strings.Join(m.Available, ", ")
+		s += ": the crates vendored in " + printable(m.Vendor) + " have only " + strings.Join(m.Available, ", ")
 	case m.Git != "":
-		s += ": comes from git (" + m.Git + "), which no distribution package supplies"
+		s += ": comes from git (" + printable(m.Git) + "), which no distribution package supplies"
 	case m.Feature != "":
-		s += fmt.Sprintf(": the distribution packages %s %s without this feature", m.Crate, strings.Join(m.Available, ", "))
+		s += fmt.Sprintf(": the distribution packages %s %s without this feature", printable(m.Crate), strings.Join(m.Available, ", "))
 	case len(m.Available) == 0:
 		s += ": the distribution does not package it at all"
 	default:
@@ -71,6 +75,16 @@ func (m Missing) String() string {
 	}
 	if m.LockOnly {
 		s += " (not built for this target, but cargo's lock-file resolution asks for it)"
+	}
+	return s
+}
+
+// printable returns s, or s quoted when it holds a character that is not printable.
+func printable(s string) string {
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
 	}
 	return s
 }

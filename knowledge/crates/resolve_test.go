@@ -172,6 +172,42 @@ func TestMissingErrorMessage(t *testing.T) {
 	}
 }
 
+func TestMissingQuotesUnprintable(t *testing.T) {
+	m := readTOML(t, map[string]string{"Cargo.toml": "[package]\nname = \"p\"\n[dependencies]\nserde = { version = \"1\", features = [\"x\\u001b[31m\"] }\n" +
+		"[target.\"cfg(target_os = \\\"\\u001b]0;owned\\u0007\\\")\".dependencies]\nnope = \"1\"\n" +
+		"[dev-dependencies]\ng = { git = \"https://x.invalid/\\u001b[2J\" }\n"})
+	res, err := excerpt(t).Resolve(m, RISCV64, true)
+	var me *MissingError
+	if !errors.As(err, &me) {
+		t.Fatalf("error %v", err)
+	}
+	all := err.Error()
+	for _, x := range res.Missing {
+		all += "\n" + x.String()
+	}
+	if strings.ContainsAny(all, "\x1b\x07") {
+		t.Errorf("a control character reached the message:\n%q", all)
+	}
+	if !strings.Contains(all, `\x1b[31m`) || !strings.Contains(all, `\x1b[2J`) || !strings.Contains(all, `\x1b]0;owned\a`) {
+		t.Errorf("the names are not quoted:\n%s", all)
+	}
+	for _, bad := range []string{
+		"[package]\nname = \"../x\"\n",
+		"[package]\nname = \"p\"\n[[bin]]\nname = \"../../bin/sh\"\n",
+		"[package]\nname = \"p\"\n[dependencies]\n\"a/b\" = \"1\"\n",
+		"[package]\nname = \"p\"\n[dependencies]\na = { package = \"x\\ny\", version = \"1\" }\n",
+	} {
+		if _, err := ReadManifestFS(fstest.MapFS{"Cargo.toml": {Data: []byte(bad)}}); err == nil || !strings.Contains(err.Error(), "not a valid") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	// A program file whose name cargo refuses is no program.
+	m = readTOML(t, map[string]string{"Cargo.toml": "[package]\nname = \"p\"\n", "src/bin/ok.rs": "", "src/bin/a b.rs": "", "src/bin/.rs": ""})
+	if !slices.Equal(m.Binaries, []string{"ok"}) {
+		t.Errorf("binaries %q", m.Binaries)
+	}
+}
+
 func TestResolveHandMade(t *testing.T) {
 	ix := excerpt(t)
 	m := &Manifest{Dependencies: []Dependency{

@@ -41,7 +41,8 @@ func (r *reader) targets(c *crate) ([]string, bool) {
 				case e.IsDir() && r.t.exists(at("src/bin/"+e.Name()+"/main.rs")):
 					name, rel = e.Name(), "src/bin/"+e.Name()+"/main.rs"
 				}
-				if name != "" && !explicit[rel] && !slices.Contains(bins, name) {
+				// cargo refuses a program named otherwise; it is no program here either.
+				if validName(name) && !explicit[rel] && !slices.Contains(bins, name) {
 					bins = append(bins, name)
 				}
 			}
