@@ -134,6 +134,12 @@ var comment = re(`^\s*(?:#|dnl\b)`)
 // flagDiff returns a unified diff (no context lines, a/ b/ prefixes) that removes the
 // x86-only flags from a file, and whether there were any.
 func flagDiff(p, content string) (string, bool) {
+	return lineDiff(p, content, RemoveX86Flags)
+}
+
+// lineDiff returns a unified diff (no context lines, a/ b/ prefixes) of edit applied to
+// each line of a file that is not a comment, and whether edit changed any.
+func lineDiff(p, content string, edit func(string) (string, bool)) (string, bool) {
 	lines := strings.SplitAfter(content, "\n")
 	var b strings.Builder
 	for i, l := range lines {
@@ -146,7 +152,7 @@ func flagDiff(p, content string) (string, bool) {
 		if comment.MatchString(body) {
 			continue
 		}
-		n, ok := RemoveX86Flags(body)
+		n, ok := edit(body)
 		if !ok {
 			continue
 		}

@@ -17,6 +17,8 @@
 //     declarations, implicit int, int-conversion, incompatible pointer types) are
 //     relaxed by the smallest -Wno-error= flags, passed through the build system's own
 //     variables (CFLAGS at configure time, CMAKE_C_FLAGS), never by editing sources;
+//   - go-portable-tags: a Go implementation only in another architecture's assembly
+//     is built with the module's portable tags (purego, noasm);
 //   - cmake-missing-subdir: an add_subdirectory() of a directory the tarball lacks (a
 //     repacked source without its vendored googletest or benchmark) configures with the
 //     build's switch for the distro's copy of the framework, installed by the plan, or
@@ -26,6 +28,13 @@
 //     tarball (subprojects/ stripped) or the offline sandbox (a wrap to download)
 //     cannot provide: the distro package of the dependency's pkg-config module, else
 //     the get_option() that gates the call off for tests, benchmarks, examples or docs;
+//   - libatomic: undefined __atomic_* libcalls (16-byte and generic atomics, which
+//     riscv64 has no instructions for, and sub-word atomics of older compilers) link
+//     libatomic through the build system's own variables (LIBS at configure time,
+//     CMAKE_*_LINKER_FLAGS, meson's link_args, CGO_LDFLAGS, make's LDLIBS);
+//   - go-no-race: Go's -race, -msan or -asan, which linux/riscv64 lacks, are dropped
+//     from the plan's go commands, overridden in the Makefile's variable on make's
+//     command line, or removed from a build file with a recorded edit;
 //   - missing-package: a missing header, library, pkg-config module or program is
 //     looked up in the archive's Contents index ([Contents]) and its package installed;
 //   - parallel-make-race: a race of parallel jobs reruns the failing phase serially;

@@ -1,0 +1,291 @@
+package repair
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+// riscv64 has atomic instructions for 4- and 8-byte words only. GCC 14 expands 1- and
+// 2-byte atomics inline (masked LR/SC loops), but a 16-byte atomic (__int128, a
+// pointer-and-counter pair, std::atomic of a two-word struct) and the generic
+// __atomic_load/__atomic_store of a larger object become calls into libatomic, as do
+// sub-word atomics from older compilers or with -mno-inline-atomics. The compiler driver
+// does not link libatomic by default, so the link fails with an undefined __atomic_*
+// symbol; x86-64 and arm64 have the instructions and never need it, which is why build
+// files written there do not say -latomic.
+
+// atomicLibcall is an undefined __atomic_* libcall as GNU ld ("undefined reference to
+// `__atomic_load_16'"), gold ("undefined reference to '__atomic_load_16'"), lld and
+// mold ("undefined symbol: __atomic_load_16") and the dynamic loader ("symbol lookup
+// error: ...: undefined symbol: __atomic_load_16") report it. Names starting with
+// __atomic_ are reserved for the compiler's libcalls.
+var atomicLibcall = re("(?:undefined reference to|undefined symbol:?)\\s*[`'‘\"]?(__atomic_[A-Za-z0-9_]+)")
+
+// libatomic is the flag that links it, for variables whose value goes after the
+// objects on a link line (LIBS, LDLIBS). linkAtomic is the same for variables whose
+// value goes before them (linker flags): Debian's GCC links with --as-needed, which
+// drops a library named before anything needs it, so the library is named with
+// --no-as-needed for itself alone. Both forms contain libatomic.
+const (
+	libatomic  = "-latomic"
+	linkAtomic = "-Wl,--push-state,--no-as-needed,-latomic,--pop-state"
+)
+
+func atomicsRule() Rule {
+	return Rule{
+		Name: "libatomic",
+		Doc: "undefined __atomic_* libcalls (16-byte and generic atomics, sub-word atomics of older compilers): link libatomic " +
+			"through the build system's own variables (LIBS at configure time, CMAKE_*_LINKER_FLAGS, meson's link_args, CGO_LDFLAGS, make's LDLIBS)",
+		Signatures: []*regexp.Regexp{atomicLibcall},
+		Make:       makeAtomics,
+	}
+}
+
+// AtomicLibcalls returns the undefined __atomic_* symbols a build output names, first
+// mention first, each once.
+func AtomicLibcalls(text string) []string {
+	var out []string
+	for _, m := range atomicLibcall.FindAllStringSubmatch(text, -1) {
+		if !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+func makeAtomics(ctx context.Context, f Failure, env Env) (*Fix, string) {
+	calls := AtomicLibcalls(f.text() + "\n" + f.Message)
+	if len(calls) == 0 {
+		return nil, "no undefined __atomic_* symbol in the output"
+	}
+	if env.Plan == nil {
+		return nil, "no build plan to pass -latomic through"
+	}
+	if planHas(*env.Plan, libatomic) {
+		return nil, "the plan already links libatomic (" + strings.Join(calls, ", ") + " is still undefined)"
+	}
+	plan, where, ok := withLinkLib(*env.Plan, f.Phase, linkContext(ctx, f, env))
+	if !ok {
+		return nil, "no configure, cmake, meson, go or make command in the plan takes linker flags"
+	}
+	shown := calls
+	if len(shown) > 4 {
+		shown = append(slices.Clone(shown[:4]), fmt.Sprintf("%d more", len(calls)-4))
+	}
+	return &Fix{
+		Analysis: "The link needs libatomic for " + strings.Join(shown, ", ") + ": riscv64 has no instructions for these atomics, " +
+			"so the compiler calls libatomic, which it does not link by default; the sources are not changed.",
+		Strategy: "link libatomic (" + libatomic + ") through " + where,
+		Plan:     &plan,
+	}, ""
+}
+
+// linkEnv is what the rule knows of the tree to choose its variables.
+type linkEnv struct {
+	// cpp says the meson project declares C++.
+	cpp bool
+	// makeVar is the variable make's link lines read (LDLIBS, LIBS or LDFLAGS), and
+	// makeValue the Makefile's own value when it assigns the variable outright (which
+	// the environment cannot add to, so the command line sets it with -latomic added).
+	makeVar, makeValue string
+	makeAssigns        bool
+	// cgo says the failing link was cgo's (go build's external link), which reads
+	// CGO_LDFLAGS, not make's variables.
+	cgo bool
+}
+
+var (
+	// cgoLink is the go command's external link: its temporary directory and cgo's
+	// generated objects name it.
+	cgoLink       = re(`/go-link-\d+/|\$WORK/b\d+/_x\d+\.o|_cgo_[a-z_]+\.o|runtime/cgo`)
+	mesonCpp      = re(`(?s)\bproject\s*\(.*?['"]cpp['"]|add_languages\s*\([^)]*['"]cpp['"]`)
+	makeReference = func(name string) *regexp.Regexp { return re(`\$[({]` + name + `[)}]`) }
+	makeAssign    = func(name string) *regexp.Regexp {
+		return re(`(?m)^[ \t]*(?:override[ \t]+)?` + name + `[ \t]*(?::{1,2}|!)?=[ \t]*(.*)$`)
+	}
+)
+
+// linkContext reads the build files the choice of variables depends on.
+func linkContext(ctx context.Context, f Failure, env Env) linkEnv {
+	le := linkEnv{makeVar: "LDLIBS", cgo: cgoLink.MatchString(f.text())}
+	if env.ReadFile == nil {
+		return le
+	}
+	if b, err := env.ReadFile(ctx, "meson.build"); err == nil {
+		le.cpp = mesonCpp.Match(b)
+	}
+	for _, name := range []string{"GNUmakefile", "makefile", "Makefile"} {
+		b, err := env.ReadFile(ctx, name)
+		if err != nil {
+			continue
+		}
+		for _, v := range []string{"LDLIBS", "LIBS", "LDFLAGS"} {
+			if !makeReference(v).Match(b) {
+				continue
+			}
+			le.makeVar = v
+			if ms := makeAssign(v).FindAllSubmatch(b, -1); len(ms) > 0 {
+				last := strings.TrimSpace(string(ms[len(ms)-1][1]))
+				if strings.HasSuffix(last, `\`) {
+					// A value continued over lines is not one the rule rewrites: try the
+					// next variable.
+					le.makeVar = "LDLIBS"
+					continue
+				}
+				le.makeAssigns, le.makeValue = true, last
+			}
+			break
+		}
+		break
+	}
+	return le
+}
+
+var (
+	libsArg    = re(`\bLIBS=(?:'([^']*)'|"([^"]*)"|(\S*))`)
+	cgoLDFlags = re(`\bCGO_LDFLAGS=(?:'([^']*)'|"([^"]*)"|(\S*))`)
+	mesonSetup = re(`(^|&&\s*|;\s*)(meson\s+setup)(\s)`)
+	// makeCommand is make run as a command: at the start, after && ; || or after the
+	// environment assignments of the same command.
+	makeCommand = re(`(^|&&\s*|;\s*|\|\|\s*|(?:^|\s)[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)(make)(\s|$)`)
+	goLinkWord  = re(`(^|&&\s*|;\s*|\|\|\s*|\s)(go)(\s+(?:build|test|install|run|vet)(?:\s|$))`)
+	cmakeLinker = []string{"CMAKE_EXE_LINKER_FLAGS", "CMAKE_SHARED_LINKER_FLAGS", "CMAKE_MODULE_LINKER_FLAGS"}
+)
+
+// withLinkLib returns the plan with libatomic linked through the build system's own
+// variables, in the first phase from the failing one back that has the command: LIBS in
+// configure's environment (after the objects on every link line, where a library
+// belongs), cmake's CMAKE_{EXE,SHARED,MODULE}_LINKER_FLAGS (a changed configure line
+// reconfigures), meson setup's c_link_args (and cpp_link_args for C++), CGO_LDFLAGS on
+// every go command, and for a plain make the variable its link lines read. Linker flags
+// get [linkAtomic], which --as-needed keeps wherever it stands.
+func withLinkLib(plan atesor.BuildPlan, failedPhase string, le linkEnv) (atesor.BuildPlan, string, bool) {
+	phases := slices.Clone(plan.Phases)
+	end := len(phases) - 1
+	for i, ph := range phases {
+		if ph.Name == failedPhase {
+			end = i
+		}
+	}
+	mesonWhere := "meson's -Dc_link_args"
+	if le.cpp {
+		mesonWhere = "meson's -Dc_link_args and -Dcpp_link_args"
+	}
+	makeWhere := le.makeVar + " in make's environment"
+	if le.cgo {
+		makeWhere = "CGO_LDFLAGS in make's environment"
+	} else if le.makeAssigns {
+		makeWhere = le.makeVar + " on make's command line (the Makefile's value with " + libatomic + " added)"
+	}
+	tries := []struct {
+		where string
+		all   bool // edit every phase, not only the first that has the command
+		do    func(string) (string, bool)
+	}{
+		{where: "LIBS at configure time", do: func(line string) (string, bool) {
+			return editWord(line, configureWord, func(word string) string { return "LIBS=" + libatomic + " " + word }, libsArg, libatomic)
+		}},
+		{where: strings.Join(cmakeLinker, ", ") + " (reconfigured)", do: cmakeLinkFlags},
+		{where: mesonWhere, do: func(line string) (string, bool) {
+			if !mesonSetup.MatchString(line) {
+				return line, false
+			}
+			args := " -Dc_link_args=" + linkAtomic
+			if le.cpp {
+				args += " -Dcpp_link_args=" + linkAtomic
+			}
+			return editWord(line, mesonSetup, func(word string) string { return word + args }, reNever, "")
+		}},
+		{where: "CGO_LDFLAGS", all: true, do: func(line string) (string, bool) {
+			return editAll(line, goLinkWord, func(word string) string {
+				return "CGO_LDFLAGS=" + shellQuote("-g -O2 "+linkAtomic) + " " + word
+			}, cgoLDFlags, linkAtomic)
+		}},
+		{where: makeWhere, do: func(line string) (string, bool) {
+			if strings.Contains(line, "configure") || strings.Contains(line, "cmake") || strings.Contains(line, "meson") {
+				return line, false
+			}
+			if le.cgo {
+				// A Makefile that runs go build: cgo's link reads CGO_LDFLAGS.
+				return editWord(line, makeCommand, func(word string) string {
+					return "CGO_LDFLAGS=" + shellQuote("-g -O2 "+linkAtomic) + " " + word
+				}, cgoLDFlags, linkAtomic)
+			}
+			existing := re(`\b` + le.makeVar + `=(?:'([^']*)'|"([^"]*)"|(\S*))`)
+			flag := libatomic
+			if le.makeVar == "LDFLAGS" {
+				flag = linkAtomic
+			}
+			if le.makeAssigns {
+				val := strings.TrimSpace(le.makeValue + " " + flag)
+				return editWord(line, makeCommand, func(word string) string { return word + " " + le.makeVar + "=" + shellQuote(val) }, existing, flag)
+			}
+			return editWord(line, makeCommand, func(word string) string { return le.makeVar + "=" + flag + " " + word }, existing, flag)
+		}},
+	}
+	for _, t := range tries {
+		edited := false
+		start := end
+		if t.all {
+			start = len(phases) - 1
+		}
+		for i := start; i >= 0; i-- {
+			cmds := slices.Clone(phases[i].Commands)
+			changed := false
+			for j, c := range cmds {
+				if n, ok := t.do(c); ok {
+					cmds[j], changed = n, true
+				}
+			}
+			if changed {
+				phases[i].Commands, edited = cmds, true
+				if !t.all {
+					break
+				}
+			}
+		}
+		if edited {
+			plan.Phases = phases
+			return plan, t.where, true
+		}
+	}
+	return plan, "", false
+}
+
+// reNever matches nothing: editWord's "existing" for a flag that is never set before.
+var reNever = regexp.MustCompile(`^\b\B$`)
+
+// cmakeLinkFlags adds -latomic to the linker flags of a cmake configure line, into a
+// value the line already sets or as new -D definitions.
+func cmakeLinkFlags(line string) (string, bool) {
+	if !cmakeConfig.MatchString(line) {
+		return line, false
+	}
+	for _, name := range slices.Backward(cmakeLinker) {
+		existing := re(`-D` + name + `(?::STRING)?=(?:'([^']*)'|"([^"]*)"|(\S*))`)
+		line, _ = editWord(line, cmakeConfig, func(word string) string {
+			return word + " -D" + name + "=" + linkAtomic
+		}, existing, linkAtomic)
+	}
+	return line, true
+}
+
+// editAll is editWord at every match of word on the line (a line may run several go
+// commands): a command that already sets the variable gets add inside its value.
+func editAll(line string, word *regexp.Regexp, insert func(string) string, existing *regexp.Regexp, add string) (string, bool) {
+	if !word.MatchString(line) {
+		return line, false
+	}
+	if existing.MatchString(line) {
+		return editWord(line, word, insert, existing, add)
+	}
+	return word.ReplaceAllStringFunc(line, func(m string) string {
+		sub := word.FindStringSubmatch(m)
+		return sub[1] + insert(sub[2]) + sub[3]
+	}), true
+}
