@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/repair"
 )
 
 // Go test suites under emulation: go test's default per-package timeout is 10 minutes,
@@ -66,6 +67,42 @@ func withGoTestFlags(lines []string, flags string) []string {
 		default:
 			out[i] = goTestWord.ReplaceAllString(l, "${1}go test "+flags+"${2}")
 		}
+	}
+	return out
+}
+
+// withoutGoSanitizers drops -race, -msan and -asan from go test commands: the go
+// command refuses them on linux/riscv64 before any test runs, and the tests are the
+// same without the instrumentation. The note says what was dropped and why; it is
+// empty when nothing was.
+func withoutGoSanitizers(cmds []string) ([]string, string) {
+	out := slices.Clone(cmds)
+	var dropped []string
+	for i, c := range out {
+		if !goTestWord.MatchString(c) {
+			continue
+		}
+		n, d := repair.DropGoSanitizers(c, nil)
+		out[i] = n
+		for _, f := range d {
+			if !slices.Contains(dropped, f) {
+				dropped = append(dropped, f)
+			}
+		}
+	}
+	if len(dropped) == 0 {
+		return out, ""
+	}
+	return out, strings.Join(dropped, ", ") + " dropped from go test: linux/riscv64 has no Go " +
+		strings.Join(sanitizerNames(dropped), " or ") + "; the tests ran without the instrumentation"
+}
+
+// sanitizerNames names the tools behind go test's flags.
+func sanitizerNames(flags []string) []string {
+	names := map[string]string{"-race": "race detector", "-msan": "memory sanitizer", "-asan": "address sanitizer"}
+	out := make([]string, 0, len(flags))
+	for _, f := range flags {
+		out = append(out, names[f])
 	}
 	return out
 }

@@ -87,3 +87,29 @@ func TestWithGoJSON(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 }
+
+// TestGoSuiteDropsSanitizers: go test -race would stop before any test on
+// linux/riscv64 ("-race is not supported on linux/riscv64"), so the suite runs without
+// it, and the result says what was dropped and why.
+func TestGoSuiteDropsSanitizers(t *testing.T) {
+	su, sb := suiteOver(t, atesor.BuildGo)
+	su.Commands = []string{"go test -race -v ./..."}
+	sb.OnPrefix("go test -json -race", sandboxtest.Fail(2, "-race is not supported on linux/riscv64\n"))
+	sb.OnPrefix("go test -json -timeout=30s -v ./...", sandboxtest.OK(realOutput(t, "go-json-pass.txt")))
+	res := Run(context.Background(), sb, nil, *su)
+	if !res.Passed || res.Counts == nil || res.Counts.Ran == 0 {
+		t.Fatalf("passed %t counts %+v note %q commands %q", res.Passed, res.Counts, res.Note, res.Commands)
+	}
+	if !strings.Contains(res.Note, "-race dropped from go test") || !strings.Contains(res.Note, "race detector") {
+		t.Errorf("note %q does not say -race was dropped", res.Note)
+	}
+	for _, c := range res.Commands {
+		if strings.Contains(c, "-race") {
+			t.Errorf("ran %q", c)
+		}
+	}
+	cmds, note := withoutGoSanitizers([]string{"make check", "go vet ./..."})
+	if note != "" || cmds[0] != "make check" {
+		t.Errorf("lines without go test changed: %q, %q", cmds, note)
+	}
+}

@@ -98,7 +98,10 @@ func Run(ctx context.Context, sb Execer, emit func(atesor.Event), su Suite) *ate
 		emit = func(atesor.Event) {}
 	}
 	r := &runner{sb: sb, emit: emit, su: su}
-	cmds := withGoJSON(su.Commands)
+	cmds, dropped := withoutGoSanitizers(withGoJSON(su.Commands))
+	if dropped != "" {
+		emit(atesor.Event{Kind: atesor.EventInfo, Phase: Phase, Line: dropped})
+	}
 	deadline := time.Now().Add(su.Timeout)
 	r.emit(atesor.Event{Kind: atesor.EventPhase, Phase: Phase})
 	var (
@@ -132,6 +135,9 @@ func Run(ctx context.Context, sb Execer, emit func(atesor.Event), su Suite) *ate
 		res.NoTests, res.Passed = true, false
 		res.Counts = nil
 		res.Note = "no tests ran: " + strings.Join(noTests, "; ")
+	}
+	if dropped != "" {
+		res.Note = joinNote(res.Note, dropped)
 	}
 	res.Output = excerpt.Tail(outputs.String(), 4000)
 	r.emit(atesor.Event{Kind: atesor.EventInfo, Phase: Phase, Line: "package tests: " + res.Summary()})
