@@ -29,6 +29,11 @@ var (
 	reMesonDependency  = regexp.MustCompile(`\bdependency\s*\(\s*['"]([^'"]+)['"]`)
 	reMesonFindLibrary = regexp.MustCompile(`\bfind_library\s*\(\s*['"]([^'"]+)['"]`)
 	rePkgConfigCall    = regexp.MustCompile(`pkg-config(?:\s+--[\w-]+(?:=\S+)?)+((?:\s+[A-Za-z0-9_.+-]+)+)`)
+	// reMakeGo is a Makefile recipe line that runs the go command (go build, $(GO) test):
+	// the Makefile needs Go, which a make build's tools do not include.
+	// The go word must start a command: the recipe line's, or one after && ; || or (,
+	// after NAME=value assignments.
+	reMakeGo = regexp.MustCompile(`(?m)^\t[@+-]*(?:[^\n]*?(?:&&|;|\|\||\())?\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:go|\$[({]GO[)}])\s+(?:build|install|test|run|generate|mod)\b`)
 	reTOMLSection      = regexp.MustCompile(`^\s*\[\s*([^\]]+?)\s*\]\s*$`)
 	reTOMLKey          = regexp.MustCompile(`^\s*([A-Za-z0-9_-]+)\s*=`)
 	rePkgVersion       = regexp.MustCompile(`^[<>=!~]|^[0-9]`)
@@ -113,6 +118,11 @@ func detectDependencies(t *tree, det *atesor.Detection) []atesor.Dependency {
 			for _, m := range rePkgConfigCall.FindAllStringSubmatchIndex(text, -1) {
 				for _, a := range pkgModules(strings.Fields(text[m[2]:m[3]])) {
 					explicit = append(explicit, rawDep{a, evidenceAt(e.rel, text, m[0])})
+				}
+			}
+			if det.BuildSystem != atesor.BuildGo {
+				if loc := reMakeGo.FindStringIndex(text); loc != nil {
+					explicit = append(explicit, rawDep{"go", evidenceAt(e.rel, text, loc[0])})
 				}
 			}
 		case base == "Cargo.toml" && depth(e.rel) <= 2:
