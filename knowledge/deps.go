@@ -33,11 +33,11 @@ var (
 	// the Makefile needs Go, which a make build's tools do not include.
 	// The go word must start a command: the recipe line's, or one after && ; || or (,
 	// after NAME=value assignments.
-	reMakeGo = regexp.MustCompile(`(?m)^\t[@+-]*(?:[^\n]*?(?:&&|;|\|\||\())?\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:go|\$[({]GO[)}])\s+(?:build|install|test|run|generate|mod)\b`)
-	reTOMLSection      = regexp.MustCompile(`^\s*\[\s*([^\]]+?)\s*\]\s*$`)
-	reTOMLKey          = regexp.MustCompile(`^\s*([A-Za-z0-9_-]+)\s*=`)
-	rePkgVersion       = regexp.MustCompile(`^[<>=!~]|^[0-9]`)
-	reProjectName      = regexp.MustCompile(`^([a-z][a-z0-9+._]*?)[-_]v?[0-9]`)
+	reMakeGo      = regexp.MustCompile(`(?m)^\t[@+-]*(?:[^\n]*?(?:&&|;|\|\||\())?\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:go|\$[({]GO[)}])\s+(?:build|install|test|run|generate|mod)\b`)
+	reTOMLSection = regexp.MustCompile(`^\s*\[\s*([^\]]+?)\s*\]\s*$`)
+	reTOMLKey     = regexp.MustCompile(`^\s*([A-Za-z0-9_-]+)\s*=`)
+	rePkgVersion  = regexp.MustCompile(`^[<>=!~]|^[0-9]`)
+	reProjectName = regexp.MustCompile(`^([a-z][a-z0-9+._]*?)[-_]v?[0-9]`)
 )
 
 // cmakeIgnored are CMake packages that are documentation or optional stamping tools, not

@@ -71,9 +71,9 @@ func withGoTestFlags(lines []string, flags string) []string {
 	return out
 }
 
-// withoutGoSanitizers drops -race, -msan and -asan from go test commands: the go
-// command refuses them on linux/riscv64 before any test runs, and the tests are the
-// same without the instrumentation. The note says what was dropped and why; it is
+// withoutGoSanitizers drops -race and -msan from go test commands: the go command
+// refuses them on linux/riscv64 before any test runs, and the tests are the same
+// without the instrumentation. The note says what was dropped and why; it is
 // empty when nothing was.
 func withoutGoSanitizers(cmds []string) ([]string, string) {
 	out := slices.Clone(cmds)
@@ -99,7 +99,7 @@ func withoutGoSanitizers(cmds []string) ([]string, string) {
 
 // sanitizerNames names the tools behind go test's flags.
 func sanitizerNames(flags []string) []string {
-	names := map[string]string{"-race": "race detector", "-msan": "memory sanitizer", "-asan": "address sanitizer"}
+	names := map[string]string{"-race": "race detector", "-msan": "memory sanitizer"}
 	out := make([]string, 0, len(flags))
 	for _, f := range flags {
 		out = append(out, names[f])

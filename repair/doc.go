@@ -32,7 +32,7 @@
 //     riscv64 has no instructions for, and sub-word atomics of older compilers) link
 //     libatomic through the build system's own variables (LIBS at configure time,
 //     CMAKE_*_LINKER_FLAGS, meson's link_args, CGO_LDFLAGS, make's LDLIBS);
-//   - go-no-race: Go's -race, -msan or -asan, which linux/riscv64 lacks, are dropped
+//   - go-no-race: Go's -race or -msan, which linux/riscv64 lacks, are dropped
 //     from the plan's go commands, overridden in the Makefile's variable on make's
 //     command line, or removed from a build file with a recorded edit;
 //   - missing-package: a missing header, library, pkg-config module or program is

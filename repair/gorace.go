@@ -11,12 +11,14 @@ import (
 	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
-// Go's race detector, memory sanitizer and address sanitizer exist only on some
-// platforms (the race detector on amd64, arm64, ppc64le, s390x and loong64, not
-// riscv64), and the go command refuses the flag before it compiles anything:
-// "-race is not supported on linux/riscv64". Build files written on amd64 often build
-// or test with -race; the program and its tests are the same without it (the flag adds
-// instrumentation, never code), so on riscv64 the flag is dropped and the drop recorded.
+// Go's race detector and memory sanitizer exist only on some platforms (the race
+// detector on amd64, arm64, ppc64le, s390x and loong64), not on linux/riscv64, and the
+// go command refuses the flag before it compiles anything: "-race is not supported on
+// linux/riscv64" (Go 1.24 in the sandbox; its -asan builds there). Build files written
+// on amd64 often build or test with -race; the program and its tests are the same
+// without it (the flag adds instrumentation, never code), so on riscv64 the flag is
+// dropped and the drop recorded. The rule drops only the flags the go command said it
+// refuses.
 
 // goSanitizerUnsupported is the go command refusing one of those flags.
 var goSanitizerUnsupported = re(`-(race|msan|asan) is not supported on [a-z0-9]+/riscv64`)
@@ -28,7 +30,7 @@ var goSanitizerWord = re(`(?:^|[\s"'=])(--?(race|msan|asan)(?:=(?:true|1))?)(?:[
 func goSanitizerRule() Rule {
 	return Rule{
 		Name: "go-no-race",
-		Doc: "Go's -race, -msan or -asan, which do not exist on linux/riscv64, in the plan's go commands or in build files: " +
+		Doc: "Go's -race or -msan (any sanitizer flag the go command says linux/riscv64 lacks), in the plan's go commands or in build files: " +
 			"dropped from the plan, overridden in the Makefile's variable or removed from the build file with a recorded edit",
 		Signatures: []*regexp.Regexp{goSanitizerUnsupported},
 		Make:       makeGoSanitizer,
@@ -36,39 +38,45 @@ func goSanitizerRule() Rule {
 }
 
 // DropGoSanitizers removes the given flags (names without the dash: race, msan, asan;
-// nil is all three) from a line where they are words, and returns the line and the
-// flags it removed, each once.
+// nil is [RISCV64Unsupported]) from a line where they are words, and returns the line
+// and the flags it removed, each once.
 func DropGoSanitizers(line string, flags []string) (string, []string) {
+	if flags == nil {
+		flags = RISCV64Unsupported
+	}
 	var dropped []string
-	for range 32 {
-		found := false
-		for _, loc := range goSanitizerWord.FindAllStringSubmatchIndex(line, -1) {
-			name := line[loc[4]:loc[5]]
-			if flags != nil && !slices.Contains(flags, name) {
-				continue
-			}
-			start, end := loc[2], loc[3]
-			switch {
-			case start > 0 && line[start-1] == ' ':
-				start--
-			case start > 0 && line[start-1] == '=':
-				// GOFLAGS=-race go build: the space starts the next word, not the value.
-			case end < len(line) && line[end] == ' ':
-				end++
-			}
-			line = line[:start] + line[end:]
-			if w := "-" + name; !slices.Contains(dropped, w) {
-				dropped = append(dropped, w)
-			}
-			found = true
+	// Matches are searched from pos on: a flag kept (-asan) must not hide the next one.
+	// After an edit pos is where the removed text was; the text there starts with a
+	// delimiter or at a place the pattern's own start condition allows.
+	for pos := 0; pos <= len(line); {
+		loc := goSanitizerWord.FindStringSubmatchIndex(line[pos:])
+		if loc == nil {
 			break
 		}
-		if !found {
-			break
+		start, end, name := pos+loc[2], pos+loc[3], line[pos+loc[4]:pos+loc[5]]
+		if !slices.Contains(flags, name) {
+			pos = end
+			continue
+		}
+		switch {
+		case start > 0 && line[start-1] == ' ':
+			start--
+		case start > 0 && line[start-1] == '=':
+			// GOFLAGS=-race go build: the space starts the next word, not the value.
+		case end < len(line) && line[end] == ' ':
+			end++
+		}
+		line, pos = line[:start]+line[end:], start
+		if w := "-" + name; !slices.Contains(dropped, w) {
+			dropped = append(dropped, w)
 		}
 	}
 	return line, dropped
 }
+
+// RISCV64Unsupported are the go command's instrumentation flags (without the dash)
+// that it refuses on linux/riscv64, as Go 1.24 in the sandbox does: -race and -msan.
+var RISCV64Unsupported = []string{"race", "msan"}
 
 // goSanitizerNames returns the flags a build output says the platform lacks.
 func goSanitizerNames(text string) []string {

@@ -51,6 +51,15 @@ func TestLinkRules(t *testing.T) {
 		{name: "plain make assigning LIBS", log: "libatomic-subword.log", build: "make -j$(nproc)",
 			tree: memTree{"Makefile": "LIBS = -lpthread\nprog: a1.o\n\t$(CC) -o $@ $^ $(LIBS)\n"}, rule: "libatomic",
 			planLine: "make LIBS='-lpthread -latomic' -j$(nproc)", strategy: "the Makefile's value"},
+		{name: "CMake, lld", log: "libatomic-lld.log", build: "cmake -S . -B build && cmake --build build", rule: "libatomic",
+			planLine: "cmake -DCMAKE_EXE_LINKER_FLAGS=" + wrapped + " -DCMAKE_SHARED_LINKER_FLAGS=" + wrapped + " -DCMAKE_MODULE_LINKER_FLAGS=" + wrapped +
+				" -S . -B build && cmake --build build"},
+		{name: "CMake with linker flags of its own, mold", log: "libatomic-mold.log",
+			build: "cmake -S . -B build -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=mold && cmake --build build", rule: "libatomic",
+			planLine: "cmake -DCMAKE_SHARED_LINKER_FLAGS=" + wrapped + " -DCMAKE_MODULE_LINKER_FLAGS=" + wrapped +
+				" -S . -B build -DCMAKE_EXE_LINKER_FLAGS='-fuse-ld=mold " + wrapped + "' && cmake --build build"},
+		{name: "autotools, clang++", log: "libatomic-clang.log", build: "CXX=clang++ ./configure && make", rule: "libatomic",
+			planLine: "CXX=clang++ LIBS=-latomic ./configure && make"},
 		{name: "plain make reading LDFLAGS", log: "libatomic-subword.log", build: "make",
 			tree: memTree{"Makefile": "prog: a1.o\n\t$(CC) $(LDFLAGS) -o $@ $^\n"}, rule: "libatomic", planLine: "LDFLAGS=" + wrapped + " make"},
 		{name: "go build with cgo", log: "libatomic-generic-cxx.log", build: "GOTOOLCHAIN=auto go build -buildvcs=false ./... && GOTOOLCHAIN=auto go test -buildvcs=false -c -o bin/ ./...",
@@ -183,6 +192,7 @@ func TestLinkRulesIgnoreOtherFailures(t *testing.T) {
 // fixer left: both rules claim their failures from it.
 func TestLinkRulesClaimExtractedError(t *testing.T) {
 	for log, rule := range map[string]string{"libatomic-cmake.log": "libatomic", "libatomic-subword.log": "libatomic",
+		"libatomic-lld.log": "libatomic", "libatomic-mold.log": "libatomic", "libatomic-clang.log": "libatomic",
 		"go-race-make.log": "go-no-race", "go-msan.log": "go-no-race"} {
 		ev := buildlog.Extract(readLog(t, log))
 		f := Failure{Category: ev.Category(), Message: ev.Text}
@@ -200,9 +210,11 @@ func TestAtomicLibcalls(t *testing.T) {
 		{readLog(t, "libatomic-cmake.log"), []string{"__atomic_compare_exchange_16", "__atomic_load_16", "__atomic_store_16"}},
 		{readLog(t, "libatomic-subword.log"), []string{"__atomic_compare_exchange_1", "__atomic_compare_exchange_2", "__atomic_fetch_add_1", "__atomic_exchange_2"}},
 		{readLog(t, "libatomic-generic-cxx.log"), []string{"__atomic_store", "__atomic_load", "__atomic_compare_exchange_16", "__atomic_load_16"}},
-		// lld and mold, gold, the dynamic loader.
-		{"ld.lld: error: undefined symbol: __atomic_compare_exchange_16\n>>> referenced by a16.c", []string{"__atomic_compare_exchange_16"}},
-		{"mold: error: undefined symbol: __atomic_load_16\n>>> referenced by cxx.o", []string{"__atomic_load_16"}},
+		// lld and mold (gcc -fuse-ld=), clang++ (generic compare-exchange), gold, the
+		// dynamic loader.
+		{readLog(t, "libatomic-lld.log"), []string{"__atomic_compare_exchange_16", "__atomic_load_16"}},
+		{readLog(t, "libatomic-mold.log"), []string{"__atomic_load_16", "__atomic_compare_exchange_16"}},
+		{readLog(t, "libatomic-clang.log"), []string{"__atomic_compare_exchange", "__atomic_load_16"}},
 		{"a.c:3: error: undefined reference to '__atomic_fetch_or_2'", []string{"__atomic_fetch_or_2"}},
 		{"./prog: symbol lookup error: ./libq.so: undefined symbol: __atomic_exchange_16", []string{"__atomic_exchange_16"}},
 		{"undefined reference to `__atomic_thing_in_a_comment", []string{"__atomic_thing_in_a_comment"}},
@@ -228,6 +240,7 @@ func TestDropGoSanitizers(t *testing.T) {
 		{"RACE ?= -race", "RACE ?=", nil, []string{"-race"}},
 		{"go test -race=true ./...", "go test ./...", nil, []string{"-race"}},
 		{"go build -asan -race .", "go build -race .", []string{"asan"}, []string{"-asan"}},
+		{"go build -asan -race .", "go build -asan .", nil, []string{"-race"}}, // -asan builds on linux/riscv64
 		{"go test -racecheck ./...", "go test -racecheck ./...", nil, nil},
 		{"./bin/prog --trace", "./bin/prog --trace", nil, nil},
 	}
