@@ -62,7 +62,10 @@ func TestLinkRules(t *testing.T) {
 			planLine: "CXX=clang++ LIBS=-latomic ./configure && make"},
 		{name: "plain make reading LDFLAGS", log: "libatomic-subword.log", build: "make",
 			tree: memTree{"Makefile": "prog: a1.o\n\t$(CC) $(LDFLAGS) -o $@ $^\n"}, rule: "libatomic", planLine: "LDFLAGS=" + wrapped + " make"},
-		{name: "go build with cgo", log: "libatomic-generic-cxx.log", build: "GOTOOLCHAIN=auto go build -buildvcs=false ./... && GOTOOLCHAIN=auto go test -buildvcs=false -c -o bin/ ./...",
+		{name: "make runs go build with cgo", log: "libatomic-cgo.log", build: "make -j$(nproc)",
+			tree: memTree{"Makefile": "all:\n\tgo build -o bin/ .\n"}, rule: "libatomic",
+			planLine: "CGO_LDFLAGS='-g -O2 " + wrapped + "' make -j$(nproc)", strategy: "CGO_LDFLAGS in make's environment"},
+		{name: "go build with cgo", log: "libatomic-cgo.log", build: "GOTOOLCHAIN=auto go build -buildvcs=false ./... && GOTOOLCHAIN=auto go test -buildvcs=false -c -o bin/ ./...",
 			rule: "libatomic", planLine: "GOTOOLCHAIN=auto CGO_LDFLAGS='-g -O2 " + wrapped + "' go build -buildvcs=false ./... && GOTOOLCHAIN=auto CGO_LDFLAGS='-g -O2 " + wrapped + "' go test -buildvcs=false -c -o bin/ ./..."},
 		{name: "make runs go build -race (Makefile variable)", log: "go-race-make.log", build: "make -j$(nproc)",
 			tree: memTree{"Makefile": raceMakefile, "main.go": "package main\n"}, rule: "go-no-race",
@@ -192,7 +195,7 @@ func TestLinkRulesIgnoreOtherFailures(t *testing.T) {
 // fixer left: both rules claim their failures from it.
 func TestLinkRulesClaimExtractedError(t *testing.T) {
 	for log, rule := range map[string]string{"libatomic-cmake.log": "libatomic", "libatomic-subword.log": "libatomic",
-		"libatomic-lld.log": "libatomic", "libatomic-mold.log": "libatomic", "libatomic-clang.log": "libatomic",
+		"libatomic-lld.log": "libatomic", "libatomic-mold.log": "libatomic", "libatomic-clang.log": "libatomic", "libatomic-cgo.log": "libatomic",
 		"go-race-make.log": "go-no-race", "go-msan.log": "go-no-race"} {
 		ev := buildlog.Extract(readLog(t, log))
 		f := Failure{Category: ev.Category(), Message: ev.Text}
@@ -215,6 +218,7 @@ func TestAtomicLibcalls(t *testing.T) {
 		{readLog(t, "libatomic-lld.log"), []string{"__atomic_compare_exchange_16", "__atomic_load_16"}},
 		{readLog(t, "libatomic-mold.log"), []string{"__atomic_load_16", "__atomic_compare_exchange_16"}},
 		{readLog(t, "libatomic-clang.log"), []string{"__atomic_compare_exchange", "__atomic_load_16"}},
+		{readLog(t, "libatomic-cgo.log"), []string{"__atomic_load_16", "__atomic_compare_exchange_16"}},
 		{"a.c:3: error: undefined reference to '__atomic_fetch_or_2'", []string{"__atomic_fetch_or_2"}},
 		{"./prog: symbol lookup error: ./libq.so: undefined symbol: __atomic_exchange_16", []string{"__atomic_exchange_16"}},
 		{"undefined reference to `__atomic_thing_in_a_comment", []string{"__atomic_thing_in_a_comment"}},
