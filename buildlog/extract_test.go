@@ -48,6 +48,13 @@ func TestExtractRules(t *testing.T) {
 			strength: buildlog.Strong, target: "a.o", category: atesor.CategoryDependency, inText: []string{"In file included from a.c:2:"},
 		},
 		{
+			// Real: make in a Go module whose Makefile builds with -race, riscv64 sandbox.
+			name:  "the go command refusing a build flag the platform lacks",
+			log:   "go build -race -o bin/raceprobe .\n-race is not supported on linux/riscv64\nmake: *** [Makefile:4: build] Error 2\n",
+			first: "-race is not supported on linux/riscv64", kind: buildlog.KindGo, strength: buildlog.Strong,
+			target: "build", category: atesor.CategoryCompilation,
+		},
+		{
 			name: "a link target takes the linker's diagnostic",
 			log: "gcc -o prog main.o -lm\n/usr/bin/ld: main.o: in function `main':\nmain.c:(.text+0x1c): undefined reference to `deflate'\n" +
 				"collect2: error: ld returned 1 exit status\nmake: *** [Makefile:20: prog] Error 1",

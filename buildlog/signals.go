@@ -102,7 +102,7 @@ var (
 	pkgConfigError = regexp.MustCompile(`^Package \S+ was not found in the pkg-config search path|^No package '[^']+' found`)
 	goCmdError     = regexp.MustCompile(`^go: (\S+)`)
 	goNoise        = map[string]bool{"downloading": true, "finding": true, "extracting": true, "found": true, "added": true, "upgraded": true, "creating": true, "to": true, "warning:": true}
-	goStrong       = regexp.MustCompile(`build constraints exclude all Go files|cannot find (?:main )?module|verifying \S+: checksum mismatch|missing go\.sum entry|no required module provides package|^package \S+ is not in std`)
+	goStrong       = regexp.MustCompile(`build constraints exclude all Go files|cannot find (?:main )?module|verifying \S+: checksum mismatch|missing go\.sum entry|no required module provides package|^package \S+ is not in std|^-[a-z][\w=-]* (?:is )?not supported on [a-z0-9]+/[a-z0-9]+$`)
 	cargoSummary   = regexp.MustCompile(`^error: (?:could not compile|aborting due to|build failed|failed to run custom build command)`)
 	qemuSignal     = regexp.MustCompile(`^qemu: uncaught target signal`)
 	diskFull       = regexp.MustCompile(`(?i)no space left on device`)
