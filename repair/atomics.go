@@ -149,7 +149,9 @@ func linkContext(ctx context.Context, f Failure, env Env) linkEnv {
 var (
 	libsArg    = re(`\bLIBS=(?:'([^']*)'|"([^"]*)"|(\S*))`)
 	cgoLDFlags = re(`\bCGO_LDFLAGS=(?:'([^']*)'|"([^"]*)"|(\S*))`)
-	mesonSetup = re(`(^|&&\s*|;\s*)(meson\s+setup)(\s)`)
+	// mesonSetupCmd is meson setup alone: mesonSetup also takes the bare "meson DIR"
+	// of old meson, which cannot be told from "meson compile" without the next word.
+	mesonSetupCmd = re(`(^|&&\s*|;\s*)(meson\s+setup)(\s)`)
 	// makeCommand is make run as a command: at the start, after && ; || or after the
 	// environment assignments of the same command.
 	makeCommand = re(`(^|&&\s*|;\s*|\|\|\s*|(?:^|\s)[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)(make)(\s|$)`)
@@ -192,14 +194,14 @@ func withLinkLib(plan atesor.BuildPlan, failedPhase string, le linkEnv) (atesor.
 		}},
 		{where: strings.Join(cmakeLinker, ", ") + " (reconfigured)", do: cmakeLinkFlags},
 		{where: mesonWhere, do: func(line string) (string, bool) {
-			if !mesonSetup.MatchString(line) {
+			if !mesonSetupCmd.MatchString(line) {
 				return line, false
 			}
 			args := " -Dc_link_args=" + linkAtomic
 			if le.cpp {
 				args += " -Dcpp_link_args=" + linkAtomic
 			}
-			return editWord(line, mesonSetup, func(word string) string { return word + args }, reNever, "")
+			return editWord(line, mesonSetupCmd, func(word string) string { return word + args }, reNever, "")
 		}},
 		{where: "CGO_LDFLAGS", all: true, do: func(line string) (string, bool) {
 			return editAll(line, goLinkWord, func(word string) string {
