@@ -125,7 +125,7 @@ func runBatch(ctx context.Context, a *app, args []string) int {
 	defer prog.Done()
 	port := func(ctx context.Context, req atesor.Request) (*atesor.Result, error) {
 		open := func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error) {
-			return openSandbox(ctx, a, f, req.Name, p, prog, logger)
+			return openSandbox(ctx, a, f, req.Name, p, prog.Provision, logger)
 		}
 		cfg, err := withEnvSettings(graph.Config{Provider: prov, OpenSandbox: open, Memory: store, OutputDir: req.OutputDir, Home: home, Logger: logger})
 		if err != nil {

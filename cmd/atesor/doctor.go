@@ -21,26 +21,81 @@ import (
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
-// report collects the findings of doctor and the commands that fix them.
+// report collects the findings of doctor and the commands that fix them, section by
+// section: `atesor doctor` prints them, the MCP server's doctor tool returns them.
 type report struct {
-	w        io.Writer
+	sections []doctorSection
 	problems int
 	fixes    []string
 }
 
-func (r *report) section(name string) { fmt.Fprintf(r.w, "\n%s\n", name) }
-func (r *report) ok(format string, args ...any) {
-	fmt.Fprintf(r.w, "  ok       %s\n", fmt.Sprintf(format, args...))
+// doctorSection is one part of doctor's findings (host tools, binfmt_misc, ...).
+type doctorSection struct {
+	Name     string
+	Findings []doctorFinding
 }
-func (r *report) info(format string, args ...any) {
-	fmt.Fprintf(r.w, "  note     %s\n", fmt.Sprintf(format, args...))
+
+// doctorFinding is one line of doctor's findings; Level is ok, note or problem.
+type doctorFinding struct {
+	Level, Text string
 }
+
+// The levels of a finding.
+const (
+	levelOK      = "ok"
+	levelNote    = "note"
+	levelProblem = "problem"
+)
+
+func (r *report) section(name string) { r.sections = append(r.sections, doctorSection{Name: name}) }
+
+func (r *report) add(level, format string, args ...any) {
+	if len(r.sections) == 0 {
+		r.section("")
+	}
+	s := &r.sections[len(r.sections)-1]
+	s.Findings = append(s.Findings, doctorFinding{Level: level, Text: fmt.Sprintf(format, args...)})
+}
+
+func (r *report) ok(format string, args ...any)   { r.add(levelOK, format, args...) }
+func (r *report) info(format string, args ...any) { r.add(levelNote, format, args...) }
 func (r *report) problem(fix, format string, args ...any) {
 	r.problems++
-	fmt.Fprintf(r.w, "  PROBLEM  %s\n", fmt.Sprintf(format, args...))
+	r.add(levelProblem, format, args...)
 	if fix != "" {
 		r.fixes = append(r.fixes, fix)
 	}
+}
+
+// print writes the findings as doctor's text.
+func (r *report) print(w io.Writer) {
+	label := map[string]string{levelOK: "ok      ", levelNote: "note    ", levelProblem: "PROBLEM "}
+	for _, s := range r.sections {
+		fmt.Fprintf(w, "\n%s\n", s.Name)
+		for _, f := range s.Findings {
+			fmt.Fprintf(w, "  %s %s\n", label[f.Level], f.Text)
+		}
+	}
+}
+
+// doctorHeader is doctor's first line: version, platform, state home and user.
+func doctorHeader(a *app, p atesor.Platform) string {
+	return fmt.Sprintf("atesor %s, platform %s (sandbox %s), state home %s, running as %s",
+		versionString(), p.Name, p.SandboxKey(), stateHomeText(), map[bool]string{true: "root", false: "a normal user"}[a.root])
+}
+
+// doctorChecks runs every check of doctor for the platform; it changes nothing.
+func doctorChecks(ctx context.Context, a *app, p atesor.Platform) *report {
+	r := &report{}
+	doctorConfig(r, a.dotenv)
+	doctorHostTools(r, p)
+	doctorBinfmt(r)
+	doctorIsolation(r)
+	doctorSandboxes(ctx, r)
+	doctorToolchain(ctx, r, p)
+	doctorPerformance(r)
+	doctorProvider(ctx, r)
+	return r
 }
 
 func runDoctor(ctx context.Context, a *app, args []string) int {
@@ -63,17 +118,9 @@ func runDoctor(ctx context.Context, a *app, args []string) int {
 	if err != nil {
 		return usageError(a, "doctor", "--platform: %v", err)
 	}
-	r := &report{w: a.stdout}
-	fmt.Fprintf(a.stdout, "atesor %s, platform %s (sandbox %s), state home %s, running as %s\n",
-		versionString(), p.Name, p.SandboxKey(), stateHomeText(), map[bool]string{true: "root", false: "a normal user"}[a.root])
-	doctorConfig(r, a.dotenv)
-	doctorHostTools(r, p)
-	doctorBinfmt(r)
-	doctorIsolation(r)
-	doctorSandboxes(ctx, r)
-	doctorToolchain(ctx, r, p)
-	doctorPerformance(r)
-	doctorProvider(ctx, r)
+	fmt.Fprintln(a.stdout, doctorHeader(a, p))
+	r := doctorChecks(ctx, a, p)
+	r.print(a.stdout)
 
 	if len(r.fixes) > 0 {
 		if a.root {

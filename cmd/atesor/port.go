@@ -16,6 +16,7 @@ import (
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/graph"
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
+	"github.com/eclipse-atesor/atesor-go/internal/filelock"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 	"github.com/eclipse-atesor/atesor-go/memory"
@@ -118,46 +119,202 @@ func runPort(ctx context.Context, a *app, args []string) int {
 		return usageError(a, "port", "want exactly one SOURCE (a directory, a tarball path or URL, or a git URL)")
 	}
 	src := pos[0]
+	prog := newProgress(a.stderr, a.terminal && !f.verbose, f.verbose)
+	defer prog.Done()
+	var logger *slog.Logger
+	if f.verbose {
+		logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	res, err := portRun(ctx, a, portJob{
+		flags: f, source: src, events: prog.Event, provision: prog.Provision, logger: logger,
+		busy: func(lock string) error {
+			fmt.Fprintf(a.stderr, "atesor port: another port of this package into %s is running (lock %s); waiting for it to end\n", f.out, lock)
+			return nil
+		},
+		kept: func(dir string) {
+			fmt.Fprintf(a.stderr, "The run's sandbox changes are kept in %s\nOpen a shell on them with: atesor sandbox shell --from %s\n", dir, dir)
+		},
+	})
+	prog.Done()
+	if err != nil {
+		return portFailure(a, err, src)
+	}
+	if f.pkg {
+		zipPath := filepath.Join(res.outDir, res.Package+"_package.zip")
+		if err := writePackageZip(zipPath, res.Result); err != nil {
+			return setupError(a, "--package: %v", err)
+		}
+		if res.Files == nil {
+			res.Files = map[string]string{}
+		}
+		res.Files["package"] = zipPath
+		// The report lists the zip too (the zip holds the report as it was before).
+		if err := addReportFile(res.Result, "package", zipPath); err != nil {
+			return setupError(a, "--package: %v", err)
+		}
+	}
+	if f.asJSON {
+		// The report file itself, through the one report encoder: stdout and
+		// <repo>_report.json are the same document.
+		rep, err := graph.ReadReport(res.Files[atesor.FileReport])
+		if err != nil {
+			return setupError(a, "--json: %v", err)
+		}
+		if err := graph.EncodeReport(a.stdout, rep); err != nil {
+			return setupError(a, "--json: %v", err)
+		}
+	} else {
+		printVerdict(a.stdout, res.Result)
+	}
+	if res.Status.Succeeded() {
+		return exitOK
+	}
+	return exitFailed
+}
+
+// portFailure prints why a port did not run to its end and returns the exit code.
+func portFailure(a *app, err error, src string) int {
+	var ue *portUsageError
+	var nk *needKeyError
+	var ie *portInterruptedError
+	switch {
+	case errors.As(err, &ue):
+		return usageError(a, "port", "%s", ue.msg)
+	case errors.As(err, &nk):
+		return keyError(a, nk.err)
+	case errors.As(err, &ie) && !ie.started:
+		fmt.Fprintln(a.stderr, "atesor port: interrupted before the run started; nothing to resume")
+		return exitInterrupted
+	case errors.As(err, &ie):
+		shown := source.RedactURL(src)
+		fmt.Fprintf(a.stderr, "atesor port: interrupted; the run state is saved. Continue with: atesor port %s --resume\n", shown)
+		if shown != src {
+			fmt.Fprint(a.stderr, "(with the credentials of your source URL put back: they are never printed)\n")
+		}
+		return exitInterrupted
+	}
+	return setupError(a, "%v", err)
+}
+
+// portJob is one port as the command line and the MCP server run it: the flags, the
+// source and where its progress goes.
+type portJob struct {
+	flags  portFlags
+	source string
+	// events and provision receive the pipeline's events and the sandbox's provisioning
+	// steps (nil: dropped).
+	events    func(atesor.Event)
+	provision func(sandbox.Progress)
+	logger    *slog.Logger
+	// busy is called when another port of the same package into the same output
+	// directory holds its lock: nil means wait for it, an error refuses the port.
+	busy func(lock string) error
+	// kept, when set, is told the upper directory a --keep-sandbox run left.
+	kept func(dir string)
+}
+
+// portResult is a finished port: the library's result and the output directory.
+type portResult struct {
+	*atesor.Result
+	outDir string
+}
+
+// portUsageError is a flag or argument a port cannot run with.
+type portUsageError struct{ msg string }
+
+func (e *portUsageError) Error() string { return e.msg }
+
+// portInterruptedError is a port that the context ended; started says whether the
+// pipeline had begun (its state is then saved and --resume continues it).
+type portInterruptedError struct {
+	started bool
+	err     error
+}
+
+func (e *portInterruptedError) Error() string {
+	if !e.started {
+		return "interrupted before the run started; nothing to resume"
+	}
+	return "interrupted; the run state is saved (port again with resume to continue)"
+}
+
+func (e *portInterruptedError) Unwrap() error { return e.err }
+
+// portLockFile is the lock that keeps two ports of one package from writing the same
+// output directory's state and report at once.
+func portLockFile(outDir, name string) string {
+	return filepath.Join(outDir, "."+name+"_port.lock")
+}
+
+// lockPort takes the port lock of the package, calling busy while another holds it.
+func lockPort(ctx context.Context, outDir, name string, busy func(string) error) (*filelock.Lock, error) {
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, fmt.Errorf("output directory: %w", err)
+	}
+	file := portLockFile(outDir, name)
+	lctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var refused error
+	told := false
+	l, err := filelock.AcquireWaiting(lctx, file, func() {
+		if told || busy == nil {
+			return
+		}
+		told = true
+		if refused = busy(file); refused != nil {
+			cancel(refused)
+		}
+	})
+	if refused != nil {
+		return nil, refused
+	}
+	return l, err
+}
+
+// portRun runs one port: the checks of the flags, the source's resolution, the
+// recipe-cache probe, the provider, the sandbox and the pipeline. `atesor port` and the
+// MCP server's port tool both run ports through it.
+func portRun(ctx context.Context, a *app, j portJob) (*portResult, error) {
+	f := j.flags
+	src := j.source
 	var err error
 	if msg := f.checkShared(); msg != "" {
-		return usageError(a, "port", "%s", msg)
+		return nil, &portUsageError{msg}
 	}
-	switch {
-	case f.force && f.resume:
-		return usageError(a, "port", "--force and --resume do not go together")
+	if f.force && f.resume {
+		return nil, &portUsageError{"--force and --resume do not go together"}
 	}
 	if f.out, err = filepath.Abs(f.out); err != nil {
-		return setupError(a, "--out: %v", err)
+		return nil, fmt.Errorf("--out: %w", err)
 	}
 	platform, err := knowledge.Profile(f.platform)
 	if err != nil {
-		return usageError(a, "port", "--platform: %v", err)
+		return nil, &portUsageError{fmt.Sprintf("--platform: %v", err)}
 	}
 	var origin *atesor.DistroSource
 	if debsrc.IsSpec(src) {
 		res, err := resolveDebianSource(ctx, src)
 		if err != nil {
-			return setupError(a, "%v", err)
+			return nil, err
 		}
 		src, origin, f.name = res.Tarball, &res.Origin, cmp.Or(f.name, res.Origin.Package)
 	}
 	if !isRemote(src) {
 		if _, err := os.Stat(src); err != nil {
-			return setupError(a, "source %s: %v", src, err)
+			return nil, fmt.Errorf("source %s: %w", src, err)
 		}
 	}
 	name := source.PackageName(src)
 	if strings.TrimSpace(f.name) != "" {
 		name = source.SanitizeName(f.name)
 	}
-
 	home, err := memory.Home()
 	if err != nil {
-		return setupError(a, "%v", err)
+		return nil, err
 	}
 	store, err := memory.Open(memory.ExamplesDir(home), memory.WithSandbox(platform.SandboxKey()))
 	if err != nil {
-		return setupError(a, "%v", err)
+		return nil, err
 	}
 
 	req := atesor.Request{
@@ -177,19 +334,18 @@ func runPort(ctx context.Context, a *app, args []string) int {
 		// under the state home (so a URL is fetched once) and the same bounds.
 		probeCfg, err := withEnvSettings(graph.Config{Memory: store, OpenSandbox: noSandbox, OutputDir: f.out, Home: home})
 		if err != nil {
-			return setupError(a, "%v", err)
+			return nil, err
 		}
 		probe, err := graph.New(probeCfg)
 		if err != nil {
-			return setupError(a, "%v", err)
+			return nil, err
 		}
 		entry, err := probe.Cached(ctx, req)
 		if err != nil && ctx.Err() != nil {
-			fmt.Fprintln(a.stderr, "atesor port: interrupted before the run started; nothing to resume")
-			return exitInterrupted
+			return nil, &portInterruptedError{err: err}
 		}
 		if err != nil {
-			return setupError(a, "%v", err)
+			return nil, err
 		}
 		cached = entry != nil
 	}
@@ -203,17 +359,26 @@ func runPort(ctx context.Context, a *app, args []string) int {
 		prov, err = provider.FromEnv(ctx)
 		if err != nil {
 			if !cached {
-				return keyError(a, err)
+				return nil, &needKeyError{err: err}
 			}
 			keyErr = err
 		}
 	}
 
-	prog := newProgress(a.stderr, a.terminal && !f.verbose, f.verbose)
-	defer prog.Done()
-	var logger *slog.Logger
-	if f.verbose {
-		logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	// The lock is taken once the port is known to run (a stop for a missing key leaves
+	// no output directory behind).
+	lock, err := lockPort(ctx, f.out, name, j.busy)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, &portInterruptedError{err: err}
+		}
+		return nil, err
+	}
+	defer lock.Release()
+
+	provision := j.provision
+	if provision == nil {
+		provision = func(sandbox.Progress) {}
 	}
 	var kept string // the upper directory of a kept rootfs run
 	open := func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error) {
@@ -224,7 +389,7 @@ func runPort(ctx context.Context, a *app, args []string) int {
 		if a.openSandbox != nil {
 			return a.openSandbox(ctx, p)
 		}
-		sb, err := openSandbox(ctx, a, f, name, p, prog, logger)
+		sb, err := openSandbox(ctx, a, f, name, p, provision, j.logger)
 		var r *sandbox.Rootfs
 		if f.keepSandbox && sandbox.As(sb, &r) {
 			kept = r.UpperDir()
@@ -232,8 +397,8 @@ func runPort(ctx context.Context, a *app, args []string) int {
 		return sb, err
 	}
 	defer func() {
-		if kept != "" {
-			fmt.Fprintf(a.stderr, "The run's sandbox changes are kept in %s\nOpen a shell on them with: atesor sandbox shell --from %s\n", kept, kept)
+		if kept != "" && j.kept != nil {
+			j.kept(kept)
 		}
 	}()
 	cfg, err := withEnvSettings(graph.Config{
@@ -242,63 +407,31 @@ func runPort(ctx context.Context, a *app, args []string) int {
 		Memory:      store,
 		OutputDir:   f.out,
 		Home:        home,
-		Logger:      logger,
+		Logger:      j.logger,
 	})
 	if err != nil {
-		return setupError(a, "%v", err)
+		return nil, err
 	}
-	g, err := graph.New(cfg, graph.WithEvents(prog.Event))
+	var opts []graph.Option
+	if j.events != nil {
+		opts = append(opts, graph.WithEvents(j.events))
+	}
+	g, err := graph.New(cfg, opts...)
 	if err != nil {
-		return setupError(a, "%v", err)
+		return nil, err
 	}
 	res, err := g.Run(ctx, req)
-	prog.Done()
 	if err != nil {
 		var nk *needKeyError
 		switch {
 		case errors.As(err, &nk):
-			return keyError(a, nk.err)
+			return nil, nk
 		case errors.Is(err, graph.ErrInterrupted) || ctx.Err() != nil:
-			shown := source.RedactURL(src)
-			fmt.Fprintf(a.stderr, "atesor port: interrupted; the run state is saved. Continue with: atesor port %s --resume\n", shown)
-			if shown != src {
-				fmt.Fprint(a.stderr, "(with the credentials of your source URL put back: they are never printed)\n")
-			}
-			return exitInterrupted
+			return nil, &portInterruptedError{started: true, err: err}
 		}
-		return setupError(a, "%v", err)
+		return nil, err
 	}
-	if f.pkg {
-		zipPath := filepath.Join(f.out, res.Package+"_package.zip")
-		if err := writePackageZip(zipPath, res); err != nil {
-			return setupError(a, "--package: %v", err)
-		}
-		if res.Files == nil {
-			res.Files = map[string]string{}
-		}
-		res.Files["package"] = zipPath
-		// The report lists the zip too (the zip holds the report as it was before).
-		if err := addReportFile(res, "package", zipPath); err != nil {
-			return setupError(a, "--package: %v", err)
-		}
-	}
-	if f.asJSON {
-		// The report file itself, through the one report encoder: stdout and
-		// <repo>_report.json are the same document.
-		rep, err := graph.ReadReport(res.Files[atesor.FileReport])
-		if err != nil {
-			return setupError(a, "--json: %v", err)
-		}
-		if err := graph.EncodeReport(a.stdout, rep); err != nil {
-			return setupError(a, "--json: %v", err)
-		}
-	} else {
-		printVerdict(a.stdout, res)
-	}
-	if res.Status.Succeeded() {
-		return exitOK
-	}
-	return exitFailed
+	return &portResult{Result: res, outDir: f.out}, nil
 }
 
 // addReportFile records one more output file in the run's report file.
@@ -356,8 +489,8 @@ func isRemote(src string) bool {
 // openSandbox opens the chosen backend; for rootfs it first makes sure the host tools
 // are there (installing them with apt as root) and qemu-riscv64 is registered in
 // binfmt_misc (see [prepareHost]).
-func openSandbox(ctx context.Context, a *app, f portFlags, name string, p atesor.Platform, prog *progress, logger *slog.Logger) (atesor.Sandbox, error) {
-	opts := []sandbox.Option{sandbox.WithProgress(prog.Provision), sandbox.WithKeep(f.keepSandbox), sandbox.WithRepo(name),
+func openSandbox(ctx context.Context, a *app, f portFlags, name string, p atesor.Platform, provision func(sandbox.Progress), logger *slog.Logger) (atesor.Sandbox, error) {
+	opts := []sandbox.Option{sandbox.WithProgress(provision), sandbox.WithKeep(f.keepSandbox), sandbox.WithRepo(name),
 		sandbox.WithAccel(!f.noAccel)}
 	opts = append(opts, envSandboxOptions()...)
 	if logger != nil {
@@ -376,7 +509,7 @@ func openSandbox(ctx context.Context, a *app, f portFlags, name string, p atesor
 	case "host":
 		return sandbox.NewHost(p, opts...)
 	}
-	if err := prepareHost(ctx, a, p, prog.Provision); err != nil {
+	if err := prepareHost(ctx, a, p, provision); err != nil {
 		return nil, err
 	}
 	return sandbox.NewRootfs(ctx, p, opts...)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
 
 	"github.com/eclipse-atesor/atesor-go/knowledge"
@@ -43,24 +44,14 @@ func recipeShow(ctx context.Context, a *app, args []string) int {
 	if err != nil {
 		return usageError(a, "recipe show", "%v", err)
 	}
-	home, err := memory.Home()
-	if err != nil {
-		fmt.Fprintf(a.stderr, "atesor recipe show: %v\n", err)
-		return exitUsage
-	}
-	store, err := memory.Open(memory.ExamplesDir(home), memory.WithSandbox(p.SandboxKey()))
-	if err != nil {
-		fmt.Fprintf(a.stderr, "atesor recipe show: %v\n", err)
-		return exitUsage
-	}
-	r, err := store.Recipe(ctx, pos[0], p.SandboxKey())
+	r, cachePath, err := cachedRecipe(ctx, p, pos[0])
 	if err != nil {
 		fmt.Fprintf(a.stderr, "atesor recipe show: %v\n", err)
 		return exitFailed
 	}
 	if r == nil {
 		fmt.Fprintf(a.stderr, "atesor recipe show: no cached recipe for %s in %s (%s); port it with: atesor port SOURCE --platform %s\n",
-			pos[0], p.SandboxKey(), store.RecipeCachePath(), p.Name)
+			pos[0], p.SandboxKey(), cachePath, p.Name)
 		return exitFailed
 	}
 	if *asJSON {
@@ -80,6 +71,22 @@ func recipeShow(ctx context.Context, a *app, args []string) int {
 		escape.Line(string(r.BuildSystem)), r.LastBuilt.Format("2006-01-02 15:04"), escape.Line(r.Source))
 	fmt.Fprintln(a.stdout, escape.Text(strings.TrimRight(r.Recipe, "\n")))
 	return exitOK
+}
+
+// cachedRecipe is the recipe-cache entry of the package for the platform's sandbox (nil
+// when there is none) and the cache file's path: `atesor recipe show` and the MCP
+// server's recipe tool read it through here.
+func cachedRecipe(ctx context.Context, p atesor.Platform, pkg string) (*atesor.CachedRecipe, string, error) {
+	home, err := memory.Home()
+	if err != nil {
+		return nil, "", err
+	}
+	store, err := memory.Open(memory.ExamplesDir(home), memory.WithSandbox(p.SandboxKey()))
+	if err != nil {
+		return nil, "", err
+	}
+	r, err := store.Recipe(ctx, pkg, p.SandboxKey())
+	return r, store.RecipeCachePath(), err
 }
 
 // envOr returns the environment variable (after .env loading), or def when it is

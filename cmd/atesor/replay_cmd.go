@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/replay"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 var replayUsage = usage{
@@ -61,57 +63,21 @@ func runReplay(ctx context.Context, a *app, args []string) int {
 	if len(pos) != 1 {
 		return usageError(a, "replay", "want exactly one RECIPE.md or PACKAGE")
 	}
-	switch {
-	case f.sandbox != "rootfs" && f.sandbox != "docker" && f.sandbox != "host":
-		return usageError(a, "replay", "--sandbox %q: choose rootfs, docker or host", f.sandbox)
-	case f.sandbox == "host" && !f.unsafeHost:
-		return usageError(a, "replay", "--sandbox host runs the recipe's commands on this machine without isolation; add --unsafe-host if that is what you want")
-	}
-	platform, err := knowledge.Profile(f.platform)
-	if err != nil {
-		return usageError(a, "replay", "--platform: %v", err)
-	}
-	home, err := memory.Home()
-	if err != nil {
-		return replayError(a, "%v", err)
-	}
-	store, err := memory.Open(memory.ExamplesDir(home), memory.WithSandbox(platform.SandboxKey()))
-	if err != nil {
-		return replayError(a, "%v", err)
-	}
-	in, outBase, code, ok := replayInput(ctx, a, store, platform, pos[0], source)
-	if !ok {
-		return code
-	}
-	if f.out == "" {
-		f.out = filepath.Join(outBase, in.Package+"_replay")
-	}
-	if f.out, err = filepath.Abs(f.out); err != nil {
-		return replayError(a, "--out: %v", err)
-	}
 	prog := newProgress(a.stderr, a.terminal && !f.verbose, f.verbose)
 	defer prog.Done()
 	var logger *slog.Logger
 	if f.verbose {
 		logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	cfg, err := withEnvSettings(graph.Config{
-		Memory: store, OutputDir: f.out, Home: home, Logger: logger,
-		OpenSandbox: func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error) {
-			return openSandbox(ctx, a, f, in.Package, p, prog, logger)
-		},
-	})
-	if err != nil {
-		return replayError(a, "%v", err)
-	}
-	g, err := graph.New(cfg, graph.WithEvents(prog.Event))
-	if err != nil {
-		return replayError(a, "%v", err)
-	}
-	res, err := g.Replay(ctx, in, f.platform, f.out)
+	res, err := replayRun(ctx, a, replayJob{flags: f, target: pos[0], source: source,
+		events: prog.Event, provision: prog.Provision, logger: logger})
 	prog.Done()
 	if err != nil {
-		if ctx.Err() != nil {
+		var ue *portUsageError
+		switch {
+		case errors.As(err, &ue):
+			return usageError(a, "replay", "%s", ue.msg)
+		case ctx.Err() != nil:
 			fmt.Fprintln(a.stderr, "atesor replay: interrupted")
 			return exitInterrupted
 		}
@@ -130,28 +96,99 @@ func runReplay(ctx context.Context, a *app, args []string) int {
 	return exitFailed
 }
 
+// replayJob is one replay as the command line and the MCP server run it.
+type replayJob struct {
+	flags portFlags
+	// target is a recipe file (<package>_recipe.md) or a package of the recipe cache;
+	// source, when set, is the package's source to check and use.
+	target, source string
+	events         func(atesor.Event)
+	provision      func(sandbox.Progress)
+	logger         *slog.Logger
+}
+
+// replayRun replays a recipe in a fresh sandbox: `atesor replay` and the MCP server's
+// replay tool both run replays through it. Its flags' out, when empty, becomes
+// <recipe dir>/<package>_replay.
+func replayRun(ctx context.Context, a *app, j replayJob) (*replay.Result, error) {
+	f := j.flags
+	switch {
+	case f.sandbox != "rootfs" && f.sandbox != "docker" && f.sandbox != "host":
+		return nil, &portUsageError{fmt.Sprintf("--sandbox %q: choose rootfs, docker or host", f.sandbox)}
+	case f.sandbox == "host" && !f.unsafeHost:
+		return nil, &portUsageError{"--sandbox host runs the recipe's commands on this machine without isolation; add --unsafe-host if that is what you want"}
+	}
+	platform, err := knowledge.Profile(f.platform)
+	if err != nil {
+		return nil, &portUsageError{fmt.Sprintf("--platform: %v", err)}
+	}
+	home, err := memory.Home()
+	if err != nil {
+		return nil, err
+	}
+	store, err := memory.Open(memory.ExamplesDir(home), memory.WithSandbox(platform.SandboxKey()))
+	if err != nil {
+		return nil, err
+	}
+	in, outBase, err := replayInput(ctx, store, platform, j.target, j.source)
+	if err != nil {
+		return nil, err
+	}
+	if f.out == "" {
+		f.out = filepath.Join(outBase, in.Package+"_replay")
+	}
+	if f.out, err = filepath.Abs(f.out); err != nil {
+		return nil, fmt.Errorf("--out: %w", err)
+	}
+	provision := j.provision
+	if provision == nil {
+		provision = func(sandbox.Progress) {}
+	}
+	cfg, err := withEnvSettings(graph.Config{
+		Memory: store, OutputDir: f.out, Home: home, Logger: j.logger,
+		OpenSandbox: func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error) {
+			if a.openSandbox != nil {
+				return a.openSandbox(ctx, p)
+			}
+			return openSandbox(ctx, a, f, in.Package, p, provision, j.logger)
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	var opts []graph.Option
+	if j.events != nil {
+		opts = append(opts, graph.WithEvents(j.events))
+	}
+	g, err := graph.New(cfg, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return g.Replay(ctx, in, f.platform, f.out)
+}
+
 // replayInput reads what to replay: a recipe file (with its report) or a recipe-cache
 // entry. outBase is where the replay's logs go by default.
-func replayInput(ctx context.Context, a *app, store *memory.Store, p atesor.Platform, arg, source string) (replay.Input, string, int, bool) {
+func replayInput(ctx context.Context, store *memory.Store, p atesor.Platform, arg, source string) (replay.Input, string, error) {
 	if strings.HasSuffix(arg, ".md") || strings.ContainsRune(arg, os.PathSeparator) {
 		in, err := replay.ReadInputFrom(arg, source)
 		if err != nil {
-			return in, "", replayError(a, "%v", err), false
+			return in, "", err
 		}
-		return in, filepath.Dir(arg), 0, true
+		return in, filepath.Dir(arg), nil
 	}
 	e, err := store.Recipe(ctx, arg, p.SandboxKey())
 	if err != nil {
-		return replay.Input{}, "", replayError(a, "%v", err), false
+		return replay.Input{}, "", err
 	}
 	if e == nil {
-		return replay.Input{}, "", replayError(a, "no cached recipe for %s in %s; give the recipe file (<package>_recipe.md) instead", arg, p.SandboxKey()), false
+		return replay.Input{}, "", fmt.Errorf("no cached recipe for %s in %s; give the recipe file (<package>_recipe.md) instead", arg, p.SandboxKey())
 	}
 	in := replay.InputFromCache(*e)
 	if source != "" {
 		in.Source = source
 	}
-	return in, defaultOutDir, 0, true
+	return in, defaultOutDir, nil
 }
 
 func printReplay(a *app, res *replay.Result) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -90,16 +91,57 @@ func inSandbox(ctx context.Context, a *app, cmd string, f shellFlags, pos []stri
 	if !ok {
 		return code
 	}
+	prog := newProgress(a.stderr, a.terminal, false)
+	res, err := sandboxExec(ctx, a, sandboxJob{flags: f, platform: p, line: line, stdin: stdin,
+		stdout: a.stdout, stderr: a.stderr, timeout: timeout, provision: prog.Provision, opened: prog.Done})
+	prog.Done()
+	if err != nil {
+		var ue *portUsageError
+		switch {
+		case errors.As(err, &ue):
+			return usageError(a, cmd, "%s", ue.msg)
+		case ctx.Err() != nil:
+			return exitInterrupted
+		}
+		fmt.Fprintf(a.stderr, "atesor %s: %v\n", cmd, err)
+		return exitUsage
+	}
+	return exitStatus(res)
+}
+
+// sandboxJob is one command in a fresh sandbox, as `atesor sandbox run` and `sandbox
+// shell` and the MCP server's sandbox_run tool run it.
+type sandboxJob struct {
+	flags    shellFlags
+	platform atesor.Platform
+	line     string
+	stdin    io.Reader
+	// stdout and stderr receive the command's output as it comes (nil: kept only in
+	// the result, within the sandbox's bounds).
+	stdout, stderr io.Writer
+	timeout        time.Duration
+	provision      func(sandbox.Progress)
+	// opened, when set, is called once the sandbox is open, before the command runs.
+	opened func()
+}
+
+// sandboxExec opens a fresh rootfs sandbox (with the package or the kept run the flags
+// name), runs the job's line in it and closes it.
+func sandboxExec(ctx context.Context, a *app, j sandboxJob) (atesor.CommandResult, error) {
+	f, p := j.flags, j.platform
 	if f.source != "" && f.kept != "" {
-		return usageError(a, cmd, "--source and --from do not go together (a kept run already holds its package)")
+		return atesor.CommandResult{}, &portUsageError{"--source and --from do not go together (a kept run already holds its package)"}
+	}
+	provision := j.provision
+	if provision == nil {
+		provision = func(sandbox.Progress) {}
 	}
 	opts := append(envSandboxOptions(), sandbox.WithAccel(!f.noAccel))
 	name := strings.TrimSpace(f.name)
 	if f.kept != "" {
 		upper, repos, err := sandbox.KeptUpper(f.kept)
 		if err != nil {
-			fmt.Fprintf(a.stderr, "atesor %s: %v\n", cmd, err)
-			return exitUsage
+			return atesor.CommandResult{}, err
 		}
 		if name == "" && len(repos) == 1 {
 			name = repos[0]
@@ -113,17 +155,21 @@ func inSandbox(ctx context.Context, a *app, cmd string, f shellFlags, pos []stri
 		name = source.SanitizeName(name)
 		opts = append(opts, sandbox.WithRepo(name))
 	}
-	prog := newProgress(a.stderr, a.terminal, false)
-	if err := prepareHost(ctx, a, p, prog.Provision); err != nil {
-		prog.Done()
-		fmt.Fprintf(a.stderr, "atesor %s: %v\n", cmd, err)
-		return exitUsage
+	var sb atesor.Sandbox
+	var err error
+	if a.openSandbox != nil {
+		sb, err = a.openSandbox(ctx, p)
+	} else {
+		if err := prepareHost(ctx, a, p, provision); err != nil {
+			return atesor.CommandResult{}, err
+		}
+		sb, err = sandbox.NewRootfs(ctx, p, append(opts, sandbox.WithProgress(provision))...)
 	}
-	sb, err := sandbox.NewRootfs(ctx, p, append(opts, sandbox.WithProgress(prog.Provision))...)
-	prog.Done()
+	if j.opened != nil {
+		j.opened()
+	}
 	if err != nil {
-		fmt.Fprintf(a.stderr, "atesor %s: %v\n", cmd, err)
-		return exitUsage
+		return atesor.CommandResult{}, err
 	}
 	defer sb.Close()
 	dir := "/root"
@@ -132,20 +178,11 @@ func inSandbox(ctx context.Context, a *app, cmd string, f shellFlags, pos []stri
 	}
 	if f.source != "" {
 		if err := sb.CopyIn(ctx, f.source, dir); err != nil {
-			fmt.Fprintf(a.stderr, "atesor %s: put the source in: %v\n", cmd, err)
-			return exitUsage
+			return atesor.CommandResult{}, fmt.Errorf("put the source in: %w", err)
 		}
 	}
-	res, err := sb.Exec(ctx, atesor.Command{Line: line, Dir: dir, Network: f.network, Timeout: timeout,
-		Stdin: stdin, Stdout: a.stdout, Stderr: a.stderr})
-	if err != nil {
-		if ctx.Err() != nil {
-			return exitInterrupted
-		}
-		fmt.Fprintf(a.stderr, "atesor %s: %v\n", cmd, err)
-		return exitUsage
-	}
-	return exitStatus(res)
+	return sb.Exec(ctx, atesor.Command{Line: j.line, Dir: dir, Network: f.network, Timeout: j.timeout,
+		Stdin: j.stdin, Stdout: j.stdout, Stderr: j.stderr})
 }
 
 // exitStatus is the shell's exit status for a command result: its exit code, 128+N for
