@@ -62,6 +62,7 @@ func commands() []command {
 		{"examples", "list, lint or merge few-shot example files", runExamples},
 		{"recipe", "show a cached porting recipe", runRecipe},
 		{"replay", "replay a recipe in a fresh sandbox and compare the artifacts", runReplay},
+		{"mcp", "serve these tools to coding agents over the Model Context Protocol", runMCP},
 		{"version", "print the version", runVersion},
 	}
 }

@@ -102,9 +102,12 @@ type replayJob struct {
 	// target is a recipe file (<package>_recipe.md) or a package of the recipe cache;
 	// source, when set, is the package's source to check and use.
 	target, source string
-	events         func(atesor.Event)
-	provision      func(sandbox.Progress)
-	logger         *slog.Logger
+	// outBase, when set, is where the replay's directory is made instead of the
+	// recipe's directory.
+	outBase   string
+	events    func(atesor.Event)
+	provision func(sandbox.Progress)
+	logger    *slog.Logger
 }
 
 // replayRun replays a recipe in a fresh sandbox: `atesor replay` and the MCP server's
@@ -133,6 +136,9 @@ func replayRun(ctx context.Context, a *app, j replayJob) (*replay.Result, error)
 	in, outBase, err := replayInput(ctx, store, platform, j.target, j.source)
 	if err != nil {
 		return nil, err
+	}
+	if j.outBase != "" {
+		outBase = j.outBase
 	}
 	if f.out == "" {
 		f.out = filepath.Join(outBase, in.Package+"_replay")
