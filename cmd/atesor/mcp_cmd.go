@@ -162,6 +162,7 @@ func (o *mcpOps) Port(ctx context.Context, req mcpserver.PortRequest, events fun
 	add(req.Offline, "--offline")
 	add(req.Optimize, "--optimize")
 	add(req.Force, "--force")
+	add(req.Resume, "--resume")
 	add(req.MaxAttempts != 0, "--max-attempts", strconv.Itoa(req.MaxAttempts))
 	add(req.MaxCostUSD != 0, "--max-cost", strconv.FormatFloat(req.MaxCostUSD, 'g', -1, 64))
 	f, err := o.flags(args)
@@ -187,6 +188,9 @@ func mcpError(err error) error {
 	case errors.As(err, &nk):
 		return fmt.Errorf("%w; set the key in the server's environment (or a .env file) and restart it, or call port with offline", nk.err)
 	case errors.As(err, &ie):
+		if ie.started {
+			return errors.New("cancelled; the run state is saved: call port with resume to continue it")
+		}
 		return fmt.Errorf("cancelled: %s", ie.Error())
 	}
 	return err

@@ -228,7 +228,8 @@ func TestMCPPortReportRecipeReplay(t *testing.T) {
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
 	}
-	if !got.Verified || got.Status != string(atesor.StatusVerified) || got.Package != "hello" || got.Error != nil {
+	if !got.Verified || got.Status != string(atesor.StatusVerified) || got.Package != "hello" || got.Error != nil ||
+		got.Seconds <= 0 || got.Seconds > 60 {
 		t.Fatalf("port outcome: %s", b)
 	}
 	if len(got.Artifacts) == 0 {
@@ -433,7 +434,11 @@ func TestMCPPortCancelAndBusy(t *testing.T) {
 			first = false
 			return sb, nil
 		}
-		return helloSandbox(t), nil
+		// A resumed run finds its repository in place (the fake keeps no tree between
+		// sandboxes, so it is told where it is).
+		next := helloSandbox(t)
+		next.SetRepo("hello")
+		return next, nil
 	}
 	a := &app{stdout: os.Stdout, stderr: os.Stderr, openSandbox: open}
 	c := newMCPClient(t, a, mcpFlags{roots: multiFlag{filepath.Dir(helloSource(t))}})
@@ -463,12 +468,11 @@ func TestMCPPortCancelAndBusy(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("cancelling the call did not close the run's sandbox")
 	}
-	// The run has ended and released its lock: the package ports again (from the
-	// saved state of the interrupted run, with force).
+	// The run has ended and released its lock: resume continues its saved state.
 	var got mcpserver.Outcome
 	deadline := time.Now().Add(time.Minute)
 	for {
-		res, err := c.call(context.Background(), "port", map[string]any{"source": "hello", "offline": true, "force": true}, false)
+		res, err := c.call(context.Background(), "port", map[string]any{"source": "hello", "offline": true, "resume": true}, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -477,7 +481,7 @@ func TestMCPPortCancelAndBusy(t *testing.T) {
 			continue
 		}
 		if res.IsError {
-			t.Fatalf("port after the cancel: %s", resultText(res))
+			t.Fatalf("port resumed after the cancel: %s", resultText(res))
 		}
 		b, _ := json.Marshal(res.StructuredContent)
 		if err := json.Unmarshal(b, &got); err != nil || !got.Verified {

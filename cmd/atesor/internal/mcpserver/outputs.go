@@ -13,7 +13,7 @@ func outcomeOf(rep *graph.Report, last *atesor.ErrorRecord) Outcome {
 	o := Outcome{Package: rep.Package, Sandbox: rep.Sandbox, Status: string(rep.Status), Verified: rep.Verified,
 		Verdict: atesor.VerdictLine(rep.Status, rep.Tests), FailureClass: string(rep.FailureClass), Reason: rep.Reason,
 		Artifacts: artifactsOf(rep.Artifacts), VerifyProblems: rep.VerifyProblems, Tests: testsOf(rep.Tests),
-		Attempts: rep.Attempts, ModelCalls: rep.LLM.Calls, CostUSD: rep.LLM.CostUSD, Seconds: float64(rep.Duration),
+		Attempts: rep.Attempts, ModelCalls: rep.LLM.Calls, CostUSD: rep.LLM.CostUSD, Seconds: time.Duration(rep.Duration).Seconds(),
 		Recipe: rep.Files[atesor.FileRecipe], Report: rep.Files[atesor.FileReport], Files: rep.Files}
 	if last != nil && !rep.Status.Succeeded() {
 		o.Error = &BuildError{Node: last.Node, Phase: last.Phase, Command: last.Command, ExitCode: last.ExitCode,

@@ -49,7 +49,7 @@ type Operations interface {
 type PortRequest struct {
 	Source, Name, Platform string
 	Offline, Optimize      bool
-	Force                  bool
+	Force, Resume          bool
 	MaxAttempts            int
 	MaxCostUSD             float64
 	// OutDir is the server's output directory.

@@ -98,7 +98,7 @@ func (s *Server) port(ctx context.Context, req *mcp.CallToolRequest, in PortInpu
 	}
 	p := newProgress(ctx, s, req)
 	res, err := s.opts.Ops.Port(ctx, PortRequest{Source: src, Name: in.Name, Platform: in.Platform, Offline: in.Offline,
-		Optimize: in.Optimize, Force: in.Force, MaxAttempts: in.MaxAttempts, MaxCostUSD: in.MaxCostUSD, OutDir: s.opts.OutDir}, p.event)
+		Optimize: in.Optimize, Force: in.Force, Resume: in.Resume, MaxAttempts: in.MaxAttempts, MaxCostUSD: in.MaxCostUSD, OutDir: s.opts.OutDir}, p.event)
 	if err != nil {
 		return nil, nil, err
 	}

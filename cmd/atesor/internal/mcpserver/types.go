@@ -12,6 +12,7 @@ type PortInput struct {
 	Offline     bool    `json:"offline,omitempty" jsonschema:"make no model calls: the scripted fallbacks port packages whose build system is standard"`
 	Optimize    bool    `json:"optimize,omitempty" jsonschema:"performance mode: after a verified port, measure optimisation candidates on a workload"`
 	Force       bool    `json:"force,omitempty" jsonschema:"build even when a verified recipe is cached"`
+	Resume      bool    `json:"resume,omitempty" jsonschema:"continue the saved run of this package (one that was cancelled)"`
 	MaxAttempts int     `json:"max_attempts,omitempty" jsonschema:"failed builds, verifications and invalid fixes allowed (default 5)"`
 	MaxCostUSD  float64 `json:"max_cost_usd,omitempty" jsonschema:"escalate when the model cost exceeds this many US dollars (default 1)"`
 }
