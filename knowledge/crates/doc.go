@@ -27,7 +27,8 @@
 //
 // [patch.crates-io] path and git entries take the place of registry dependencies, and
 // a vendor directory that the package's own .cargo/config.toml puts in place of
-// crates.io is what dependencies are resolved against instead of the distribution.
+// crates.io is read, so [Manifest.ResolveVendored] can check the dependencies against
+// the vendored crates when that configuration stays in place.
 // [Index.Rustc] and [RustVersionMet] compare a manifest's rust-version with the
 // distribution's compiler.
 package crates

@@ -50,7 +50,8 @@ type Manifest struct {
 	// Vendor is the directory source the package's own .cargo/config.toml replaces
 	// crates.io with (slash-relative when inside the tree, as cargo vendor writes it);
 	// "" when it configures none. Cargo prefers that configuration to one made for the
-	// run, and Resolve then checks the dependencies against the vendored crates.
+	// run: [Manifest.ResolveVendored] checks the dependencies against the vendored
+	// crates.
 	Vendor string
 
 	// build and lock say which optional dependencies are on and which features the
@@ -115,6 +116,7 @@ func ReadManifestFS(fsys fs.FS) (*Manifest, error) {
 			return io.ReadAll(io.LimitReader(f, MaxManifestSize+1))
 		},
 		list: func(dir string) ([]fs.DirEntry, error) { return fs.ReadDir(fsys, dir) },
+		stat: func(rel string) error { _, err := fs.Stat(fsys, rel); return err },
 	})
 }
 
@@ -122,9 +124,13 @@ func ReadManifestFS(fsys fs.FS) (*Manifest, error) {
 type tree struct {
 	read func(rel string) ([]byte, error)
 	list func(dir string) ([]fs.DirEntry, error) // nil: no listing
+	stat func(rel string) error                  // nil: exists reads the file
 }
 
 func (t tree) exists(rel string) bool {
+	if t.stat != nil {
+		return t.stat(rel) == nil
+	}
 	_, err := t.read(rel)
 	return err == nil
 }

@@ -127,10 +127,25 @@ func (e *MissingError) Error() string {
 // distribution lacks, and any git dependency the build uses, make a *MissingError,
 // returned with the rest of the resolution.
 //
-// A package that vendors its crates ([Manifest.Vendor] inside the tree) is resolved
-// against the vendored crates instead: cargo reads them, not the distribution's, so
-// nothing is installed and a crate the vendor directory lacks is what is missing.
+// Resolve ignores a vendor directory the package configures ([Manifest.Vendor]): a
+// caller that sets the package's own cargo configuration aside uses the
+// distribution's crates; one that keeps it asks [Manifest.ResolveVendored].
 func (ix *Index) Resolve(m *Manifest, t Target, dev bool) (*Resolution, error) {
+	return ix.resolve(m, t, dev, false)
+}
+
+// ResolveVendored is Resolve against the crates the package vendors inside its tree
+// (cargo reads those while the package's own configuration is in place), with the
+// same rules: Packages stays empty, Crates have no Package, and a crate the vendor
+// directory lacks, or has only at other versions, is what is missing.
+func (m *Manifest) ResolveVendored(t Target, dev bool) (*Resolution, error) {
+	if m.vendored == nil {
+		return nil, fmt.Errorf("crates: the package vendors no crates inside its tree (vendor directory %q)", m.Vendor)
+	}
+	return (*Index)(nil).resolve(m, t, dev, true)
+}
+
+func (ix *Index) resolve(m *Manifest, t Target, dev, vendored bool) (*Resolution, error) {
 	res := &Resolution{}
 	pkgs := map[string]bool{}
 	var fatal []Missing
@@ -162,7 +177,7 @@ func (ix *Index) Resolve(m *Manifest, t Target, dev bool) (*Resolution, error) {
 		if err != nil {
 			return nil, fmt.Errorf("crates: %s: dependency %s: %w", d.Manifest, d.Name, err)
 		}
-		if m.vendored != nil {
+		if vendored {
 			m.fromVendor(res, d.Name, d.Req, req, d.Kind, d.Manifest, d.Target, used, miss)
 			continue
 		}
@@ -215,7 +230,7 @@ func (ix *Index) Resolve(m *Manifest, t Target, dev bool) (*Resolution, error) {
 		}
 		on := !g.Optional || m.build[depID(Dependency{Manifest: g.Manifest, Kind: g.Kind, Target: g.Target, Name: cmpOr(g.key, g.Name)})].on
 		used := applies && on && m.compiles(g.Manifest) && (g.Kind != KindDev || dev)
-		if m.vendored != nil {
+		if vendored {
 			// cargo vendor copies git dependencies as well.
 			m.fromVendor(res, g.Name, "", Requirement{}, g.Kind, g.Manifest, g.Target, used, miss)
 			continue

@@ -91,12 +91,18 @@ func TestVendoredCrates(t *testing.T) {
 	if m.Vendor != "vendor" {
 		t.Fatalf("vendor %q", m.Vendor)
 	}
-	res, err := excerpt(t).Resolve(m, RISCV64, true)
+	res, err := m.ResolveVendored(RISCV64, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Packages) != 0 {
 		t.Errorf("a vendored package installs %v", res.Packages)
+	}
+	// Against the distribution (the package's configuration set aside) the same
+	// manifest needs packages, and lacks the git crate.
+	var dme *MissingError
+	if dres, err := excerpt(t).Resolve(m, RISCV64, true); !errors.As(err, &dme) || !slices.Contains(dres.Packages, "librust-itoa-dev") {
+		t.Errorf("the distribution's resolution: %+v %v", dres, err)
 	}
 	var got []string
 	for _, c := range res.Crates {
@@ -123,7 +129,7 @@ func TestVendoredCrates(t *testing.T) {
 		t.Fatal(err)
 	}
 	var me *MissingError
-	if _, err := excerpt(t).Resolve(m, RISCV64, false); !errors.As(err, &me) || me.Missing[0].Vendor != "vendor" {
+	if _, err := m.ResolveVendored(RISCV64, false); !errors.As(err, &me) || me.Missing[0].Vendor != "vendor" {
 		t.Errorf("error %v", err)
 	}
 
@@ -138,6 +144,9 @@ func TestVendoredCrates(t *testing.T) {
 	m, err = ReadManifestFS(tree)
 	if err != nil || m.Vendor != "/opt/crates" || m.vendored != nil {
 		t.Errorf("vendor %q %v %v", m.Vendor, m.vendored, err)
+	}
+	if _, err := m.ResolveVendored(RISCV64, false); err == nil || !strings.Contains(err.Error(), "vendors no crates") {
+		t.Errorf("ResolveVendored outside the tree: %v", err)
 	}
 	// The old name of the configuration file is read too; a broken one is an error.
 	tree = vendoredTree()
