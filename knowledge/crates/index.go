@@ -64,12 +64,22 @@ func ParseIndex(r io.Reader) (*Index, error) {
 				names = append(names, name)
 			}
 		}
-		found := false
+		seen := map[string]Version{}
+		var partial []string
 		for _, name := range names {
-			found = ix.add(pkg, name) || found
+			if crate, v, ok := ix.add(pkg, name); ok {
+				seen[crate] = v
+			} else {
+				partial = append(partial, name)
+			}
 		}
-		if !found {
-			ix.addUnversioned(pkg, p.Get("Version"))
+		if len(seen) == 0 {
+			if crate, v, ok := ix.addUnversioned(pkg, p.Get("Version")); ok {
+				seen[crate] = v
+			}
+		}
+		for _, name := range partial {
+			ix.addPartial(pkg, name, seen)
 		}
 		return true
 	}, "Package", "Provides", "Version")
@@ -80,24 +90,19 @@ func ParseIndex(r io.Reader) (*Index, error) {
 }
 
 // add records the crate version (and feature) that name stands for, provided by pkg.
-// It reports whether name carried a whole version.
-func (ix *Index) add(pkg, name string) bool {
-	body, ok := strings.CutPrefix(name, "librust-")
+// It returns the crate and version when name carried a whole version.
+func (ix *Index) add(pkg, name string) (string, Version, bool) {
+	body, feature, ok := nameBody(name)
 	if !ok {
-		return false
+		return "", Version{}, false
 	}
-	body, ok = strings.CutSuffix(body, "-dev")
-	if !ok {
-		return false
-	}
-	body, feature, _ := strings.Cut(body, "+")
 	m := fullName.FindStringSubmatch(body)
 	if m == nil {
-		return false
+		return "", Version{}, false
 	}
 	v, err := ParseVersion(m[2])
 	if err != nil {
-		return false
+		return "", Version{}, false
 	}
 	e := ix.entry(m[1], v)
 	if feature == "" {
@@ -108,24 +113,74 @@ func (ix *Index) add(pkg, name string) bool {
 	} else if old, ok := e.features[feature]; !ok || pkg < old {
 		e.features[feature] = pkg
 	}
-	return true
+	return m[1], v, true
 }
 
-// addUnversioned records a librust package whose names carry no whole version (none
-// of Debian's do; an index made by other tools might), taking the version from its
-// Version field.
-func (ix *Index) addUnversioned(pkg, debVersion string) {
-	body := strings.TrimSuffix(strings.TrimPrefix(pkg, "librust-"), "-dev")
-	if strings.Contains(body, "+") || body == "" {
+// nameBody splits librust-BODY[+FEATURE]-dev.
+func nameBody(name string) (body, feature string, ok bool) {
+	body, ok = strings.CutPrefix(name, "librust-")
+	if !ok {
+		return "", "", false
+	}
+	body, ok = strings.CutSuffix(body, "-dev")
+	if !ok {
+		return "", "", false
+	}
+	body, feature, _ = strings.Cut(body, "+")
+	return body, feature, body != ""
+}
+
+// addPartial records the feature of a name without a whole version
+// (librust-web-sys-0.3+audiobuffer-dev, whose package provides no name with 0.3.64)
+// for the crate version the same entry was found to install (seen), when the name's
+// crate and version prefix agree with it.
+func (ix *Index) addPartial(pkg, name string, seen map[string]Version) {
+	body, feature, ok := nameBody(name)
+	if !ok || feature == "" {
 		return
+	}
+	v, ok := seen[body]
+	if !ok {
+		i := strings.LastIndexByte(body, '-')
+		if i <= 0 {
+			return
+		}
+		crate, series := body[:i], body[i+1:]
+		if v, ok = seen[crate]; !ok || (v.String() != series && !strings.HasPrefix(v.String(), series+".")) {
+			return
+		}
+		body = crate
+	}
+	e := ix.entry(body, v)
+	if _, ok := e.features[feature]; !ok {
+		e.features[feature] = pkg
+	}
+}
+
+// addUnversioned records a librust package whose names carry no whole version (a few
+// of Debian's: librust-mdbook-dev provides nothing, librust-web-sys-dev only its 0.3
+// series), taking the version from its Version field.
+func (ix *Index) addUnversioned(pkg, debVersion string) (string, Version, bool) {
+	body, feature, ok := nameBody(pkg)
+	if !ok || feature != "" {
+		return "", Version{}, false
 	}
 	v, err := ParseVersion(CrateVersion(debVersion))
 	if err != nil {
-		return
+		return "", Version{}, false
+	}
+	// A package of one series is named after it (librust-syn-1-dev): the crate is the
+	// name without a suffix the version starts with.
+	if i := strings.LastIndexByte(body, '-'); i > 0 {
+		series := body[i+1:]
+		if v.String() == series || strings.HasPrefix(v.String(), series+".") {
+			body = body[:i]
+		}
 	}
 	if e := ix.entry(body, v); e.pkg == "" {
 		e.pkg = pkg
 	}
+	return body, v, true
 }
 
 func (ix *Index) entry(crate string, v Version) *packaged {

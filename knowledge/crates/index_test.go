@@ -36,6 +36,10 @@ func TestParseIndex(t *testing.T) {
 		{"rand_core", []string{"0.6.4"}},
 		// Version 0.4.0~really0.2.4+0.4.9-1 installs crate version 0.2.4.
 		{"oxrdf", []string{"0.2.4"}},
+		// Entries without whole-version names: the Version field says it.
+		{"web-sys", []string{"0.3.64"}},
+		{"mdbook", []string{"0.4.48"}},
+		{"hickory-resolver", []string{"0.24.4"}},
 		{"hello", nil},
 		{"rustc", nil},
 	}
@@ -47,6 +51,12 @@ func TestParseIndex(t *testing.T) {
 	e := ix.crates["rand-core"]["0.6.4"]
 	if e == nil || e.pkg != "librust-rand-core-dev" || e.features["std"] != "librust-rand-core+std-dev" || e.features["default"] != "librust-rand-core-dev" {
 		t.Errorf("rand-core 0.6.4 = %+v", e)
+	}
+	if e := ix.crates["web-sys"]["0.3.64"]; e == nil || e.pkg != "librust-web-sys-dev" || e.features["audiobuffer"] != "librust-web-sys-dev" {
+		t.Errorf("web-sys 0.3.64 = %+v", e)
+	}
+	if e := ix.crates["hickory-resolver"]["0.24.4"]; e == nil || e.features["dns-over-https"] != "librust-hickory-resolver-dev" {
+		t.Errorf("hickory-resolver 0.24.4 = %+v", e)
 	}
 	if e := ix.crates["syn"]["1.0.109"]; e == nil || e.pkg != "librust-syn-1-dev" || e.features["full"] != "librust-syn-1-dev" {
 		t.Errorf("syn 1.0.109 = %+v", e)
@@ -87,6 +97,13 @@ Provides: librust-orphan-1.0.0+feature-dev (= 1.0.0-1)
 Package: librust-a-1-dev
 Provides: librust-a-1.0.0-dev
 Package: not-a-separator-line
+
+Package: librust-b-2-dev
+Version: 2.5.1-1
+Provides: librust-b-2+x-dev (= 2.5.1-1), librust-b-3+y-dev, librust-c+z-dev
+
+Package: librust-md-5-dev
+Version: 0.10.6-1
 `
 	ix, err := ParseIndex(strings.NewReader(text))
 	if err != nil {
@@ -97,6 +114,14 @@ Package: not-a-separator-line
 	}
 	if got := ix.Versions("bar"); !slices.Equal(got, []string{"0.3.1"}) || ix.crates["bar"]["0.3.1"].features["serde"] != "librust-bar-dev" {
 		t.Errorf("bar = %v %+v", got, ix.crates["bar"])
+	}
+	// A series package without whole-version names: the crate is b, its 2 series
+	// features are kept, another series' and another crate's are not.
+	if e := ix.crates["b"]["2.5.1"]; e == nil || e.pkg != "librust-b-2-dev" || e.features["x"] == "" || e.features["y"] != "" || ix.crates["c"] != nil {
+		t.Errorf("b = %+v, c = %+v", ix.crates["b"], ix.crates["c"])
+	}
+	if got := ix.Versions("md-5"); !slices.Equal(got, []string{"0.10.6"}) {
+		t.Errorf("md-5 = %v", got)
 	}
 	// A feature package whose crate package the index lacks offers nothing.
 	if got := ix.Versions("orphan"); len(got) != 0 {
