@@ -275,6 +275,17 @@ func TestMCPPortReportRecipeReplay(t *testing.T) {
 	if rp.Verdict != "reproduced" || rp.Compared == 0 || !strings.HasPrefix(rp.OutDir, out) {
 		t.Errorf("replay %+v", rp)
 	}
+	// A replay of the cached recipe by name uses the cached source, below the root.
+	c.ok("replay", map[string]any{"recipe": "hello"}, &rp)
+	if rp.Verdict != "reproduced" {
+		t.Errorf("replay of the cached recipe %+v", rp)
+	}
+	// A server whose roots do not hold that source refuses to replay it.
+	other := newMCPClient(t, a, mcpFlags{roots: multiFlag{t.TempDir()}})
+	if got := other.refused("replay", map[string]any{"recipe": "hello"}); !strings.Contains(got, "outside the directories") ||
+		!strings.Contains(got, "cached recipe's source") {
+		t.Errorf("replay of a cached source outside the roots: %q", got)
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	for i, sb := range opened {

@@ -197,6 +197,12 @@ func (s *Server) replay(ctx context.Context, req *mcp.CallToolRequest, in Replay
 		if src, err = s.paths.source(in.Source, "source"); err != nil {
 			return nil, nil, err
 		}
+	} else if !strings.HasSuffix(target, ".md") && !strings.ContainsRune(target, filepath.Separator) {
+		// A cached recipe names the source it was ported from, which may be any host
+		// path: it is held to the roots like a path the caller names.
+		if src, err = s.cachedSource(ctx, in.Platform, target); err != nil {
+			return nil, nil, err
+		}
 	}
 	p := newProgress(ctx, s, req)
 	res, err := s.opts.Ops.Replay(ctx, ReplayRequest{Target: target, Source: src, Platform: in.Platform, OutDir: s.opts.OutDir}, p.event)
@@ -210,6 +216,20 @@ func (s *Server) replay(ctx context.Context, req *mcp.CallToolRequest, in Replay
 		out.Differs = append(out.Differs, FileDiff{Path: d.Path, Want: d.Want, Got: d.Got})
 	}
 	return nil, &out, nil
+}
+
+// cachedSource is the checked source of a package's cached recipe ("" when there is
+// no entry: the replay then says so).
+func (s *Server) cachedSource(ctx context.Context, platform, pkg string) (string, error) {
+	r, err := s.opts.Ops.Recipe(ctx, platform, pkg)
+	if err != nil || r == nil {
+		return "", err
+	}
+	src, err := s.paths.source(r.Source, "the cached recipe's source")
+	if err != nil {
+		return "", fmt.Errorf("%w; give the package's source with source", err)
+	}
+	return src, nil
 }
 
 func (s *Server) sandboxRun(ctx context.Context, _ *mcp.CallToolRequest, in SandboxRunInput) (*mcp.CallToolResult, *SandboxRunOutput, error) {
