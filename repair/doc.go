@@ -24,6 +24,10 @@
 //     build's switch for the distro's copy of the framework, installed by the plan, or
 //     else with the option that gates the call off when what it adds is tests,
 //     benchmarks, examples, docs or fuzzers (the CMakeLists.txt is read, never run);
+//   - cmake-optional-package: a find_package() that found nothing installs a test
+//     framework the distro packages (the tests stay), or configures off the option of
+//     the part that needs it when that part is docs, tests, examples and the like
+//     (Doxygen for the API docs);
 //   - meson-missing-subproject: a dependency() fallback or subproject() that the
 //     tarball (subprojects/ stripped) or the offline sandbox (a wrap to download)
 //     cannot provide: the distro package of the dependency's pkg-config module, else

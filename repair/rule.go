@@ -102,7 +102,8 @@ func (r Rule) claims(f Failure) bool {
 // whose signatures are most specific first.
 func Rules() []Rule {
 	return []Rule{configScriptsRule(), autoreconfRule(), archFlagsRule(), gcc14Rule(),
-		goPortableTagsRule(), cmakeSubdirRule(), mesonSubprojectRule(), atomicsRule(), goSanitizerRule(), missingPackageRule(), parallelRaceRule(), buildSystemRule()}
+		goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), mesonSubprojectRule(), atomicsRule(), goSanitizerRule(),
+		missingPackageRule(), parallelRaceRule(), buildSystemRule()}
 }
 
 // Tried reports whether a rule already answered an error (keyed by [ErrorKey]).

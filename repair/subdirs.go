@@ -55,17 +55,11 @@ type decision struct {
 }
 
 func makeCMakeSubdir(ctx context.Context, f Failure, env Env) (*Fix, string) {
-	if env.ReadFile == nil {
-		return nil, "the build files cannot be read"
-	}
-	if env.Plan == nil {
-		return nil, "no build plan to configure differently"
-	}
-	text := f.text()
-	if f.Output != "" {
-		text += "\n" + f.Message
-	}
-	r := subdirReader{ctx: ctx, env: env, scripts: map[string]*cmakeScript{}}
+	return makeCMakePart(ctx, f, env, subdirsIn)
+}
+
+// subdirsIn finds CMake's reports of missing subdirectories and framework downloads.
+func subdirsIn(r *subdirReader, text string) []missingSubdir {
 	var subs []missingSubdir
 	seen := map[string]bool{}
 	for _, m := range cmakeSubdirAt.FindAllStringSubmatch(text, 64) {
@@ -85,8 +79,26 @@ func makeCMakeSubdir(ctx context.Context, f Failure, env Env) (*Fix, string) {
 			subs = append(subs, missingSubdir{file: file, cmd: cmd, line: line, dir: dir})
 		}
 	}
+	return subs
+}
+
+// makeCMakePart makes the fix for the parts find reports missing: each one's system
+// copy or gating option, and the blocks that need what is left out.
+func makeCMakePart(ctx context.Context, f Failure, env Env, find func(*subdirReader, string) []missingSubdir) (*Fix, string) {
+	if env.ReadFile == nil {
+		return nil, "the build files cannot be read"
+	}
+	if env.Plan == nil {
+		return nil, "no build plan to configure differently"
+	}
+	text := f.text()
+	if f.Output != "" {
+		text += "\n" + f.Message
+	}
+	r := subdirReader{ctx: ctx, env: env, scripts: map[string]*cmakeScript{}}
+	subs := find(&r, text)
 	if len(subs) == 0 {
-		return nil, "the output does not say which CMakeLists.txt calls add_subdirectory, or it cannot be read"
+		return nil, "the output does not say which CMakeLists.txt line failed, or it cannot be read"
 	}
 	settings := map[string]bool{}
 	var decisions []decision
@@ -255,6 +267,13 @@ func (r *subdirReader) decide(sub missingSubdir, settings map[string]bool) (deci
 			d.purpose = "benchmarks"
 		}
 	}
+	if isFW && sub.cmd == "find_package" {
+		// A required test framework: installing it keeps the tests, whatever gates it.
+		if pkgs := r.frameworkPackages(fw); len(pkgs) > 0 {
+			d.packages, d.system = pkgs, true
+			return d, ""
+		}
+	}
 	guards := s.guards[i]
 	conflicts := func(ls []leaf) bool {
 		return slices.ContainsFunc(ls, func(l leaf) bool { v, set := settings[l.name]; return set && v != l.want })
@@ -291,7 +310,7 @@ func (r *subdirReader) decide(sub missingSubdir, settings map[string]bool) (deci
 		}
 	}
 	if len(guards) == 0 {
-		return d, fmt.Sprintf("%s:%d adds %s unconditionally", sub.file, sub.line, name)
+		return d, fmt.Sprintf("%s:%d calls %s(%s) unconditionally", sub.file, sub.line, sub.cmd, name)
 	}
 	return d, fmt.Sprintf("no option of %s gates %s:%d (%s) off as tests, benchmarks, examples or docs", sub.file, sub.file, sub.line, name)
 }

@@ -102,7 +102,7 @@ func TestCMakeSubdirRule(t *testing.T) {
 		{name: "not gated at all: no fix",
 			log:  cmakeError("CMakeLists.txt", 2, "/workspace/p/third_party/googletest", true),
 			tree: memTree{"CMakeLists.txt": "project(p)\nadd_subdirectory(third_party/googletest)\n"},
-			none: "adds third_party/googletest unconditionally"},
+			none: "calls add_subdirectory(third_party/googletest) unconditionally"},
 		{name: "a plain variable, not an option: no fix",
 			log:  cmakeError("CMakeLists.txt", 3, "/workspace/p/tests", false),
 			tree: memTree{"CMakeLists.txt": "project(p)\nset(P_TESTS ON)\nif(P_TESTS) add_subdirectory(tests) endif()\n"},

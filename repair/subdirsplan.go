@@ -273,14 +273,19 @@ func describe(d decision) string {
 	}
 	at := fmt.Sprintf("%s:%d", d.sub.file, d.sub.line)
 	adds, lacks := "adds", "which the tarball lacks"
-	if d.sub.cmd == "message" {
+	switch d.sub.cmd {
+	case "message":
 		adds, lacks = "reports that the build could not download", "which the offline sandbox cannot fetch"
+	case "find_package":
+		adds, lacks = "requires", "which find_package() did not find"
 	}
 	switch {
 	case strings.HasPrefix(d.sub.dir, "links "):
 		return fmt.Sprintf("%s %s, which is left out, so %s turns that block off too.", at, d.sub.dir, strings.Join(set, " "))
 	case d.system && len(set) > 0:
 		return fmt.Sprintf("%s %s %s, %s; %s selects the distro's copy (%s) instead.", at, adds, what, lacks, strings.Join(set, " "), strings.Join(d.packages, " "))
+	case d.system && d.sub.cmd == "find_package":
+		return fmt.Sprintf("%s %s %s, %s; the distro's copy (%s) is installed.", at, adds, what, lacks, strings.Join(d.packages, " "))
 	case d.system:
 		return fmt.Sprintf("%s %s %s only when find_package() finds no installed copy; the distro's (%s) is installed.", at, adds, what, strings.Join(d.packages, " "))
 	}
