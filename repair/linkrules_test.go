@@ -43,7 +43,7 @@ func TestLinkRules(t *testing.T) {
 		{name: "meson C++ project", log: "libatomic-generic-cxx.log", build: "meson setup builddir && ninja -C builddir",
 			tree: memTree{"meson.build": "project('pairs', 'cpp', version: '1.0')\n"}, rule: "libatomic",
 			planLine: "meson setup -Dc_link_args=" + wrapped + " -Dcpp_link_args=" + wrapped + " builddir && ninja -C builddir"},
-		{name: "meson C project", log: "libatomic-generic-cxx.log", build: "meson setup builddir && ninja -C builddir",
+		{name: "meson C project", log: "libatomic-meson.log", build: "meson setup builddir && ninja -C builddir",
 			tree: memTree{"meson.build": "project('big', 'c')\n"}, rule: "libatomic",
 			planLine: "meson setup -Dc_link_args=" + wrapped + " builddir && ninja -C builddir"},
 		{name: "plain make, built-in link rule", log: "libatomic-generic-cxx.log", build: "make -j$(nproc)",
@@ -195,7 +195,7 @@ func TestLinkRulesIgnoreOtherFailures(t *testing.T) {
 // fixer left: both rules claim their failures from it.
 func TestLinkRulesClaimExtractedError(t *testing.T) {
 	for log, rule := range map[string]string{"libatomic-cmake.log": "libatomic", "libatomic-subword.log": "libatomic",
-		"libatomic-lld.log": "libatomic", "libatomic-mold.log": "libatomic", "libatomic-clang.log": "libatomic", "libatomic-cgo.log": "libatomic",
+		"libatomic-lld.log": "libatomic", "libatomic-mold.log": "libatomic", "libatomic-clang.log": "libatomic", "libatomic-cgo.log": "libatomic", "libatomic-meson.log": "libatomic",
 		"go-race-make.log": "go-no-race", "go-msan.log": "go-no-race"} {
 		ev := buildlog.Extract(readLog(t, log))
 		f := Failure{Category: ev.Category(), Message: ev.Text}
