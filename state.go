@@ -144,6 +144,9 @@ type BuildPart struct {
 	// GoToolchain is the Go toolchain a Go port's commands ran with (the suite's, or a
 	// newer release fetched for the module's go.mod); nil before a Go command ran.
 	GoToolchain *GoToolchain `json:"go_toolchain,omitempty"`
+	// Crates is how a cargo port got its dependencies (the distribution's packaged
+	// crates or the registry); nil before a cargo port's build decided it.
+	Crates *CargoDeps `json:"crates,omitempty"`
 }
 
 // FixPart is the fixes, written by the fix node (FixAttempts, Patches, FixInvalid,

@@ -47,4 +47,8 @@ const (
 	FailureInfra     FailureClass = "infra"     // sandbox or emulator
 	FailureBudget    FailureClass = "budget"    // attempt or cost limit
 	FailureEscalated FailureClass = "escalated" // error loop or unrecoverable category
+	// FailureDependency: a dependency the port needs is not to be had the way the run
+	// gets dependencies (a crate the distribution does not package at a matching
+	// version, when the crates come from the distribution); no fix can build it.
+	FailureDependency FailureClass = "dependency"
 )

@@ -28,7 +28,7 @@ var dashboardTmpl = template.Must(template.New("dashboard").Funcs(template.FuncM
 // classColors colour the failure classes in the table and the charts.
 var classColors = map[string]string{
 	"none": "#2e7d32", "tests": "#f9a825", "build": "#c62828", "verify": "#6a1b9a", "infra": "#616161",
-	"budget": "#ef6c00", "setup": "#1565c0", "escalated": "#880e4f", "unknown": "#9e9e9e",
+	"budget": "#ef6c00", "setup": "#1565c0", "dependency": "#4e342e", "escalated": "#880e4f", "unknown": "#9e9e9e",
 }
 
 func classColor(class string) string {

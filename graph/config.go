@@ -76,6 +76,14 @@ type Config struct {
 	// CLI sets them from ATESOR_DOWNLOAD_MAX_BYTES and ATESOR_DOWNLOAD_STALL_TIMEOUT.
 	DownloadMaxBytes int64
 	DownloadStall    time.Duration
+	// Crates says where a cargo port's dependencies come from (the CLI's --crates,
+	// ATESOR_CRATES): atesor.CratesDistribution (the default when empty) installs the
+	// distribution's packaged crates and runs cargo offline against them, ending the
+	// port with failure class dependency when one is not packaged;
+	// atesor.CratesRegistry lets cargo fetch from its registry with the sandbox's
+	// network; atesor.CratesAuto tries one cargo fetch (bounded to a minute) and uses
+	// the distribution's crates when it fails.
+	Crates atesor.CratesMode
 }
 
 // check reports what the Config lacks for any run.
@@ -141,6 +149,8 @@ type options struct {
 	optimize func(*optimize.Optimizer) // WithOptimizer
 	// goToolchains fetches Go releases newer than the suite's (WithGoToolchains).
 	goToolchains gotool.Fetcher
+	// crateIndex loads the distribution's crate index (WithCrateIndex).
+	crateIndex CrateIndexLoader
 }
 
 // WithEvents sets the progress callback.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/buildlog"
+	"github.com/eclipse-atesor/atesor-go/cargotool"
 	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 	"github.com/eclipse-atesor/atesor-go/internal/logfile"
@@ -36,7 +37,15 @@ func (r *run) buildNode(ctx context.Context, s *atesor.State) error {
 	if err := r.ensureRepo(ctx, s); err != nil {
 		return err
 	}
-	for _, ph := range s.Plan.Phases {
+	for i := 0; i < len(s.Plan.Phases); i++ {
+		if isCargo(s) && (s.Plan.Phases[i].Name != "setup" || r.p.cfg.Crates != atesor.CratesAuto) {
+			// Before anything is installed, so a crate the distribution lacks ends the
+			// port at once; auto mode tries cargo fetch, so after setup installed cargo.
+			if err := r.ensureCrates(ctx, s, i); err != nil {
+				return err
+			}
+		}
+		ph := s.Plan.Phases[i]
 		if slices.Contains(s.CompletedPhases, ph.Name) {
 			continue
 		}
@@ -57,6 +66,11 @@ func (r *run) buildNode(ctx context.Context, s *atesor.State) error {
 			}
 		}
 		s.CompletedPhases = append(s.CompletedPhases, ph.Name)
+		if ph.Name == cargotool.Phase {
+			if err := r.checkRust(ctx, s); err != nil {
+				return err
+			}
+		}
 	}
 	s.BuildSucceeded = true
 	s.Status = atesor.StatusBuilt

@@ -81,7 +81,7 @@ func (r *run) taskPlanNode(_ context.Context, s *atesor.State) error {
 
 // heuristicPlanNode sets the default plan of a standard build system, unless the analysis
 // asks for a custom plan or the detection is unsure; then the scout plans.
-func (r *run) heuristicPlanNode(_ context.Context, s *atesor.State) error {
+func (r *run) heuristicPlanNode(ctx context.Context, s *atesor.State) error {
 	det := s.Detection
 	switch {
 	case det == nil:
@@ -98,6 +98,7 @@ func (r *run) heuristicPlanNode(_ context.Context, s *atesor.State) error {
 		r.log.Info("no default plan", "err", err)
 		return nil
 	}
+	r.cargoPlan(ctx, s, &plan)
 	plan = knowledge.CorrectedPlan(s.Platform, plan)
 	s.Plan, s.TestCommands, s.PlanSource = &plan, knowledge.CorrectedLines(s.Platform, tests), "heuristic"
 	return nil

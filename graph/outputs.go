@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/cargotool"
 	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/install"
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
@@ -74,6 +75,10 @@ type Report struct {
 	// GoToolchain is the Go toolchain a Go port ran with: version, architecture and
 	// source (suite, or fetched through the Go module proxy for a newer go.mod).
 	GoToolchain *atesor.GoToolchain `json:"go_toolchain,omitempty"`
+	// Crates is how a cargo port got its dependencies: its source says "distribution"
+	// (the distribution's packaged crates, cargo offline) or "registry" (cargo fetched
+	// them), with the packages installed and a Cargo.lock set aside.
+	Crates *atesor.CargoDeps `json:"crates,omitempty"`
 	// Origin is the distribution package the source was resolved from (debian:NAME).
 	Origin  *atesor.DistroSource `json:"origin,omitempty"`
 	Install *atesor.Install      `json:"install,omitempty"` // the install step, staged files, dev files, how artifacts were chosen
@@ -91,7 +96,7 @@ type Report struct {
 func fallbackRecipe(s *atesor.State) string {
 	esc := escapedInstall(s)
 	return recipe.Fallback(s, recipe.Evidence{
-		Prerequisites: gotool.RecipePrerequisite(s.GoToolchain),
+		Prerequisites: gotool.RecipePrerequisite(s.GoToolchain) + cargotool.RecipePrerequisite(s.Crates),
 		Install:       install.Evidence(esc.RepoDir, esc.Install),
 		Tests:         pkgtest.Evidence(s.Tests, s.Status),
 		Removals:      hollowEvidence(s),
@@ -230,7 +235,7 @@ func (r *run) report(s *atesor.State, files map[string]string) Report {
 		Offline: r.provider == nil, NodeSeconds: map[string]atesor.Seconds{}, Duration: atesor.Seconds(s.Duration),
 		SandboxSeconds: atesor.Seconds(s.SandboxTime), StartRetries: s.StartRetries, Install: s.Install,
 		StartedAt: s.StartedAt, FinishedAt: s.FinishedAt, Files: map[string]string{},
-		Removals: s.Removals, Exports: s.Exports, GoToolchain: s.GoToolchain,
+		Removals: s.Removals, Exports: s.Exports, GoToolchain: s.GoToolchain, Crates: s.Crates,
 	}
 	patches := len(s.Patches)
 	rep.Patches = &patches

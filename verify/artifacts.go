@@ -101,14 +101,37 @@ var (
 	// fuzz_main): the directory rule misses them when they are built next to the
 	// library, as out-of-tree CMake builds do.
 	testProgram = regexp.MustCompile(`(?i)(^|[_-])(tests?|fuzz\w*|bench\w*)([_.-]|$)|^(tests?|check)[_-]`)
+	// cargoOut is a directory of cargo's compiled crates of one profile
+	// (target/release/deps/, target/<triple>/release/build/): deps/ holds every crate of
+	// the build, the package's and its dependencies', build/ the build scripts.
+	cargoOut = regexp.MustCompile(`/target/(?:[^/]+/)?(?:release|debug)/(deps|build)/`)
+	// cargoCrate is a compiled crate in deps/: lib<crate>-<hash>.rlib.
+	cargoCrate = regexp.MustCompile(`^lib(\w+)-[0-9a-f]{16}\.rlib$`)
 )
+
+// cargoSecondary reports whether a file of cargo's output directory p is not the
+// package's own product: a build script (a program cargo runs while building), or a
+// dependency's compiled crate, built from its distribution or registry sources, not
+// from the package's (cargo names a crate with underscores for its hyphens).
+func cargoSecondary(p, base, pkg string) bool {
+	m := cargoOut.FindStringSubmatch(p)
+	switch {
+	case m == nil:
+		return false
+	case m[1] == "build":
+		return true
+	}
+	c := cargoCrate.FindStringSubmatch(base)
+	return c != nil && !strings.EqualFold(c[1], strings.ReplaceAll(pkg, "-", "_"))
+}
 
 // CurateByRules is the artifact curator's rule set, used as the pre-filter of the
 // curator model and as its fallback: scratch paths are dropped; a library, or a file
 // named like the package pkg, is primary; files under tests, examples, samples, demos,
 // benchmarks, tools, contrib or fuzzing, and programs named as tests, fuzzers or
-// benchmarks, are secondary; the rest is primary. Objects are secondary. The result is
-// sorted by path.
+// benchmarks, are secondary; the rest is primary. Objects are secondary, and so are
+// cargo's build scripts and the compiled crates of a cargo package's dependencies. The
+// result is sorted by path.
 func CurateByRules(arts []atesor.Artifact, pkg, repoDir string) []atesor.Artifact {
 	var out []atesor.Artifact
 	for _, a := range arts {
@@ -119,7 +142,7 @@ func CurateByRules(arts []atesor.Artifact, pkg, repoDir string) []atesor.Artifac
 		base := path.Base(p)
 		stem := strings.TrimPrefix(strings.SplitN(base, ".", 2)[0], "lib")
 		switch {
-		case a.Kind == atesor.KindObject:
+		case a.Kind == atesor.KindObject || cargoSecondary(p, base, pkg):
 			a.Role = atesor.ArtifactSecondary
 		case a.Kind == atesor.KindSharedLibrary || a.Kind == atesor.KindStaticLibrary:
 			a.Role = atesor.ArtifactPrimary

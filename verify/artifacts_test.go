@@ -35,3 +35,35 @@ func TestCurateByRules(t *testing.T) {
 		t.Errorf("roles (-want +got):\n%s", d)
 	}
 }
+
+func TestCurateByRulesCargo(t *testing.T) {
+	dir := "/workspace/serde-json"
+	arts := []atesor.Artifact{
+		{Path: dir + "/target/release/deps/libserde_json-0123456789abcdef.rlib", Kind: atesor.KindStaticLibrary},
+		{Path: dir + "/target/release/deps/libitoa-d235137fcba164fe.rlib", Kind: atesor.KindStaticLibrary},
+		{Path: dir + "/target/release/deps/serde_json-d235137fcba164fe", Kind: atesor.KindExecutable},
+		{Path: dir + "/target/release/deps/test-19661f9ca6b355d7", Kind: atesor.KindExecutable},
+		{Path: dir + "/target/release/build/serde_json-0123456789abcdef/build-script-build", Kind: atesor.KindExecutable},
+		{Path: dir + "/target/riscv64gc-unknown-linux-gnu/release/deps/libmemchr-0123456789abcdef.rlib", Kind: atesor.KindStaticLibrary},
+		{Path: dir + "/target/release/serde-json", Kind: atesor.KindExecutable},
+		// Not cargo's output directory: the usual rules.
+		{Path: dir + "/vendor/deps/libother-0123456789abcdef.rlib", Kind: atesor.KindStaticLibrary},
+	}
+	got := map[string]atesor.ArtifactRole{}
+	for _, a := range CurateByRules(arts, "serde-json", dir) {
+		got[strings.TrimPrefix(a.Path, dir+"/")] = a.Role
+	}
+	want := map[string]atesor.ArtifactRole{
+		"target/release/deps/libserde_json-0123456789abcdef.rlib":                         atesor.ArtifactPrimary,
+		"target/release/deps/libitoa-d235137fcba164fe.rlib":                               atesor.ArtifactSecondary,
+		"target/release/deps/serde_json-d235137fcba164fe":                                 atesor.ArtifactPrimary,
+		"target/release/deps/test-19661f9ca6b355d7":                                       atesor.ArtifactSecondary,
+		"target/release/build/serde_json-0123456789abcdef/build-script-build":             atesor.ArtifactSecondary,
+		"target/riscv64gc-unknown-linux-gnu/release/deps/libmemchr-0123456789abcdef.rlib": atesor.ArtifactSecondary,
+		"target/release/serde-json":                                                       atesor.ArtifactPrimary,
+		"vendor/deps/libother-0123456789abcdef.rlib":                                      atesor.ArtifactPrimary,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("roles (-want +got):\n%s", d)
+	}
+}

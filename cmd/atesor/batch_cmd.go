@@ -127,7 +127,7 @@ func runBatch(ctx context.Context, a *app, args []string) int {
 		open := func(ctx context.Context, p atesor.Platform) (atesor.Sandbox, error) {
 			return openSandbox(ctx, a, f, req.Name, p, prog.Provision, logger)
 		}
-		cfg, err := withEnvSettings(graph.Config{Provider: prov, OpenSandbox: open, Memory: store, OutputDir: req.OutputDir, Home: home, Logger: logger})
+		cfg, err := withEnvSettings(graph.Config{Provider: prov, OpenSandbox: open, Memory: store, OutputDir: req.OutputDir, Home: home, Logger: logger, Crates: f.cratesMode()})
 		if err != nil {
 			return nil, err
 		}
@@ -222,9 +222,9 @@ func progressLine(p batch.Progress) string {
 func printBatchSummary(w io.Writer, s *batch.Summary, dir string) {
 	fmt.Fprintf(w, "batch: %d package(s): %d succeeded, %d failed, %d not run, %d cache hit(s), cost $%.4f\n",
 		s.Total, s.Succeeded, s.Failed, len(s.Pending), s.CacheHits, s.CostUSD)
-	for _, class := range []string{"build", "verify", "tests", "setup", "infra", "budget", "escalated", "unknown"} {
+	for _, class := range []string{"build", "verify", "tests", "dependency", "setup", "infra", "budget", "escalated", "unknown"} {
 		if n := s.ByClass[class]; n > 0 {
-			fmt.Fprintf(w, "  failure class %-9s %d\n", class+":", n)
+			fmt.Fprintf(w, "  failure class %-11s %d\n", class+":", n)
 		}
 	}
 	fmt.Fprintf(w, "  summary:   %s\n  dashboard: %s\n", filepath.Join(dir, batch.SummaryMD), filepath.Join(dir, batch.DashboardHTML))

@@ -59,6 +59,7 @@ type portFlags struct {
 	optimize                     bool
 	noAccel                      bool
 	pkg, asJSON, verbose         bool
+	crates                       string
 }
 
 // portFlagSet defines the flags of port into f.
@@ -88,6 +89,14 @@ func (f *portFlags) registerShared(fs *flag.FlagSet) {
 	fs.BoolVar(&f.force, "force", false, "skip the recipe cache: build even when a verified recipe is cached")
 	fs.BoolVar(&f.noAccel, "no-accel", false, "run the emulated riscv64 compiler, binutils and Go tools instead of their native builds of the same versions")
 	fs.BoolVar(&f.verbose, "v", false, "verbose: every command and output line, debug logs")
+	fs.StringVar(&f.crates, "crates", envOr("ATESOR_CRATES", string(atesor.CratesDistribution)),
+		"where a Rust package's crates come from: distribution (the distribution's packaged crates, cargo offline),\nregistry (cargo fetches them, network on) or auto (one bounded cargo fetch, else the distribution's) ($ATESOR_CRATES)")
+}
+
+// cratesMode is the --crates setting (checked by checkShared).
+func (f *portFlags) cratesMode() atesor.CratesMode {
+	m, _ := atesor.ParseCratesMode(f.crates)
+	return m
 }
 
 // checkShared says what is wrong with the shared flags, or "" when nothing is.
@@ -104,6 +113,9 @@ func (f *portFlags) checkShared() string {
 		return "--max-cost must be more than 0"
 	case f.testTimeout <= 0:
 		return "--test-timeout must be more than 0"
+	}
+	if _, err := atesor.ParseCratesMode(f.crates); err != nil {
+		return "--crates: " + err.Error()
 	}
 	return ""
 }
@@ -408,6 +420,7 @@ func portRun(ctx context.Context, a *app, j portJob) (*portResult, error) {
 		OutputDir:   f.out,
 		Home:        home,
 		Logger:      j.logger,
+		Crates:      f.cratesMode(),
 	})
 	if err != nil {
 		return nil, err

@@ -1,0 +1,154 @@
+package graph
+
+import (
+	"context"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/cargotool"
+	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
+)
+
+// rustPort ports a cargo package offline (no model, crates from the distribution) and
+// returns the result and its report.
+func rustPort(t *testing.T, e *e2eEnv, src string) (*atesor.Result, Report) {
+	t.Helper()
+	start := time.Now()
+	res, err := e.pipeline(t, nil).Run(context.Background(), atesor.Request{Source: src, TestTimeout: 10 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := e.report(t, res.Package)
+	t.Logf("%s: %s (%s) in %s: %s", res.Package, res.Status, res.FailureClass, time.Since(start).Round(time.Second), res.Reason)
+	for node, d := range rep.NodeSeconds {
+		t.Logf("  node %s: %.0fs", node, d.Duration().Seconds())
+	}
+	return res, rep
+}
+
+// checkDistributionCrates checks that the report says the crates came from the
+// distribution, with the packages installed and the cargo configuration written.
+func checkDistributionCrates(t *testing.T, rep Report, packages ...string) {
+	t.Helper()
+	c := rep.Crates
+	if c == nil || c.Source != atesor.CratesDistribution || c.Config != cargotool.ConfigFile {
+		t.Fatalf("crates %+v, want the distribution's with %s", c, cargotool.ConfigFile)
+	}
+	for _, p := range packages {
+		if !strings.Contains(strings.Join(c.Packages, " "), p) {
+			t.Errorf("crate packages %v lack %s", c.Packages, p)
+		}
+	}
+	if c.Rustc == "" {
+		t.Error("the report does not say the sandbox's rustc")
+	}
+	t.Logf("crates: %s, rustc %s, packages %v", c, c.Rustc, c.Packages)
+}
+
+// TestE2ERustProgram ports testdata/packages/wordcount, a cargo program with three
+// dependencies Debian packages (itoa, memchr, smallvec) and a Cargo.lock of registry
+// versions the packaged crates do not have: the crates come from the distribution,
+// cargo runs offline, the lock is set aside, the installed program is the primary
+// artifact and the package's cargo tests are counted.
+//
+//	ATESOR_E2E=1 go test -count=1 -timeout 60m -run '^TestE2ERustProgram$' ./graph
+func TestE2ERustProgram(t *testing.T) {
+	e2e(t)
+	src, err := filepath.Abs("../testdata/packages/wordcount")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newE2EEnv(t)
+	res, rep := rustPort(t, e, src)
+	checkVerified(t, e, res, "wordcount")
+	checkDistributionCrates(t, rep, "librust-itoa", "librust-memchr", "librust-smallvec")
+	if rep.Crates.LockfileSetAside != cargotool.LockSetAside {
+		t.Errorf("Cargo.lock set aside as %q, want %s", rep.Crates.LockfileSetAside, cargotool.LockSetAside)
+	}
+	if rep.Install == nil || rep.Install.Method != "cargo" || rep.Install.ArtifactsFrom != atesor.ArtifactsFromInstall {
+		t.Errorf("install %+v, want cargo install's program as the primary artifact", rep.Install)
+	}
+	for _, a := range rep.Artifacts {
+		if a.Role == atesor.ArtifactPrimary && (path.Base(a.Path) != "wordcount" || !strings.Contains(a.Path, "/bin/")) {
+			t.Errorf("primary artifact %s is not the installed program", a.Path)
+		}
+	}
+	tr := rep.Tests
+	if tr == nil || tr.Counts == nil || tr.Counts.Framework != "cargo" || tr.Counts.Ran != 5 || tr.Counts.Failed != 0 {
+		t.Fatalf("tests %+v, want cargo's 5 tests (4 unit, 1 of the program) passed", tr)
+	}
+	t.Logf("tests: %d ran, %d passed in %s", tr.Counts.Ran, tr.Counts.Passed, tr.Duration)
+	md, err := os.ReadFile(filepath.Join(e.out, res.Package+"_recipe.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"distribution's packaged crates", "Cargo.lock was set aside", "test ! -e Cargo.lock || mv Cargo.lock"} {
+		if !strings.Contains(string(md), w) {
+			t.Errorf("the recipe lacks %q", w)
+		}
+	}
+}
+
+// TestE2ERustCrateFromDebian ports a real crate's source, itoa 1.0.14 from the
+// distribution's rust-itoa source package (the source of librust-itoa-dev): a library
+// crate, whose riscv64 evidence is its test binaries (cargo test --no-run) and whose
+// own tests run after verification.
+//
+//	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2ERustCrateFromDebian$' ./graph
+func TestE2ERustCrateFromDebian(t *testing.T) {
+	tier.Long(t)
+	e2e(t)
+	src := debiantest.SourceTarball(t, "rust-itoa", "rust-itoa_1.0.14.orig.tar.gz")
+	e := newE2EEnv(t)
+	res, rep := rustPort(t, e, src)
+	checkVerified(t, e, res, "itoa-")
+	checkDistributionCrates(t, rep)
+	var tests int
+	for _, a := range rep.Artifacts {
+		if a.Role == atesor.ArtifactPrimary && a.Kind == atesor.KindExecutable && strings.Contains(a.Path, "/target/release/deps/") {
+			tests++
+		}
+	}
+	if tests == 0 {
+		t.Errorf("no test binary among the primary artifacts: %+v", rep.Artifacts)
+	}
+	tr := rep.Tests
+	if tr == nil || tr.Counts == nil || tr.Counts.Ran < 10 || tr.Counts.Failed != 0 {
+		t.Fatalf("tests %+v, want itoa's own tests passed", tr)
+	}
+	t.Logf("tests: %d ran, %d passed in %s", tr.Counts.Ran, tr.Counts.Passed, tr.Duration)
+}
+
+// TestE2ERustMissingCrate ports testdata/packages/nomparse, which asks for nom 8, a
+// major version the distribution does not package: the port ends before anything is
+// built, with failure class dependency and an error that names the crate, the
+// requirement and the versions the distribution has.
+//
+//	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2ERustMissingCrate$' ./graph
+func TestE2ERustMissingCrate(t *testing.T) {
+	tier.Long(t)
+	e2e(t)
+	src, err := filepath.Abs("../testdata/packages/nomparse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newE2EEnv(t)
+	res, rep := rustPort(t, e, src)
+	if res.Verified || res.FailureClass != atesor.FailureDependency {
+		t.Fatalf("status %s class %q, want class dependency", res.Status, res.FailureClass)
+	}
+	for _, w := range []string{"nom", " 8 ", "7.1.3", "--crates registry"} {
+		if !strings.Contains(res.Reason, w) {
+			t.Errorf("reason %q lacks %q", res.Reason, w)
+		}
+	}
+	if rep.FailureClass != atesor.FailureDependency || len(rep.Artifacts) != 0 {
+		t.Errorf("report class %q, artifacts %d", rep.FailureClass, len(rep.Artifacts))
+	}
+}
