@@ -233,3 +233,26 @@ func TestCargoLibraryPlanBuildsTestBinaries(t *testing.T) {
 		t.Errorf("build phase %+v", build)
 	}
 }
+
+// TestCargoVirtualWorkspaceInstallsEachProgram: cargo install refuses a virtual
+// workspace, so the install step copies each member's built program into the stage.
+func TestCargoVirtualWorkspaceInstallsEachProgram(t *testing.T) {
+	member := func(name string) string {
+		return "[package]\nname = \"" + name + "\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nitoa = \"1\"\n"
+	}
+	r, s, sb := cargoRun(t, atesor.CratesDistribution, map[string]string{
+		"Cargo.toml":       "[workspace]\nmembers = [\"alpha\", \"beta\"]\nresolver = \"2\"\n",
+		"alpha/Cargo.toml": member("alpha"), "alpha/src/main.rs": "fn main() {}\n",
+		"beta/Cargo.toml": member("beta"), "beta/src/main.rs": "fn main() {}\n",
+	})
+	if err := r.buildNode(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	if i := indexOf(sb.Lines(), "rm -rf '/workspace/pkg/.atesor-stage' && mkdir -p"); i < 0 ||
+		!strings.Contains(sb.Lines()[i], "cp 'target/release/alpha' 'target/release/beta' ") {
+		t.Errorf("no copy of both programs into the stage in %q", sb.Lines())
+	}
+	if s.Install == nil || s.Install.Method != "cargo" {
+		t.Errorf("install %+v", s.Install)
+	}
+}

@@ -24,6 +24,11 @@ func (r *run) stageInstall(ctx context.Context, s *atesor.State) {
 	if s.Analysis != nil {
 		pkg.BuildSystem = s.Analysis.BuildSystem
 	}
+	if isCargo(s) {
+		if c, err := r.cargoPackage(ctx, s); err == nil && !slices.Contains(c.Manifest.Members, ".") {
+			pkg.CargoWorkspacePrograms = c.Manifest.Binaries // a virtual workspace
+		}
+	}
 	s.Install = st.Stage(ctx, pkg)
 }
 

@@ -53,6 +53,10 @@ type Package struct {
 	Plan *atesor.BuildPlan
 	// GoToolchain is the Go toolchain the build used (nil: the suite's).
 	GoToolchain *atesor.GoToolchain
+	// CargoWorkspacePrograms are the programs of a virtual cargo workspace (a root
+	// Cargo.toml without a package of its own), which cargo install cannot install:
+	// the install step copies each one cargo build --release built instead.
+	CargoWorkspacePrograms []string
 }
 
 // Stager runs the install step.
@@ -117,7 +121,7 @@ func (st Stager) Stage(ctx context.Context, pkg Package) *atesor.Install {
 
 // commands returns the install method and its command lines for the package's build
 // system: DESTDIR for make, autotools and meson, DESTDIR with cmake --install, GOBIN
-// for go install, cargo install --root.
+// for go install, cargo install --root (a virtual workspace's built programs copied).
 func commands(ctx context.Context, sb Execer, pkg Package) (string, []string, error) {
 	stage := StageDir(pkg.RepoDir)
 	bs, buildDir, shipped := atesor.BuildUnknown, "", false
@@ -151,6 +155,14 @@ func commands(ctx context.Context, sb Execer, pkg Package) (string, []string, er
 		}
 		return "go", gotool.WithPlanTags([]string{clean + " && " + inDirLine(mod, gotool.InstallLine(pkg.GoToolchain, stage+"/usr/local/bin"))}, pkg.Plan), nil
 	case atesor.BuildCargo:
+		if len(pkg.CargoWorkspacePrograms) > 0 {
+			bin := shellwords.Quote(stage + "/usr/local/bin")
+			progs := make([]string, len(pkg.CargoWorkspacePrograms))
+			for i, p := range pkg.CargoWorkspacePrograms {
+				progs[i] = shellwords.Quote("target/release/" + path.Base(p))
+			}
+			return "cargo", []string{clean + " && mkdir -p " + bin + " && " + inDirLine(buildDir, "cp "+strings.Join(progs, " ")+" "+bin+"/")}, nil
+		}
 		return "cargo", []string{clean + " && " + inDirLine(buildDir, "cargo install --path . --root "+shellwords.Quote(stage+"/usr/local"))}, nil
 	}
 	if shipped {

@@ -3,6 +3,7 @@ package install
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
+	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
 // stagerOver is a Stager over a fake sandbox whose Run runs each line in it and records
@@ -154,5 +156,33 @@ func TestEvidence(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("evidence does not say %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestStageCargo: a cargo package installs with cargo install --root into the stage; a
+// virtual workspace, which cargo install refuses, has its built programs copied there.
+func TestStageCargo(t *testing.T) {
+	tests := []struct {
+		name  string
+		progs []string
+		want  string
+	}{
+		{"package", nil, "rm -rf '/workspace/pkg/.atesor-stage' && cd 'rust' && cargo install --path . --root '/workspace/pkg/.atesor-stage/usr/local'"},
+		{"virtual workspace", []string{"alpha", "beta"}, "rm -rf '/workspace/pkg/.atesor-stage' && mkdir -p '/workspace/pkg/.atesor-stage/usr/local/bin' && " +
+			"cd 'rust' && cp 'target/release/alpha' 'target/release/beta' '/workspace/pkg/.atesor-stage/usr/local/bin'/"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st, sb, _, _ := stagerOver(t)
+			sb.OnPrefix(`find . \( -type f -o -type l \) -print`, sandboxtest.OK("./usr/local/bin/alpha\n"))
+			inst := st.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", CargoWorkspacePrograms: tt.progs,
+				Detection: &atesor.Detection{BuildSystem: atesor.BuildCargo, BuildDir: "rust"}})
+			if !inst.OK || inst.Method != "cargo" || !slices.Equal(inst.Commands, []string{tt.want}) {
+				t.Errorf("install %+v, want the command %q", inst, tt.want)
+			}
+			if err := validate.DenyRules(tt.want); err != nil {
+				t.Errorf("the safety rules refuse the install: %v", err)
+			}
+		})
 	}
 }
