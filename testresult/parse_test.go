@@ -42,6 +42,7 @@ func TestParseRealOutputs(t *testing.T) {
 		{file: "cargo-mixed.txt", want: &atesor.TestCounts{Framework: Cargo, Ran: 5, Passed: 3, Failed: 2, Skipped: 1,
 			FailedTests: []string{"tests::subtracts", "crash"}}, signalled: []string{"crash"}},
 		{file: "cargo-pass.txt", want: &atesor.TestCounts{Framework: Cargo, Ran: 4, Passed: 4, Skipped: 1}},
+		{file: "cargo-riscv64-itoa.txt", want: &atesor.TestCounts{Framework: Cargo, Ran: 12, Passed: 12}},
 		{file: "ctest-mixed.txt", want: &atesor.TestCounts{Framework: CTest, Ran: 3, Passed: 1, Failed: 2, Skipped: 1,
 			FailedTests: []string{"fail", "segv"}}, signalled: []string{"segv"}},
 		{file: "ctest-notests.txt", want: &atesor.TestCounts{Framework: CTest}, noTests: true},
