@@ -55,10 +55,13 @@ func checkDistributionCrates(t *testing.T, rep Report, packages ...string) {
 // dependencies Debian packages (itoa, memchr, smallvec) and a Cargo.lock of registry
 // versions the packaged crates do not have: the crates come from the distribution,
 // cargo runs offline, the lock is set aside, the installed program is the primary
-// artifact and the package's cargo tests are counted.
+// artifact and the package's cargo tests are counted. Long tier: rustc runs emulated,
+// and the port took 11 minutes on a loaded 2-core machine (installing cargo, rustc
+// and the crates 6.5 of them).
 //
-//	ATESOR_E2E=1 go test -count=1 -timeout 60m -run '^TestE2ERustProgram$' ./graph
+//	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2ERustProgram$' ./graph
 func TestE2ERustProgram(t *testing.T) {
+	tier.Long(t)
 	e2e(t)
 	src, err := filepath.Abs("../testdata/packages/wordcount")
 	if err != nil {
