@@ -59,5 +59,5 @@ Provides: librust-rand-0.8.5-dev (= 0.8.5-1), librust-rand-0.8.5+default-dev (= 
 	// Output:
 	// rust-version: 1.70
 	// install: librust-itoa-dev librust-serde-dev
-	// missing: rand 0.9 (normal dependency in Cargo.toml): the distribution has only 0.8.5
+	// missing: rand 0.9 (normal dependency in Cargo.toml): the distribution has only 0.8.5 (another series: moving to it may need changes to the code)
 }

@@ -71,12 +71,34 @@ func (m Missing) String() string {
 	case len(m.Available) == 0:
 		s += ": the distribution does not package it at all"
 	default:
-		s += ": the distribution has only " + strings.Join(m.Available, ", ")
+		s += ": the distribution has only " + strings.Join(m.Available, ", ") + m.hint()
 	}
 	if m.LockOnly {
 		s += " (not built for this target, but cargo's lock-file resolution asks for it)"
 	}
 	return s
+}
+
+// hint says how far the distribution's versions are from the requirement: one of the
+// same semver series (the requirement only asks for a newer patch or minor, or pins
+// another one) is a matter of relaxing the requirement; only other series mean code
+// written for another API.
+func (m Missing) hint() string {
+	req, err := ParseRequirement(m.Req)
+	if err != nil || len(req.comps) == 0 {
+		return ""
+	}
+	c := req.comps[0]
+	for _, a := range m.Available {
+		v, err := ParseVersion(a)
+		if err != nil || v.Major != c.major {
+			continue
+		}
+		if c.major > 0 || c.minor == nil || v.Minor == *c.minor {
+			return fmt.Sprintf(" (%s is of the same series: the requirement relaxed to %q accepts it)", a, a)
+		}
+	}
+	return " (another series: moving to it may need changes to the code)"
 }
 
 // printable returns s, or s quoted when it holds a character that is not printable.

@@ -166,6 +166,23 @@ func TestMissingErrorMessage(t *testing.T) {
 	if got := me.Missing[0]; got.Crate != "itoa" || got.Req != "2.0" || got.Manifest != "app/Cargo.toml" || !slices.Equal(got.Available, []string{"1.0.14"}) {
 		t.Errorf("missing = %+v", got)
 	}
+	for _, tt := range []struct {
+		req       string
+		available []string
+		want      string
+	}{
+		{"0.2.3", []string{"0.2.1"}, `0.2.1 is of the same series: the requirement relaxed to "0.2.1" accepts it`},
+		{"=0.1.12", []string{"0.2.0", "0.1.14"}, `0.1.14 is of the same series`},
+		{"1.0.70", []string{"1.0.50"}, `1.0.50 is of the same series`},
+		{"^1.5", []string{"1.2.0"}, `1.2.0 is of the same series`},
+		{"2", []string{"1.0.14"}, "another series"},
+		{"0.9", []string{"0.8.5"}, "another series"},
+	} {
+		s := Missing{Crate: "c", Req: tt.req, Kind: KindNormal, Manifest: "Cargo.toml", Available: tt.available}.String()
+		if !strings.Contains(s, tt.want) {
+			t.Errorf("%q with %v: %s", tt.req, tt.available, s)
+		}
+	}
 	none := (&MissingError{Missing: []Missing{{Crate: "a", Kind: KindNormal, Manifest: "Cargo.toml"}, {Crate: "b", Req: "1", Kind: KindBuild, Manifest: "Cargo.toml"}}}).Error()
 	if !strings.Contains(none, "2 dependencies") || !strings.Contains(none, "a * (normal") || !strings.Contains(none, "does not package it at all") {
 		t.Errorf("message:\n%s", none)
