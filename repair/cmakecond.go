@@ -8,7 +8,7 @@ import (
 
 // maxCondArgs bounds the arguments of one if() the reader looks into; real conditions
 // have a few, and a longer one is unknown rather than a deep tree.
-const maxCondArgs = 256
+const maxCondArgs = 64
 
 // condExpr is an if() condition read into a tree: enough of CMake's grammar (NOT, AND,
 // OR, parentheses, unary and binary tests) to tell which variables decide it. Tests the

@@ -12,10 +12,13 @@ import (
 const (
 	maxCMakeBytes    = 2 << 20
 	maxCMakeCommands = 50000
-	maxCMakeArgs     = 200000 // all commands' arguments together
-	maxCMakeNesting  = 64     // if() blocks, and parentheses inside one command
-	maxCMakeBranches = 256    // elseif()s of one if()
-	maxCMakeGuards   = 1 << 20
+	maxCMakeArgs     = 200000  // all commands' arguments together
+	maxCMakeNesting  = 64      // if() blocks, and parentheses inside one command
+	maxCMakeBranches = 256     // elseif()s of one if()
+	maxCMakeGuards   = 1 << 19 // the guards of all commands together
+	// maxGuardsLooked bounds the enclosing blocks, innermost first, in which a gating
+	// option is looked for: real gates are a few levels up.
+	maxGuardsLooked = 32
 )
 
 // errCMakeBounds is a CMake file beyond the reader's bounds.

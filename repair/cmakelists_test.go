@@ -1,7 +1,9 @@
 package repair
 
 import (
+	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -117,8 +119,10 @@ func TestCMakeReaderAttacks(t *testing.T) {
 			}
 			if err == nil {
 				for i, c := range s.cmds {
-					for _, g := range s.guards[i] {
-						_ = g.cond.ways(!g.want, s.settable)
+					for k, g := range s.guards[i] {
+						if k >= len(s.guards[i])-maxGuardsLooked {
+							_ = g.cond.ways(!g.want, s.settable)
+						}
 					}
 					if c.Name == "add_subdirectory" {
 						_, _ = s.subdir(c, ".")
@@ -150,9 +154,11 @@ func FuzzReadCMake(f *testing.F) {
 			if c.Line < 1 || c.Line > lines {
 				t.Fatalf("command %s at line %d of %d", c.Name, c.Line, lines)
 			}
-			for _, g := range s.guards[i] {
+			for k, g := range s.guards[i] {
 				_ = g.cond.eval(func(string, string) tri { return triTrue })
-				_ = g.cond.ways(g.want, s.settable)
+				if c.Name == "add_subdirectory" && k >= len(s.guards[i])-maxGuardsLooked {
+					_ = g.cond.ways(g.want, s.settable) // as the rule looks, innermost first
+				}
 			}
 			if c.Name == "add_subdirectory" {
 				if p, ok := s.subdir(c, "."); ok && (strings.HasPrefix(p, "..") || strings.HasPrefix(p, "/")) {
@@ -161,4 +167,51 @@ func FuzzReadCMake(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCMakeSubdirRuleAttack runs the whole rule on a hostile tree: ifs nested to the
+// limit, long elseif chains of long conditions, thousands of commands linking the
+// vendored gtest, and the failing add_subdirectory() at the bottom. It must end
+// quickly with a fix or a reason.
+func TestCMakeSubdirRuleAttack(t *testing.T) {
+	for _, tt := range []struct {
+		name             string
+		elseifs, linkers int
+		fixed            bool // read and fixed, rather than refused as beyond the bounds
+	}{
+		{"within the bounds", 5, 1000, true},
+		{"beyond the bounds", 40, 2000, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString("option(T_BUILD_TESTS \"tests\" ON)\n")
+			cond := "T_BUILD_TESTS" + strings.Repeat(" AND T_BUILD_TESTS", 20)
+			depth := maxCMakeNesting - 1
+			for range depth {
+				b.WriteString("if(" + cond + ")\n")
+				for range tt.elseifs {
+					b.WriteString("elseif(" + cond + ")\n")
+				}
+				b.WriteString("target_link_libraries(x gtest gmock)\n")
+			}
+			for range tt.linkers {
+				b.WriteString("target_link_libraries(y gtest)\n")
+			}
+			line := strings.Count(b.String(), "\n") + 1
+			b.WriteString("add_subdirectory(third_party/googletest)\n")
+			b.WriteString(strings.Repeat("endif()\n", depth))
+			tree := memTree{"CMakeLists.txt": b.String()}
+			out := "CMake Error at CMakeLists.txt:" + strconv.Itoa(line) + " (add_subdirectory):\n  The source directory\n\n    /w/p/third_party/googletest\n\n  does not contain a CMakeLists.txt file.\n"
+			f := Failure{Message: out, Output: out, Phase: "build"}
+			start := time.Now()
+			fix, why := makeCMakeSubdir(context.Background(), f, Env{Platform: debian(t), Plan: cmakePlan(), Files: tree.files(), ReadFile: tree.read})
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("took %s", d)
+			}
+			if (fix != nil) != tt.fixed || (!tt.fixed && !strings.Contains(why, "beyond the reader's bounds")) {
+				t.Errorf("fix %v (%s), want a fix %t", fix, why, tt.fixed)
+			}
+			t.Logf("%d bytes in %s: fix %v %s", b.Len(), time.Since(start), fix != nil, why)
+		})
+	}
 }

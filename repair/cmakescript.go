@@ -56,7 +56,6 @@ func readCMakeScript(file, src string) (*cmakeScript, error) {
 		for _, f := range stack {
 			active = append(active, f.cur...)
 		}
-		total += len(active)
 	}
 	for i, c := range cmds {
 		switch c.Name {
@@ -91,7 +90,8 @@ func readCMakeScript(file, src string) (*cmakeScript, error) {
 				rebuild()
 			}
 		}
-		if total > maxCMakeGuards {
+		// Every command's guards count: the rule evaluates them per command.
+		if total += len(active); total > maxCMakeGuards {
 			return nil, fmt.Errorf("%w: more than %d branch conditions along the commands", errCMakeBounds, maxCMakeGuards)
 		}
 		s.guards[i] = active

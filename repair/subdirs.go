@@ -97,6 +97,9 @@ func makeCMakePart(ctx context.Context, f Failure, env Env, find func(*subdirRea
 	}
 	r := subdirReader{ctx: ctx, env: env, scripts: map[string]*cmakeScript{}}
 	subs := find(&r, text)
+	if len(subs) == 0 && r.err != "" {
+		return nil, r.err
+	}
 	if len(subs) == 0 {
 		return nil, "the output does not say which CMakeLists.txt line failed, or it cannot be read"
 	}
@@ -126,7 +129,8 @@ type subdirReader struct {
 	ctx     context.Context
 	env     Env
 	scripts map[string]*cmakeScript
-	read    int // bytes read so far, against maxSubdirRead
+	read    int    // bytes read so far, against maxSubdirRead
+	err     string // why the last file that could not be read could not
 }
 
 // maxSubdirRead bounds what one fix reads of the tree's CMake files, so a tree of many
@@ -141,7 +145,10 @@ func (r *subdirReader) script(file string) *cmakeScript {
 	if r.read < maxSubdirRead && r.ctx.Err() == nil {
 		if b, err := r.env.ReadFile(r.ctx, file); err == nil {
 			r.read += len(b)
-			s, _ = readCMakeScript(file, string(b))
+			var err error
+			if s, err = readCMakeScript(file, string(b)); err != nil {
+				r.err = file + ": " + err.Error()
+			}
 		}
 	}
 	r.scripts[file] = s
@@ -281,7 +288,7 @@ func (r *subdirReader) decide(sub missingSubdir, settings map[string]bool) (deci
 	// The distro's copy first: it keeps the package's tests. The package is looked up
 	// only once the build is known to have a switch for it.
 	if isFW {
-		for k := len(guards) - 1; k >= 0; k-- {
+		for k := len(guards) - 1; k >= max(0, len(guards)-maxGuardsLooked); k-- {
 			for _, way := range guards[k].cond.ways(!guards[k].want, s.settable) {
 				if len(way) == 0 || conflicts(way) || slices.ContainsFunc(way, func(l leaf) bool { return !systemSwitch(s, l) }) {
 					continue
@@ -300,7 +307,7 @@ func (r *subdirReader) decide(sub missingSubdir, settings map[string]bool) (deci
 			}
 		}
 	}
-	for k := len(guards) - 1; k >= 0; k-- {
+	for k := len(guards) - 1; k >= max(0, len(guards)-maxGuardsLooked); k-- {
 		for _, way := range guards[k].cond.ways(!guards[k].want, s.settable) {
 			if len(way) == 0 || conflicts(way) || slices.ContainsFunc(way, func(l leaf) bool { return !s.switchesOff(l, d.purpose) }) {
 				continue

@@ -93,7 +93,7 @@ func pathOff(guards []guard, known func(op, name string) tri) bool {
 // disable finds an option that turns a command's block off as tests, benchmarks,
 // examples, docs or fuzzers, innermost block first.
 func disable(s *cmakeScript, guards []guard, settings map[string]bool) (decision, bool) {
-	for k := len(guards) - 1; k >= 0; k-- {
+	for k := len(guards) - 1; k >= max(0, len(guards)-maxGuardsLooked); k-- {
 		for _, way := range guards[k].cond.ways(!guards[k].want, s.settable) {
 			if len(way) == 0 || slices.ContainsFunc(way, func(l leaf) bool {
 				v, set := settings[l.name]
