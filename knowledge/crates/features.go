@@ -25,10 +25,10 @@ type activation struct {
 }
 
 // activate runs one pass from the crates roots and returns each declared dependency's
-// state, keyed by depID, and the manifests of the crates in use. all turns on every
-// feature of the roots (cargo's lock-file resolution); otherwise they have their
-// default features.
-func (r *reader) activate(roots []string, all bool) (map[string]depState, map[string]bool) {
+// state, keyed by depID, the manifests of the crates in use, and the features on in
+// each crate (by directory). all turns on every feature of the roots (cargo's
+// lock-file resolution); otherwise they have their default features.
+func (r *reader) activate(roots []string, all bool) (map[string]depState, map[string]bool, map[string]map[string]bool) {
 	a := &activation{r: r, active: map[string]bool{}, on: map[string]map[string]bool{}, depOn: map[string]map[string]bool{},
 		extra: map[string]map[string][]string{}, weak: map[string]map[string][]string{}}
 	for _, dir := range roots {
@@ -64,7 +64,7 @@ func (r *reader) activate(roots []string, all bool) (map[string]depState, map[st
 			out[depID(d.Dependency)] = depState{on: !d.Optional || a.depOn[dir][d.key], extra: a.extra[dir][d.key]}
 		}
 	}
-	return out, files
+	return out, files, a.on
 }
 
 // depID names one declared dependency across the tree.

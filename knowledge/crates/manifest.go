@@ -43,8 +43,10 @@ type Manifest struct {
 	Members      []string // workspace member directories (slash-relative), "." for a single package
 	RustVersion  string   // the highest rust-version any member asks for; "" when none does
 	Binaries     []string // names of the [[bin]] targets and src/main.rs packages (programs)
-	Library      bool     // some member has a library target
-	Lockfile     bool     // a Cargo.lock is present at the root
+	// (Binaries are the programs a plain cargo build makes: those of the default
+	// members, a [[bin]] only when the default features meet its required-features.)
+	Library  bool // some member has a library target
+	Lockfile bool // a Cargo.lock is present at the root
 	// Git lists the git dependencies of the members and the local crates they use.
 	Git []GitDependency
 	// Vendor is the directory source the package's own .cargo/config.toml replaces
@@ -223,15 +225,18 @@ func readManifestWithin(t tree, maxBytes, maxKeys int) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.build, m.built = r.activate(roots, false)
-	m.lock, r.used = r.activate(members, true)
+	var on map[string]map[string]bool
+	m.build, m.built, on = r.activate(roots, false)
+	m.lock, r.used, _ = r.activate(members, true)
 	var versions []string
 	for _, dir := range r.order {
 		c := r.crates[dir]
 		if c.member {
 			m.Members = append(m.Members, dir)
-			bins, lib := r.targets(c)
-			m.Binaries = append(m.Binaries, bins...)
+			bins, lib := r.targets(c, on[dir])
+			if slices.Contains(roots, dir) {
+				m.Binaries = append(m.Binaries, bins...)
+			}
 			m.Library = m.Library || lib
 		}
 		if !c.member && !r.used[c.file] {

@@ -7,9 +7,10 @@ import (
 )
 
 // targets returns a member's programs and whether it has a library, as cargo infers
-// them: [[bin]] tables, src/main.rs (named after the package), src/bin/NAME.rs and
-// src/bin/NAME/main.rs unless autobins = false; [lib] or src/lib.rs.
-func (r *reader) targets(c *crate) ([]string, bool) {
+// them: [[bin]] tables whose required-features are on, src/main.rs (named after the
+// package), src/bin/NAME.rs and src/bin/NAME/main.rs unless autobins = false; [lib]
+// or src/lib.rs.
+func (r *reader) targets(c *crate, on map[string]bool) ([]string, bool) {
 	pkg := table(c.raw, "package")
 	if pkg == nil {
 		pkg = table(c.raw, "project")
@@ -21,9 +22,11 @@ func (r *reader) targets(c *crate) ([]string, bool) {
 	for _, b := range binTables {
 		t, _ := b.(map[string]any)
 		if name := str(t, "name"); name != "" {
-			bins = append(bins, name)
 			if p := str(t, "path"); p != "" {
 				explicit[path.Clean(p)] = true
+			}
+			if requiredOn(stringList(t["required-features"]), on) {
+				bins = append(bins, name)
 			}
 		}
 	}
@@ -50,6 +53,17 @@ func (r *reader) targets(c *crate) ([]string, bool) {
 	}
 	lib := table(c.raw, "lib") != nil || boolean(pkg, "autolib", true) && r.t.exists(at("src/lib.rs"))
 	return bins, lib
+}
+
+// requiredOn reports whether the features a target requires are on ("dep/feature"
+// entries, which name a dependency's feature, are not checked).
+func requiredOn(required []string, on map[string]bool) bool {
+	for _, f := range required {
+		if !strings.Contains(f, "/") && !on[f] {
+			return false
+		}
+	}
+	return true
 }
 
 // highestRustVersion returns the highest of rust-version values ("1.70", "1.74.1").
