@@ -9,6 +9,8 @@
 //	atesor doctor                       check host tools, binfmt, sandboxes, toolchains and the provider
 //	atesor examples list|lint|merge     work with few-shot example files
 //	atesor recipe show PACKAGE          print a cached recipe
+//	atesor replay RECIPE.md|PACKAGE     replay a recipe in a fresh sandbox and compare the artifacts
+//	atesor mcp [--root DIR]... [--out DIR]  serve these tools to coding agents (Model Context Protocol)
 //	atesor version                      print the version
 //
 // Every command takes --help. Flags follow the command and may come before or after its
