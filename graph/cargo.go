@@ -104,7 +104,19 @@ func (r *run) ensureCrates(ctx context.Context, s *atesor.State, at int) error {
 		at++
 	}
 	s.Plan.Phases = slices.Insert(s.Plan.Phases, at, atesor.Phase{Name: cargotool.Phase, Commands: slices.Clone(s.Crates.Commands)})
+	if note := cratesNote(s.Crates); !strings.Contains(s.Plan.Reasoning, note) {
+		s.Plan.Reasoning = strings.TrimSpace(s.Plan.Reasoning + " " + note)
+	}
 	return nil
+}
+
+// cratesNote is the plan's note on the crates phase.
+func cratesNote(d *atesor.CargoDeps) string {
+	note := "Crates phase: " + d.String() + "."
+	if d.ConfigSetAside != "" {
+		note += " The package's cargo configuration is set aside as " + d.ConfigSetAside + "."
+	}
+	return note
 }
 
 // decideCrates reads the manifest and chooses the way of the crates by the setting.

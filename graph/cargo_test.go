@@ -105,6 +105,9 @@ func TestCargoDistributionPlan(t *testing.T) {
 			t.Errorf("the recipe block lacks %q", cmd)
 		}
 	}
+	if !strings.Contains(s.Plan.Reasoning, "Cargo.lock set aside as Cargo.lock.upstream") {
+		t.Errorf("the plan's notes do not say the Cargo.lock was set aside: %q", s.Plan.Reasoning)
+	}
 	if !strings.Contains(fallbackRecipe(s), "Cargo.lock was set aside") {
 		t.Error("the recipe does not say the Cargo.lock was set aside")
 	}

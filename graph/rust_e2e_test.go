@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/cargotool"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
 	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
+	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 )
 
 // rustPort ports a cargo package offline (no model, crates from the distribution) and
@@ -98,19 +100,60 @@ func TestE2ERustProgram(t *testing.T) {
 	}
 }
 
-// TestE2ERustCrateFromDebian ports a real crate's source, itoa 1.0.14 from the
-// distribution's rust-itoa source package (the source of librust-itoa-dev): a library
-// crate, whose riscv64 evidence is its test binaries (cargo test --no-run) and whose
-// own tests run after verification.
+// crateFromDebian unpacks the crate source that the distribution's librust-NAME-dev
+// package of source package src installs (/usr/share/cargo/registry/DIR), fetched
+// through the verified archive (the riscv64 Packages index, the .deb checked against
+// it) and unpacked with dpkg-deb, into a directory named after the crate.
+func crateFromDebian(t *testing.T, src, pkg, dir, name string) string {
+	t.Helper()
+	dpkgDeb, err := exec.LookPath("dpkg-deb")
+	if err != nil {
+		t.Fatalf("unpacking %s needs dpkg-deb on the host (apt-get install dpkg): %v", pkg, err)
+	}
+	ctx := context.Background()
+	b := &debsrc.Binaries{Mirror: debiantest.Mirror(t), Suite: "trixie", Arch: "riscv64", CacheDir: filepath.Join(debiantest.CacheDir(), "binaries")}
+	bins, err := b.OfSource(ctx, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bp := range bins {
+		if bp.Package != pkg {
+			continue
+		}
+		deb, err := b.Fetch(ctx, bp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := t.TempDir()
+		if b, err := exec.CommandContext(ctx, dpkgDeb, "-x", deb, out).CombinedOutput(); err != nil {
+			t.Fatalf("dpkg-deb -x %s: %v: %s", deb, err, b)
+		}
+		crate := filepath.Join(t.TempDir(), name)
+		if err := os.Rename(filepath.Join(out, "usr", "share", "cargo", "registry", dir), crate); err != nil {
+			t.Fatal(err)
+		}
+		return crate
+	}
+	t.Fatalf("the trixie riscv64 index has no %s built from %s", pkg, src)
+	return ""
+}
+
+// TestE2ERustCrateFromDebian ports a real crate's source, itoa 1.0.14 as the
+// distribution's librust-itoa-dev installs it: a library crate, whose riscv64 evidence
+// is its test binaries (cargo test --no-run) and whose own tests run after
+// verification.
 //
 //	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2ERustCrateFromDebian$' ./graph
 func TestE2ERustCrateFromDebian(t *testing.T) {
 	tier.Long(t)
 	e2e(t)
-	src := debiantest.SourceTarball(t, "rust-itoa", "rust-itoa_1.0.14.orig.tar.gz")
+	src := crateFromDebian(t, "rust-itoa", "librust-itoa-dev", "itoa-1.0.14", "itoa")
 	e := newE2EEnv(t)
 	res, rep := rustPort(t, e, src)
 	checkVerified(t, e, res, "itoa-")
+	if rep.Crates.LockfileSetAside != "" {
+		t.Errorf("a crate without a Cargo.lock had one set aside: %q", rep.Crates.LockfileSetAside)
+	}
 	checkDistributionCrates(t, rep)
 	var tests int
 	for _, a := range rep.Artifacts {
