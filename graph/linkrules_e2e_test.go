@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
 	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 )
@@ -17,6 +18,8 @@ import (
 // repairs, ported offline.
 type linkCase struct {
 	name string
+	// src, when set, returns the source; else it is testdata/packages/<name>.
+	src func(t *testing.T) string
 	// rule is the rule the port must use, on a build that failed with failed (a
 	// substring of the fix's recorded error).
 	rule, failed string
@@ -42,7 +45,13 @@ type linkCase struct {
 //   - testdata/packages/wordfreq's Makefile builds its Go program with RACE ?= -race,
 //     and the go command has no race detector on linux/riscv64. The port installs Go
 //     (missing-package: the shell's "go: not found"), then the go-no-race rule runs
-//     make RACE= and takes -race out of the check target, and the port verifies.
+//     make RACE= and takes -race out of the check target, and the port verifies;
+//
+//   - dos2unix 7.5.2 (Debian's archive) builds its translations with gettext's msgfmt,
+//     which a make build's tools do not include: missing-package installs gettext, from
+//     the Contents index, or from the profile's package map when the index cannot be
+//     read (as in the environment these were measured in, whose mirror served a
+//     Contents file that did not match its signed InRelease).
 //
 // Measured (2 shared cores, load average 10-20): tagstack 170 s in all (71 s to the
 // escalation without scripted repairs, 99 s to a verified port with one libatomic fix,
@@ -57,6 +66,10 @@ func TestE2ELinkRules(t *testing.T) {
 			artifacts: []string{"libtagstack.so.1.0", "tagstack-demo"}, recipe: "-DCMAKE_SHARED_LINKER_FLAGS=-Wl,--push-state,--no-as-needed,-latomic,--pop-state"},
 		{name: "wordfreq", rule: "go-no-race", failed: "-race is not supported on linux/riscv64",
 			artifacts: []string{"wordfreq"}, recipe: "make RACE= "},
+		{name: "dos2unix", src: func(t *testing.T) string {
+			return debiantest.SourceTarball(t, "dos2unix", "dos2unix_7.5.2.orig.tar.gz")
+		}, rule: "missing-package", failed: "msgfmt", before: "make: msgfmt: No such file or directory",
+			artifacts: []string{"dos2unix", "unix2dos"}, recipe: "apt-get install -y gettext"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { runLinkCase(t, c) })
@@ -65,9 +78,15 @@ func TestE2ELinkRules(t *testing.T) {
 
 func runLinkCase(t *testing.T, c linkCase) {
 	e2e(t)
-	src, err := filepath.Abs(filepath.Join("..", "testdata", "packages", c.name))
-	if err != nil {
-		t.Fatal(err)
+	var src string
+	if c.src != nil {
+		src = c.src(t)
+	} else {
+		p, err := filepath.Abs(filepath.Join("..", "testdata", "packages", c.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src = p
 	}
 	ctx := context.Background()
 	req := atesor.Request{Source: src, TestTimeout: 5 * time.Minute}

@@ -16,6 +16,7 @@ type Index struct {
 	mu       sync.Mutex
 	opened   bool
 	contents *Contents
+	err      error // the failed open's
 	// Load opens the index; nil opens the Debian archive's Contents index for riscv64
 	// of the platform's suite, from the mirror and into the cache directory given to
 	// Finder.
@@ -46,7 +47,24 @@ type lazyFinder struct {
 	log func(err error)
 }
 
-var _ PackageFinder = lazyFinder{}
+var (
+	_ PackageFinder = lazyFinder{}
+	_ indexError    = lazyFinder{}
+)
+
+// indexError is a finder that can say why it has no index: a rule's note then names
+// the index's failure instead of saying that no package provides a file.
+type indexError interface {
+	// IndexErr is the error of the index's failed open; nil when it opened or was not
+	// opened yet.
+	IndexErr() error
+}
+
+func (l lazyFinder) IndexErr() error {
+	l.idx.mu.Lock()
+	defer l.idx.mu.Unlock()
+	return l.idx.err
+}
 
 func (l lazyFinder) Providers(kind FileKind, name string) []string {
 	c := l.idx.open(l.ctx, l.p, l.src, l.log)
@@ -71,6 +89,7 @@ func (i *Index) open(ctx context.Context, p atesor.Platform, src IndexSource, lo
 	c, err := load(ctx, p)
 	if err != nil {
 		logErr(err)
+		i.err = err
 		if ctx.Err() == nil {
 			i.opened = true // a failed download is not retried by every fix of this pipeline
 		}

@@ -2,6 +2,7 @@ package repair
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -280,4 +281,36 @@ func FuzzLinkRules(f *testing.F) {
 		}
 		_ = goSanitizerNames(text)
 	})
+}
+
+// A missing program the profile's package map knows is installed when the Contents
+// index cannot be read (dos2unix's msgfmt in the corpus, where the mirror's Contents
+// file did not match its signed InRelease); a program it does not know gets a note that
+// names the index's failure.
+func TestMissingProgramWithoutIndex(t *testing.T) {
+	broken := &Index{Load: func(context.Context, atesor.Platform) (*Contents, error) {
+		return nil, errors.New("Contents-riscv64.gz is larger than the signed index lists")
+	}}
+	p := debian(t)
+	finder := broken.Finder(context.Background(), p, IndexSource{}, func(error) {})
+	out := readLog(t, "missing-msgfmt.log")
+	f := Failure{Category: atesor.ClassifyError(out), Message: out, Phase: "build", Command: "make -j$(nproc)"}
+	for _, env := range []Env{{Platform: p, Plan: defaultPlan("make -j$(nproc)"), Packages: finder}, {Platform: p, Plan: defaultPlan("make -j$(nproc)")}} {
+		fix, notes := Propose(context.Background(), f, env, nil)
+		if fix == nil || fix.Rule != "missing-package" || len(fix.Actions) != 1 || fix.Actions[0].Command != "apt-get install -y gettext" {
+			t.Fatalf("fix %+v, notes %v", fix, notes)
+		}
+		if !strings.Contains(fix.Analysis, "profile's package map") {
+			t.Errorf("analysis %q does not say where the package came from", fix.Analysis)
+		}
+		if env.Packages != nil && !strings.Contains(fix.Analysis, "could not be read") {
+			t.Errorf("analysis %q does not say the index could not be read", fix.Analysis)
+		}
+	}
+	unknown := "make: frobnicate: No such file or directory\nmake: *** [Makefile:3: all] Error 127\n"
+	g := Failure{Category: atesor.ClassifyError(unknown), Message: unknown, Phase: "build", Command: "make"}
+	fix, why := makeMissingPackage(context.Background(), g, Env{Platform: p, Packages: finder})
+	if fix != nil || !strings.Contains(why, "could not be read") || !strings.Contains(why, "frobnicate") {
+		t.Errorf("unknown program: fix %+v, why %q", fix, why)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
 )
 
 // Missing is a file a build found missing.
@@ -138,9 +139,16 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 	if len(missing) == 0 {
 		return nil, "no missing file named"
 	}
-	var pkgs, found, notFound []string
+	var pkgs, found, notFound, fromMap []string
 	for _, m := range missing {
 		pkg, ok := providerOf(env, m)
+		if !ok {
+			// The profile's package map knows the common tools and libraries; it answers
+			// when the index cannot (not loaded, or no file of that name in it).
+			if pkg, ok = mappedPackage(env.Platform, m); ok {
+				fromMap = append(fromMap, m.Name)
+			}
+		}
 		if !ok {
 			notFound = append(notFound, fmt.Sprintf("%s %s", m.Kind, m.Name))
 			continue
@@ -154,17 +162,42 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 		}
 	}
 	if len(pkgs) == 0 {
+		if ie, ok := env.Packages.(indexError); ok && ie.IndexErr() != nil {
+			return nil, fmt.Sprintf("the Contents index could not be read (%v), and the profile's package map does not know %s",
+				ie.IndexErr(), strings.Join(notFound, ", "))
+		}
 		if env.Packages == nil && env.Platform.PackageManager != "apk" {
 			return nil, "no Contents index to look up " + strings.Join(notFound, ", ")
 		}
 		return nil, "no package provides " + strings.Join(notFound, ", ")
 	}
 	install := installCommand(env)
+	analysis := "The build is missing files a distro package provides: " + strings.Join(found, "; ") + "."
+	if len(fromMap) > 0 {
+		analysis += " The package of " + strings.Join(fromMap, ", ") + " is the profile's package map's"
+		if ie, ok := env.Packages.(indexError); ok && ie.IndexErr() != nil {
+			analysis += " (the Contents index could not be read)"
+		}
+		analysis += "."
+	}
 	return &Fix{
-		Analysis: "The build is missing files a distro package provides: " + strings.Join(found, "; ") + ".",
+		Analysis: analysis,
 		Strategy: "install " + strings.Join(pkgs, " "),
 		Actions:  []atesor.Action{{Type: atesor.ActionCommand, Command: install + " " + strings.Join(pkgs, " ")}},
 	}, ""
+}
+
+// mappedPackage is the profile's package for a missing program, library or pkg-config
+// module that the canonical package map knows (no header: a header's name says too
+// little about its package).
+func mappedPackage(p atesor.Platform, m Missing) (string, bool) {
+	switch m.Kind {
+	case KindProgram:
+		return knowledge.ProgramPackage(p, m.Name)
+	case KindLibrary, KindPkgConfig:
+		return knowledge.DependencyPackage(p, m.Name)
+	}
+	return "", false
 }
 
 // providerOf finds the package for a missing file: through the Contents index on Debian,
