@@ -43,9 +43,9 @@ type linkCase struct {
 //     CMAKE_*_LINKER_FLAGS and the port verifies;
 //
 //   - testdata/packages/wordfreq's Makefile builds its Go program with RACE ?= -race,
-//     and the go command has no race detector on linux/riscv64. The port installs Go
-//     (missing-package: the shell's "go: not found"), then the go-no-race rule runs
-//     make RACE= and takes -race out of the check target, and the port verifies;
+//     and the go command has no race detector on linux/riscv64. The setup phase
+//     installs Go (the Makefile's recipes run go), then the go-no-race rule runs make
+//     RACE= and takes -race out of the check target, and the port verifies;
 //
 //   - dos2unix 7.5.2 (Debian's archive) builds its translations with gettext's msgfmt,
 //     which a make build's tools do not include: missing-package installs gettext, from
