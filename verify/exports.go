@@ -34,8 +34,6 @@ const (
 )
 
 var (
-	// debianOrigTarball is a Debian source tarball's name: <source>_<version>.orig.tar.<ext>.
-	debianOrigTarball = regexp.MustCompile(`^([a-z0-9][a-z0-9+.-]+)_(?:[0-9]+:)?([0-9][^_/]*)\.orig\.tar\.[a-z0-9]+$`)
 	// headerSkipDir are directories whose headers are not the package's public interface.
 	headerSkipDir = regexp.MustCompile(`(?i)(^|/)(tests?|testing|examples?|samples?|demos?|bench|benchmarks?|contrib|fuzz\w*|third[_-]?party|vendor|deps|external|internal|private|priv|win32|windows|msvc|vms|amiga|os2|doc|docs)/`)
 	// privateHeader names headers that are internal by convention.
@@ -259,16 +257,6 @@ func checkDeclarations(ctx context.Context, sb atesor.Sandbox, in Input, libs []
 	sort.Strings(missing)
 	ec.Declared = len(declared)
 	ec.MissingDeclared = missing
-}
-
-// debianSource names the Debian source package and upstream version of a source that
-// is a Debian .orig tarball, or "", "".
-func debianSource(source string) (name, version string) {
-	m := debianOrigTarball.FindStringSubmatch(path.Base(strings.TrimRight(source, "/")))
-	if m == nil {
-		return "", ""
-	}
-	return m[1], m[2]
 }
 
 // exportProblems runs the export check on the built artifacts (in [Port], after the other

@@ -70,19 +70,11 @@ var toolchainFunctions = map[string]bool{"_init": true, "_fini": true}
 // checkDistribution compares with the distribution's own build (see above) and returns
 // what that build exports for the libraries built here (nil when nothing was compared).
 func checkDistribution(ctx context.Context, sb atesor.Sandbox, in Input, sonames map[string]bool, ec *atesor.ExportCheck, defined func(string) bool) *distExports {
-	src, version := debianSource(in.Source)
-	suite := ""
-	if o := in.Origin; o != nil && o.Distro == "debian" && o.Package != "" {
-		src, version, suite = o.Package, knowledge.UpstreamVersion(o.Version), o.Suite // a debian:NAME source
-	}
-	byName := false
-	if src == "" {
-		src, version = upstreamNamed(in.Source)
-		byName = true
-	}
-	if src == "" {
+	cp, ok := debsrc.CounterpartOf(in.Source, in.Origin)
+	if !ok {
 		return nil
 	}
+	src, version, suite, byName := cp.Package, cp.Version, cp.Suite, cp.ByName
 	if suite == "" {
 		suite = knowledge.DefaultDebianSuite
 		if in.Platform.Name == "debian" {
@@ -162,24 +154,6 @@ func excuseUndistributed(ec *atesor.ExportCheck, d *distExports) {
 	ec.Declared -= len(excused)
 	ec.Notes = append(ec.Notes, fmt.Sprintf("not counted: %d functions the public headers declare that %s does not export either: %s",
 		len(excused), ec.Distribution, strings.Join(textlist.Limit(excused, 20), ", ")))
-}
-
-// upstreamTarball is an upstream release's name: NAME-VERSION, as a tarball
-// (.tar.EXT, .tgz) or a directory, the version starting with a digit.
-var (
-	upstreamTarball = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9+.]*(?:-[A-Za-z][A-Za-z0-9+.]*)*)-([0-9][A-Za-z0-9.+~]*)$`)
-	tarballExt      = regexp.MustCompile(`\.(?:tar(?:\.[a-z0-9]+)?|tgz)$`)
-)
-
-// upstreamNamed names the Debian source package and upstream version an upstream
-// tarball or directory would have (zlib-1.3.1.tar.gz: zlib, 1.3.1), or "", "".
-// Debian names a source package in lower case; one named otherwise simply is not found.
-func upstreamNamed(source string) (name, version string) {
-	m := upstreamTarball.FindStringSubmatch(tarballExt.ReplaceAllString(path.Base(strings.TrimRight(source, "/")), ""))
-	if m == nil {
-		return "", ""
-	}
-	return strings.ToLower(m[1]), m[2]
 }
 
 // distArchiveFor opens the archive of one architecture: the Debian mirror override,

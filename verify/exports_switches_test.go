@@ -114,24 +114,6 @@ func TestExportCheckJSONWithoutSwitches(t *testing.T) {
 	}
 }
 
-func TestUpstreamNamed(t *testing.T) {
-	for in, want := range map[string][2]string{
-		"/src/zlib-1.3.1.tar.gz":                     {"zlib", "1.3.1"},
-		"https://host/dl/libjpeg-turbo-3.0.1.tar.xz": {"libjpeg-turbo", "3.0.1"},
-		"/work/onig-6.9.9/":                          {"onig", "6.9.9"},
-		"/src/LZ4-1.10.0.tgz":                        {"lz4", "1.10.0"},
-		"/src/zlib":                                  {"", ""},
-		"/src/v1.2.tar.gz":                           {"", ""},
-		"/src/foo-master.tar.gz":                     {"", ""},
-		"local model server":                         {"", ""},
-	} {
-		n, v := upstreamNamed(in)
-		if n != want[0] || v != want[1] {
-			t.Errorf("upstreamNamed(%q) = %q, %q, want %q", in, n, v, want)
-		}
-	}
-}
-
 // TestCheckDistributionByName: an upstream tarball's name and version are looked up
 // in Debian's archive; when it has no such package, that is a note, not an error.
 func TestCheckDistributionByName(t *testing.T) {

@@ -21,20 +21,6 @@ func TestPublicHeaders(t *testing.T) {
 	}
 }
 
-func TestDebianSource(t *testing.T) {
-	for in, want := range map[string][2]string{
-		"/cache/zlib_1.3.dfsg+really1.3.1.orig.tar.gz":          {"zlib", "1.3.dfsg+really1.3.1"},
-		"https://mirror/pool/main/l/lz4/lz4_1.10.0.orig.tar.gz": {"lz4", "1.10.0"},
-		"/src/zlib-1.3.1.tar.gz":                                {"", ""},
-		"/src/zlib":                                             {"", ""},
-	} {
-		n, v := debianSource(in)
-		if n != want[0] || v != want[1] {
-			t.Errorf("debianSource(%q) = %q, %q, want %q", in, n, v, want)
-		}
-	}
-}
-
 func TestInstalledHeaders(t *testing.T) {
 	inst := &atesor.Install{OK: true, StageDir: "/workspace/.atesor-stage/zlib", DevFiles: []string{
 		"usr/local/include/zlib.h", "usr/local/include/zconf.h", "usr/local/include/foo/bar.h",

@@ -51,6 +51,11 @@ func (r *Resolver) Rules(ctx context.Context, name, version string) (string, err
 	if err != nil {
 		return "", err
 	}
+	return r.rulesOf(ctx, src)
+}
+
+// rulesOf reads debian/rules from the packaging tarball of src, a stanza of the index.
+func (r *Resolver) rulesOf(ctx context.Context, src *Source) (string, error) {
 	f, ok := src.Packaging()
 	if !ok {
 		return "", fmt.Errorf("debsrc: %s %s (format %s): %w", src.Package, src.Version, src.Format, ErrNoPackaging)

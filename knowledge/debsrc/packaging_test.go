@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -79,5 +80,48 @@ Checksums-Sha256:
 		if _, err := r.Rules(context.Background(), "old", ""); err == nil || !strings.Contains(err.Error(), "no debian.tar packaging") {
 			t.Errorf("format 1.0: %v", err)
 		}
+	}
+}
+
+// TestResolverBuild: Debian's build of a source package, read from the signed archive:
+// the real spdlog 1:1.15.2+ds-2 stanza's Build-Depends for riscv64 and its debian/rules'
+// switches (both branches of its nocheck conditional).
+func TestResolverBuild(t *testing.T) {
+	rules, err := os.ReadFile("testdata/rules/spdlog.rules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg := debianTarXZ(t, string(rules))
+	index := fmt.Sprintf(`Package: spdlog
+Binary: libspdlog-dev, libspdlog1.15
+Version: 1:1.15.2+ds-2
+Build-Depends: debhelper-compat (= 13), cmake, ninja-build, pkgconf, libfmt-dev (>= 10), pkg-kde-tools, libsystemd-dev [linux-any] <!nocheck>, catch2 (>= 3.0.0) <!nocheck>
+Format: 3.0 (quilt)
+Directory: pool/main/s/spdlog
+Checksums-Sha256:
+ %s 4 spdlog_1.15.2+ds.orig.tar.xz
+ %s %d spdlog_1.15.2+ds-2.debian.tar.xz
+`, sum([]byte("orig")), sum(pkg), len(pkg))
+	signer := debiantest.NewSigner(t, "Test Archive")
+	a := debiantest.NewArchive(t, signer, "trixie", time.Now().Add(-time.Hour), map[string][]byte{
+		sourcesXZ: debiantest.XZ(t, []byte(index)),
+		"pool/main/s/spdlog/spdlog_1.15.2+ds-2.debian.tar.xz": pkg,
+	})
+	r := &debsrc.Resolver{Mirror: a.URL, Suite: "trixie", CacheDir: t.TempDir(), Keyrings: []string{signer.Keyring}}
+	b, err := r.Build(context.Background(), "spdlog", "1.15.2+ds", "riscv64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Package != "spdlog" || b.Version != "1:1.15.2+ds-2" {
+		t.Errorf("build of %s %s", b.Package, b.Version)
+	}
+	if want := []string{"cmake", "ninja-build", "pkgconf", "libfmt-dev", "libsystemd-dev", "catch2"}; !slices.Equal(b.BuildDepends, want) {
+		t.Errorf("build depends %q, want %q", b.BuildDepends, want)
+	}
+	if !slices.Contains(b.Switches, "-DSPDLOG_FMT_EXTERNAL=ON") || !slices.Contains(b.Switches, "-DSPDLOG_BUILD_TESTS=OFF") {
+		t.Errorf("switches %q", b.Switches)
+	}
+	if _, err := r.Build(context.Background(), "spdlog", "9.9", "riscv64"); err == nil {
+		t.Error("an unknown version was built")
 	}
 }

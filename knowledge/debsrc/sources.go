@@ -19,6 +19,9 @@ type Source struct {
 	Directory string
 	// Files are the files of the Checksums-Sha256 field.
 	Files []File
+	// BuildDepends holds the Build-Depends and Build-Depends-Arch fields, joined by a
+	// comma (read them with [BuildDepends]).
+	BuildDepends string
 }
 
 // File is one file of a source package.
@@ -60,7 +63,8 @@ func (s Source) PoolPath(f File) string {
 // are skipped; only a read error is returned.
 func ParseSources(r io.Reader, fn func(Source) bool) error {
 	err := deb822.Read(r, func(p deb822.Paragraph) bool {
-		cur := Source{Package: p.Get("Package"), Version: p.Get("Version"), Format: p.Get("Format"), Directory: p.Get("Directory")}
+		cur := Source{Package: p.Get("Package"), Version: p.Get("Version"), Format: p.Get("Format"), Directory: p.Get("Directory"),
+			BuildDepends: joinFields(p.Get("Build-Depends"), p.Get("Build-Depends-Arch"))}
 		if cur.Package == "" {
 			return true
 		}
@@ -70,7 +74,7 @@ func ParseSources(r io.Reader, fn func(Source) bool) error {
 			}
 		}
 		return fn(cur)
-	}, "Package", "Version", "Format", "Directory", "Checksums-Sha256")
+	}, "Package", "Version", "Format", "Directory", "Checksums-Sha256", "Build-Depends", "Build-Depends-Arch")
 	if err != nil {
 		return fmt.Errorf("read the Sources index: %w", err)
 	}
@@ -94,4 +98,15 @@ func parseFileLine(line string) (File, bool) {
 		return File{}, false
 	}
 	return File{Name: f[2], Size: n, SHA256: f[0]}, true
+}
+
+// joinFields joins the non-empty relation fields with a comma.
+func joinFields(fields ...string) string {
+	var out []string
+	for _, f := range fields {
+		if strings.TrimSpace(f) != "" {
+			out = append(out, f)
+		}
+	}
+	return strings.Join(out, ",")
 }
