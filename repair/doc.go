@@ -43,7 +43,14 @@
 //     looked up in the archive's Contents index ([Contents]) and its package installed;
 //   - parallel-make-race: a race of parallel jobs reruns the failing phase serially;
 //   - next-build-system: a wrongly chosen build system gives way to the next detected
-//     system's default plan.
+//     system's default plan;
+//   - distribution-configure: a source the distribution packages (a repacked Debian
+//     tarball: spdlog's +ds lacks its bundled fmt) that fails to configure or build,
+//     when no rule before it helped, is configured the way the distribution's packaging
+//     does: the feature switches of its debian/rules for the plan's build system (never
+//     places, the build type or anything the build files do not name), with its
+//     Build-Depends installed; once per run ([DistributionFunc] says how the
+//     distribution builds the source).
 //
 // [Claims] says without I/O which rules answer a failure; [Propose] makes the fix.
 // [Run] is the whole scripted repair of one failure as the pipeline's fix node uses it:

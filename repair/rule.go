@@ -46,6 +46,11 @@ type Env struct {
 	// Packages finds the distro package that provides a file; nil when no index is
 	// available (no mirror, or a profile without one).
 	Packages PackageFinder
+	// Distribution says how the distribution builds the source; nil when the source
+	// has no counterpart there.
+	Distribution DistributionFunc
+	// Fixes are the run's fix attempts before this repair.
+	Fixes []atesor.FixAttempt
 }
 
 // Fix is what a rule proposes: actions like a model's strategy, and/or a new build plan.
@@ -103,7 +108,9 @@ func (r Rule) claims(f Failure) bool {
 func Rules() []Rule {
 	return []Rule{configScriptsRule(), autoreconfRule(), archFlagsRule(), gcc14Rule(),
 		goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), mesonSubprojectRule(), atomicsRule(), goSanitizerRule(),
-		missingPackageRule(), parallelRaceRule(), buildSystemRule()}
+		missingPackageRule(), parallelRaceRule(), buildSystemRule(),
+		// Last: configuring the way the distribution does answers what no specific rule did.
+		distributionConfigureRule()}
 }
 
 // Tried reports whether a rule already answered an error (keyed by [ErrorKey]).

@@ -40,6 +40,10 @@ type Input struct {
 	Sandbox atesor.Sandbox
 	// Packages is the missing-package rule's index; nil when there is none.
 	Packages PackageFinder
+	// Distribution says how the distribution builds the source, for the
+	// distribution-configure rule; nil when the source has no counterpart there. It is
+	// called only when that rule is reached.
+	Distribution DistributionFunc
 	// Fixes are the run's fix attempts so far: which rules already answered which
 	// error, and the number of the next attempt.
 	Fixes []atesor.FixAttempt
@@ -87,7 +91,7 @@ func Run(ctx context.Context, in Input) Result {
 		ReadFile: func(ctx context.Context, rel string) ([]byte, error) {
 			return sandbox.ReadBounded(ctx, in.Sandbox, path.Join(in.RepoDir, path.Clean("/"+rel)), sandbox.BoundConfigLog)
 		},
-		Packages: in.Packages,
+		Packages: in.Packages, Distribution: in.Distribution, Fixes: in.Fixes,
 	}
 	var res Result
 	fixes := slices.Clone(in.Fixes)

@@ -22,13 +22,13 @@ const (
 // upstream tree outside dpkg-buildpackage has no use for them.
 var packagingTools = map[string]bool{
 	"debhelper": true, "debhelper-compat": true, "cdbs": true, "quilt": true, "dpatch": true,
-	"pkg-kde-tools": true, "dpkg-dev": true, "build-essential": true,
+	"pkg-kde-tools": true, "dpkg-dev": true, "dpkg-build-api": true, "build-essential": true,
 }
 
 // BuildDepends returns the packages the Build-Depends and Build-Depends-Arch fields
 // (their values joined) ask Debian's default build on arch to install, in order and
 // each once (of a relation's alternatives, the first whose restrictions apply), without the packaging tools (debhelper, debhelper-compat, dh-*, CDBS,
-// quilt, pkg-kde-tools, dpkg-dev, build-essential). A relation that names a package
+// quilt, pkg-kde-tools, dpkg-dev, dpkg-build-api, build-essential). A relation that names a package
 // of another architecture (name:amd64) is left out; :any and :native are dropped.
 func BuildDepends(fields, arch string) []string {
 	if len(fields) > maxBuildDependsBytes {
@@ -72,7 +72,8 @@ func relationFor(rel, arch string) (string, bool) {
 		}
 		name = q
 	}
-	if !nameRE.MatchString(name) {
+	if !nameRE.MatchString(name) || strings.HasSuffix(name, "-") {
+		// A trailing - tells apt-get install to remove the package.
 		return "", false
 	}
 	// Version constraints are dropped: the suite's own version is what gets installed.

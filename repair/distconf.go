@@ -1,0 +1,200 @@
+package repair
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+// Distribution is how the distribution builds the package's source: the source package
+// the port's source corresponds to, the configure switches its packaging passes and the
+// packages its default build installs for the platform's architecture.
+type Distribution struct {
+	// Package and Version name the distribution's source package.
+	Package, Version string
+	// Switches are the configure, CMake and meson switches of its packaging, as read
+	// (all of them; the rule picks those for the plan's build system).
+	Switches []string
+	// BuildDepends are the packages its build installs (valid package names).
+	BuildDepends []string
+}
+
+// DistributionFunc returns how the distribution builds the run's source; nil, nil when
+// the source has no counterpart in the distribution. It is called only when the rule
+// that needs it is reached, since it may download the packaging.
+type DistributionFunc func(ctx context.Context) (*Distribution, error)
+
+const distRuleName = "distribution-configure"
+
+func distributionConfigureRule() Rule {
+	return Rule{
+		Name: distRuleName,
+		Doc: "a repacked distribution source that fails to configure or build (spdlog's +ds tarball without its bundled fmt): " +
+			"configure the way the distribution's packaging does, with its build dependencies installed",
+		Categories: []atesor.ErrorCategory{atesor.CategoryConfiguration, atesor.CategoryCompilation, atesor.CategoryLinking,
+			atesor.CategoryDependency, atesor.CategoryMissingTool, atesor.CategoryArchitecture, atesor.CategoryUnknown},
+		// Any failure: the rule is the last one tried, for what the specific rules leave.
+		Signatures: []*regexp.Regexp{re(`\S`)},
+		Make:       makeDistributionConfigure,
+	}
+}
+
+// configureKind is the build system of a plan's configure command.
+type configureKind struct {
+	name    string
+	command *regexp.Regexp
+}
+
+var (
+	cmakeKind     = configureKind{"cmake", cmakeConfig}
+	mesonKind     = configureKind{"meson", mesonSetup}
+	autotoolsKind = configureKind{"configure", configureWord}
+)
+
+// debianPackage is a package name the install command takes as one (Debian Policy
+// 5.6.7; a trailing - would ask apt-get to remove it).
+var debianPackage = re(`^[a-z0-9][a-z0-9+.-]*[a-z0-9+.]$`)
+
+// notConfigurePhases are the phases whose failure configuring differently cannot help.
+var notConfigurePhases = []string{"setup", "install", "test", "check"}
+
+func makeDistributionConfigure(ctx context.Context, f Failure, env Env) (*Fix, string) {
+	if env.Distribution == nil {
+		return nil, "the source has no counterpart in the distribution"
+	}
+	if slices.Contains(notConfigurePhases, f.Phase) {
+		return nil, "the " + f.Phase + " phase failed, which configuring differently does not change"
+	}
+	for _, a := range env.Fixes {
+		if a.Source == atesor.FixSourceScripted && a.Rule == distRuleName {
+			return nil, "the build was already configured the way the distribution does once in this run"
+		}
+	}
+	if env.Plan == nil {
+		return nil, "no build plan"
+	}
+	kind, ok := planConfigureKind(*env.Plan, f.Phase)
+	if !ok {
+		return nil, "no cmake, meson or configure command in the plan up to the failing phase"
+	}
+	d, err := env.Distribution(ctx)
+	if err != nil {
+		return nil, "the distribution's packaging could not be read: " + err.Error()
+	}
+	if d == nil {
+		return nil, "the source has no counterpart in the distribution"
+	}
+	switches, notes := pickSwitches(ctx, env, kind, d.Switches)
+	pkgs := slices.DeleteFunc(slices.Clone(d.BuildDepends), func(p string) bool { return !debianPackage.MatchString(p) })
+	plan := *env.Plan
+	if len(switches) > 0 {
+		plan, _ = withSwitches(plan, f.Phase, kind.command, switches)
+	}
+	plan = withPackages(plan, env, pkgs)
+	if samePlan(plan, *env.Plan) {
+		return nil, fmt.Sprintf("the plan already configures and installs what %s %s does", d.Package, d.Version)
+	}
+	var analysis, strategy []string
+	if len(switches) > 0 {
+		analysis = append(analysis, fmt.Sprintf("Debian configures %s %s with %s (its debian/rules);", d.Package, d.Version, strings.Join(switches, " ")))
+		strategy = append(strategy, "configure with "+strings.Join(switches, " "))
+	} else {
+		analysis = append(analysis, fmt.Sprintf("Debian's debian/rules of %s %s passes no switch this %s build takes;", d.Package, d.Version, kind.name))
+	}
+	if len(pkgs) > 0 {
+		analysis = append(analysis, fmt.Sprintf("its build installs %s (Build-Depends).", strings.Join(pkgs, " ")))
+		strategy = append(strategy, "install "+strings.Join(pkgs, " "))
+	}
+	analysis = append(analysis, "The distribution's tarball may be repacked without what upstream's defaults expect (a bundled copy of a library), so the port is configured the way the distribution builds it.")
+	if len(notes) > 0 {
+		analysis = append(analysis, "Left out: "+strings.Join(notes, "; ")+".")
+	}
+	return &Fix{Analysis: strings.Join(analysis, " "), Strategy: "as Debian builds it: " + strings.Join(strategy, " and "), Plan: &plan}, ""
+}
+
+// planConfigureKind finds the build system of the configure command in the failing
+// phase or the nearest phase before it.
+func planConfigureKind(plan atesor.BuildPlan, failedPhase string) (configureKind, bool) {
+	for i := phaseEnd(plan, failedPhase); i >= 0; i-- {
+		for _, line := range plan.Phases[i].Commands {
+			for _, k := range []configureKind{cmakeKind, mesonKind, autotoolsKind} {
+				if k.command.MatchString(line) {
+					return k, true
+				}
+			}
+		}
+	}
+	return configureKind{}, false
+}
+
+// phaseEnd is the index of the failing phase, or the last phase when it is unknown.
+func phaseEnd(plan atesor.BuildPlan, failedPhase string) int {
+	end := len(plan.Phases) - 1
+	for i, ph := range plan.Phases {
+		if ph.Name == failedPhase {
+			end = i
+		}
+	}
+	return end
+}
+
+// withSwitches returns the plan with switches on the configure command (cmd's group 2
+// is the command word) of the failing phase or the nearest one before it: a switch of
+// the same key the line already has is replaced, the others go after the command
+// word. It reports whether there was such a command.
+func withSwitches(plan atesor.BuildPlan, failedPhase string, cmd *regexp.Regexp, switches []string) (atesor.BuildPlan, bool) {
+	phases := slices.Clone(plan.Phases)
+	for i := phaseEnd(plan, failedPhase); i >= 0; i-- {
+		for j, line := range phases[i].Commands {
+			if !cmd.MatchString(line) {
+				continue
+			}
+			insert := ""
+			for _, sw := range switches {
+				// Words split at single spaces, as plan lines are written; a quoted
+				// word never matches a switch whole, so nothing inside quotes changes.
+				words := strings.Split(line, " ")
+				replaced := false
+				for k, w := range words {
+					if switchWord.MatchString(w) && switchKey(w) == switchKey(sw) {
+						words[k], replaced = sw, true
+					}
+				}
+				line = strings.Join(words, " ")
+				if !replaced {
+					insert += " " + sw
+				}
+			}
+			at := cmd.FindStringSubmatchIndex(line)[5]
+			cmds := slices.Clone(phases[i].Commands)
+			cmds[j] = line[:at] + insert + line[at:]
+			phases[i].Commands = cmds
+			plan.Phases = phases
+			return plan, true
+		}
+	}
+	return plan, false
+}
+
+// switchWord is a switch word on a command line.
+var switchWord = re(`^(?:-D[A-Za-z0-9_.:+-]+=\S*|--(?:enable|disable|with|without)-[A-Za-z0-9_.+-]+(?:=\S*)?)$`)
+
+// switchKey is what two switches that set the same thing share: -DNAME (without a
+// type), or the feature of --enable/--disable and of --with/--without.
+func switchKey(sw string) string {
+	name, _, _ := strings.Cut(sw, "=")
+	if strings.HasPrefix(name, "-D") {
+		n, _, _ := strings.Cut(name, ":")
+		return n
+	}
+	for _, p := range [][2]string{{"--enable-", "enable "}, {"--disable-", "enable "}, {"--with-", "with "}, {"--without-", "with "}} {
+		if rest, ok := strings.CutPrefix(name, p[0]); ok {
+			return p[1] + strings.ReplaceAll(rest, "_", "-")
+		}
+	}
+	return name
+}
