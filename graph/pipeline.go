@@ -28,6 +28,8 @@ type Pipeline struct {
 	opts options
 	// contents is the Contents index of the scripted repairs, opened on first use.
 	contents repair.Index
+	// dists is how Debian builds the sources the pipeline's runs looked up.
+	dists distCache
 }
 
 var _ atesor.Graph = (*Pipeline)(nil)

@@ -2,9 +2,14 @@ package graph
 
 import (
 	"context"
+	"errors"
+	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
+	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 	"github.com/eclipse-atesor/atesor-go/repair"
 )
 
@@ -41,9 +46,11 @@ func (r *run) packageFinder(ctx context.Context, s *atesor.State) repair.Package
 	})
 }
 
-// failureOf is the repair package's view of a build error record.
-func failureOf(last *atesor.ErrorRecord, output string) repair.Failure {
-	return repair.Failure{Category: last.Category, Message: last.Message, Output: output, Phase: last.Phase, Command: last.Command}
+// failureOf is the repair package's view of a build error record of the run.
+func failureOf(s *atesor.State, last *atesor.ErrorRecord, output string) repair.Failure {
+	_, packaged := counterpart(s)
+	return repair.Failure{Category: last.Category, Message: last.Message, Output: output, Phase: last.Phase, Command: last.Command,
+		Packaged: packaged}
 }
 
 // scriptedClaims reports whether a scripted rule not yet tried answers the last build
@@ -56,7 +63,7 @@ func scriptedClaims(s *atesor.State) bool {
 	if s.LastNode == NodeFix && s.FixInvalid {
 		return false // the fix node just tried them on this failure and none could help
 	}
-	return len(repair.Claims(failureOf(last, ""), repair.TriedIn(func() []atesor.FixAttempt { return s.FixAttempts }))) > 0
+	return len(repair.Claims(failureOf(s, last, ""), repair.TriedIn(func() []atesor.FixAttempt { return s.FixAttempts }))) > 0
 }
 
 // scriptedFix runs the scripted repair rules (repair.Run) on the last build failure and
@@ -67,9 +74,9 @@ func (r *run) scriptedFix(ctx context.Context, s *atesor.State, last *atesor.Err
 		return false, nil
 	}
 	res := repair.Run(ctx, repair.Input{
-		Failure: failureOf(last, r.lastOutput), Platform: s.Platform, Detection: s.Detection,
+		Failure: failureOf(s, last, r.lastOutput), Platform: s.Platform, Detection: s.Detection,
 		Plan: s.Plan, Completed: s.CompletedPhases, RepoDir: s.RepoDir, Tree: r.liveTree(s),
-		Sandbox: r.sb, Packages: r.packageFinder(ctx, s), Fixes: s.FixAttempts,
+		Sandbox: r.sb, Packages: r.packageFinder(ctx, s), Distribution: r.distribution(s), Fixes: s.FixAttempts,
 		Apply: func(ctx context.Context, actions []atesor.Action, attempt *atesor.FixAttempt) error {
 			return r.applyActions(ctx, s, actions, attempt)
 		},
@@ -95,4 +102,89 @@ func (r *run) liveTree(s *atesor.State) string {
 		}
 	}
 	return r.hostTree
+}
+
+// distribution is how Debian builds the run's source, for the distribution-configure
+// rule: the source package of the run's origin (debian:NAME), of a Debian .orig
+// tarball, or an upstream NAME-VERSION release that Debian packages under that name and
+// upstream version, as the export check finds it. Nil for a source with no such name
+// or a platform whose packages are not Debian's. The packaging is read only when the
+// rule calls it, from Config.DebianMirror (empty: the host's apt configuration's)
+// through the verified archive, cached with the source tarballs under
+// <Home>/downloads/debian; one lookup per package and version serves the pipeline.
+func (r *run) distribution(s *atesor.State) repair.DistributionFunc {
+	cp, ok := counterpart(s)
+	if !ok {
+		return nil
+	}
+	return func(ctx context.Context) (*repair.Distribution, error) {
+		return r.p.dists.lookup(ctx, cp, func(ctx context.Context) (*repair.Distribution, error) {
+			mirror, err := knowledge.DebianMirror(r.p.cfg.DebianMirror)
+			if err != nil {
+				return nil, err
+			}
+			res := &debsrc.Resolver{Mirror: mirror, Suite: cp.Suite, CacheDir: r.p.debianCache()}
+			b, err := res.Build(ctx, cp.Package, cp.Version, "riscv64")
+			var unknown *debsrc.UnknownPackageError
+			if cp.ByName && errors.As(err, &unknown) {
+				return nil, nil // an upstream release Debian does not package (at that version)
+			}
+			if err != nil {
+				return nil, err
+			}
+			return &repair.Distribution{Package: b.Package, Version: b.Version, Switches: b.Switches, BuildDepends: b.BuildDepends}, nil
+		})
+	}
+}
+
+// counterpart is the Debian source package the run's source corresponds to (see
+// debsrc.CounterpartOf), on a platform whose packages are Debian's.
+func counterpart(s *atesor.State) (debsrc.Counterpart, bool) {
+	if s.Platform.PackageManager != "apt-get" && s.Platform.PackageManager != "apt" {
+		return debsrc.Counterpart{}, false
+	}
+	cp, ok := debsrc.CounterpartOf(s.Request.Source, s.Request.Origin)
+	if ok && cp.Suite == "" {
+		cp.Suite = knowledge.DebianSuite(s.Platform)
+	}
+	return cp, ok
+}
+
+// debianCache is where the Debian archive's Sources index and source packages are
+// cached: beside the tarballs the command line resolves debian:NAME into, so a port of
+// such a source reads the index it was resolved from.
+func (p *Pipeline) debianCache() string {
+	if p.cfg.Home != "" {
+		return filepath.Join(p.cfg.Home, "downloads", "debian")
+	}
+	return p.cfg.cacheDir("debian-sources")
+}
+
+// distCache remembers how Debian builds each source package a pipeline looked up, so
+// the fixes of a run, and the runs of a batch, read a packaging once. A failed lookup
+// is not kept unless it failed for good (the context was not cancelled).
+type distCache struct {
+	mu   sync.Mutex
+	seen map[debsrc.Counterpart]distEntry
+}
+
+type distEntry struct {
+	d   *repair.Distribution
+	err error
+}
+
+func (c *distCache) lookup(ctx context.Context, key debsrc.Counterpart, load repair.DistributionFunc) (*repair.Distribution, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.seen[key]; ok {
+		return e.d, e.err
+	}
+	d, err := load(ctx)
+	if ctx.Err() == nil {
+		if c.seen == nil {
+			c.seen = map[debsrc.Counterpart]distEntry{}
+		}
+		c.seen[key] = distEntry{d, err}
+	}
+	return d, err
 }

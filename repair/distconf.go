@@ -39,6 +39,7 @@ func distributionConfigureRule() Rule {
 			atesor.CategoryDependency, atesor.CategoryMissingTool, atesor.CategoryArchitecture, atesor.CategoryUnknown},
 		// Any failure: the rule is the last one tried, for what the specific rules leave.
 		Signatures: []*regexp.Regexp{re(`\S`)},
+		Packaged:   true,
 		Make:       makeDistributionConfigure,
 	}
 }

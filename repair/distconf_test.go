@@ -113,9 +113,12 @@ func TestDistributionConfigureRule(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ev := buildlog.Extract(tt.output)
-			f := Failure{Category: ev.Category(), Message: ev.Text, Output: tt.output, Phase: tt.phase}
-			if claims := Claims(Failure{Category: f.Category, Message: f.Message}, nil); len(claims) == 0 || claims[len(claims)-1] != distRuleName {
+			f := Failure{Category: ev.Category(), Message: ev.Text, Output: tt.output, Phase: tt.phase, Packaged: true}
+			if claims := Claims(Failure{Category: f.Category, Message: f.Message, Packaged: true}, nil); len(claims) == 0 || claims[len(claims)-1] != distRuleName {
 				t.Fatalf("Claims(%q) = %v, want %s last", f.Message, claims, distRuleName)
+			}
+			if claims := Claims(Failure{Category: f.Category, Message: f.Message}, nil); slices.Contains(claims, distRuleName) {
+				t.Fatalf("Claims(%q) of a source the distribution does not package = %v", f.Message, claims)
 			}
 			before := slices.Clone(tt.plan.Phases[len(tt.plan.Phases)-1].Commands)
 			env := Env{Platform: p, Plan: tt.plan, Files: tt.tree.files(), ReadFile: tt.tree.read, Distribution: tt.dist, Fixes: tt.fixes}
@@ -164,7 +167,7 @@ func TestDistributionConfigureRule(t *testing.T) {
 func TestDistributionConfigureThroughPropose(t *testing.T) {
 	out := readLog(t, "dist-spdlog.log")
 	ev := buildlog.Extract(out)
-	f := Failure{Category: ev.Category(), Message: ev.Text, Output: out, Phase: "build"}
+	f := Failure{Category: ev.Category(), Message: ev.Text, Output: out, Phase: "build", Packaged: true}
 	tree := memTree{"CMakeLists.txt": readLog(t, "cmake/spdlog-1.15.2.txt")}
 	env := Env{Platform: debian(t), Plan: defaultPlan(cmakeBuild), Files: tree.files(), ReadFile: tree.read,
 		Packages: excerptIndex(t), Distribution: distOf(debianBuild(t, "spdlog", "1:1.15.2+ds-2", spdlogDeps))}

@@ -23,6 +23,9 @@ type Failure struct {
 	// Phase and Command are the plan phase and the command line that failed.
 	Phase   string
 	Command string
+	// Packaged is true when the port's source has a counterpart in the distribution
+	// (the rules that build it the distribution's way claim only such failures).
+	Packaged bool
 }
 
 // text is what rules scan: the full output when known, else the message.
@@ -84,6 +87,9 @@ type Rule struct {
 	// Signatures are patterns of the failing output; the rule claims a failure when one
 	// matches the message or the output.
 	Signatures []*regexp.Regexp
+	// Packaged says the rule claims only failures of a source the distribution
+	// packages (Failure.Packaged).
+	Packaged bool
 	// Make builds the fix. It returns nil and a reason when the claim does not hold up
 	// (no package provides the file, no flag found in the build files, ...).
 	Make func(ctx context.Context, f Failure, env Env) (*Fix, string)
@@ -91,7 +97,7 @@ type Rule struct {
 
 // claims reports whether the rule answers the failure.
 func (r Rule) claims(f Failure) bool {
-	if len(r.Categories) > 0 && !slices.Contains(r.Categories, f.Category) {
+	if len(r.Categories) > 0 && !slices.Contains(r.Categories, f.Category) || r.Packaged && !f.Packaged {
 		return false
 	}
 	text := f.text()
