@@ -78,10 +78,8 @@ func makeDistributionConfigure(ctx context.Context, f Failure, env Env) (*Fix, s
 	if env.Plan == nil {
 		return nil, "no build plan"
 	}
-	kind, ok := planConfigureKind(*env.Plan, f.Phase)
-	if !ok {
-		return nil, "no cmake, meson or configure command in the plan up to the failing phase"
-	}
+	// A plan without a configure step (a plain make build) still gets the packages.
+	kind, configures := planConfigureKind(*env.Plan, f.Phase)
 	d, err := env.Distribution(ctx)
 	if err != nil {
 		return nil, "the distribution's packaging could not be read: " + err.Error()
@@ -89,7 +87,12 @@ func makeDistributionConfigure(ctx context.Context, f Failure, env Env) (*Fix, s
 	if d == nil {
 		return nil, "the source has no counterpart in the distribution"
 	}
-	switches, notes := pickSwitches(ctx, env, kind, d.Switches)
+	var switches, notes []string
+	if configures {
+		switches, notes = pickSwitches(ctx, env, kind, d.Switches)
+	} else if len(d.Switches) > 0 {
+		notes = append(notes, "its switches, since the plan has no cmake, meson or configure command up to the failing phase")
+	}
 	pkgs := slices.DeleteFunc(slices.Clone(d.BuildDepends), func(p string) bool { return !debianPackage.MatchString(p) })
 	plan := *env.Plan
 	if len(switches) > 0 {
@@ -103,8 +106,10 @@ func makeDistributionConfigure(ctx context.Context, f Failure, env Env) (*Fix, s
 	if len(switches) > 0 {
 		analysis = append(analysis, fmt.Sprintf("Debian configures %s %s with %s (its debian/rules);", d.Package, d.Version, strings.Join(switches, " ")))
 		strategy = append(strategy, "configure with "+strings.Join(switches, " "))
-	} else {
+	} else if configures {
 		analysis = append(analysis, fmt.Sprintf("Debian's debian/rules of %s %s passes no switch this %s build takes;", d.Package, d.Version, kind.name))
+	} else {
+		analysis = append(analysis, fmt.Sprintf("This build has no configure step for the switches of Debian's %s %s;", d.Package, d.Version))
 	}
 	if len(pkgs) > 0 {
 		analysis = append(analysis, fmt.Sprintf("its build installs %s (Build-Depends).", strings.Join(pkgs, " ")))

@@ -106,8 +106,13 @@ func TestDistributionConfigureRule(t *testing.T) {
 			none: "once in this run"},
 		{name: "a failed setup phase", output: "E: Unable to locate package libfoo-dev\n", phase: "setup", dist: distOf(spdlog),
 			plan: defaultPlan(cmakeBuild), none: "the setup phase failed"},
-		{name: "no configure command", output: "make: *** [all] Error 2\n", phase: "build", dist: distOf(spdlog),
-			plan: defaultPlan("make -j$(nproc)"), none: "no cmake, meson or configure command"},
+		{name: "a plain make build: the build dependencies alone", output: "make: msgfmt: No such file or directory\n", phase: "build",
+			dist: distOf(&Distribution{Package: "dos2unix", Version: "7.5.2-1", BuildDepends: []string{"gettext", "po4a"}}),
+			plan: defaultPlan("make -j$(nproc)"), build: "make -j$(nproc)", setup: "apt-get update && apt-get install -y build-essential gettext po4a",
+			analysis: []string{"no configure step", "installs gettext po4a"}},
+		{name: "a plain make build whose dependencies are all there", output: "make: *** [all] Error 2\n", phase: "build", dist: distOf(spdlog),
+			plan: &atesor.BuildPlan{Phases: []atesor.Phase{{Name: "setup", Commands: []string{spdlogSetup + " ninja-build libsystemd-dev catch2"}},
+				{Name: "build", Commands: []string{"make -j$(nproc)"}}}}, none: "already configures"},
 	}
 	p := debian(t)
 	for _, tt := range tests {
