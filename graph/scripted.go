@@ -132,7 +132,11 @@ func (r *run) distribution(s *atesor.State) repair.DistributionFunc {
 			if err != nil {
 				return nil, err
 			}
-			return &repair.Distribution{Package: b.Package, Version: b.Version, Switches: b.Switches, BuildDepends: b.BuildDepends}, nil
+			d := &repair.Distribution{Package: b.Package, Version: b.Version, Switches: b.Switches, BuildDepends: b.BuildDepends}
+			if b.RulesErr != nil {
+				d.Unread = b.RulesErr.Error()
+			}
+			return d, nil
 		})
 	}
 }

@@ -21,6 +21,9 @@ type Distribution struct {
 	Switches []string
 	// BuildDepends are the packages its build installs (valid package names).
 	BuildDepends []string
+	// Unread says why the packaging's switches are not known ("" when they were read);
+	// the build dependencies alone still count.
+	Unread string
 }
 
 // DistributionFunc returns how the distribution builds the run's source; nil, nil when
@@ -93,6 +96,9 @@ func makeDistributionConfigure(ctx context.Context, f Failure, env Env) (*Fix, s
 	} else if len(d.Switches) > 0 {
 		notes = append(notes, "its switches, since the plan has no cmake, meson or configure command up to the failing phase")
 	}
+	if d.Unread != "" {
+		notes = append(notes, "its debian/rules, which could not be read ("+d.Unread+")")
+	}
 	pkgs := slices.DeleteFunc(slices.Clone(d.BuildDepends), func(p string) bool { return !debianPackage.MatchString(p) })
 	plan := *env.Plan
 	if len(switches) > 0 {
@@ -106,6 +112,8 @@ func makeDistributionConfigure(ctx context.Context, f Failure, env Env) (*Fix, s
 	if len(switches) > 0 {
 		analysis = append(analysis, fmt.Sprintf("Debian configures %s %s with %s (its debian/rules);", d.Package, d.Version, strings.Join(switches, " ")))
 		strategy = append(strategy, "configure with "+strings.Join(switches, " "))
+	} else if d.Unread != "" {
+		analysis = append(analysis, fmt.Sprintf("Debian's debian/rules of %s %s could not be read;", d.Package, d.Version))
 	} else if configures {
 		analysis = append(analysis, fmt.Sprintf("Debian's debian/rules of %s %s passes no switch this %s build takes;", d.Package, d.Version, kind.name))
 	} else {

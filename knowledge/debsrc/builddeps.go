@@ -173,21 +173,31 @@ type Build struct {
 	Switches []string
 	// BuildDepends are [BuildDepends] of its Sources stanza for the architecture.
 	BuildDepends []string
+	// RulesErr says why debian/rules could not be read (Switches is then empty): the
+	// Build-Depends come from the signed index alone and are still good.
+	RulesErr error
 }
 
 // Build looks the source package name (at version, the full Debian version or its
 // upstream part; empty: the index's newest) up in the verified Sources index and reads
 // how Debian builds it on arch: its Build-Depends, and the switches of its debian/rules
 // (the packaging tarball downloaded once, checked against the index, read in memory).
+// A packaging that cannot be read is Build.RulesErr, not an error: the stanza alone
+// still says what the build installs. The error is the lookup's.
 func (r *Resolver) Build(ctx context.Context, name, version, arch string) (*Build, error) {
 	src, err := r.Lookup(ctx, name, version)
 	if err != nil {
 		return nil, err
 	}
+	b := &Build{Package: src.Package, Version: src.Version, BuildDepends: BuildDepends(src.BuildDepends, arch)}
 	rules, err := r.rulesOf(ctx, src)
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		b.RulesErr = err
+		return b, nil
 	}
-	return &Build{Package: src.Package, Version: src.Version, Switches: ConfigureSwitches(rules),
-		BuildDepends: BuildDepends(src.BuildDepends, arch)}, nil
+	b.Switches = ConfigureSwitches(rules)
+	return b, nil
 }

@@ -121,7 +121,17 @@ Checksums-Sha256:
 	if !slices.Contains(b.Switches, "-DSPDLOG_FMT_EXTERNAL=ON") || !slices.Contains(b.Switches, "-DSPDLOG_BUILD_TESTS=OFF") {
 		t.Errorf("switches %q", b.Switches)
 	}
+	if b.RulesErr != nil {
+		t.Errorf("rules not read: %v", b.RulesErr)
+	}
 	if _, err := r.Build(context.Background(), "spdlog", "9.9", "riscv64"); err == nil {
 		t.Error("an unknown version was built")
+	}
+	// A packaging the mirror does not serve: the signed stanza's Build-Depends still count.
+	a404 := debiantest.NewArchive(t, signer, "trixie", time.Now().Add(-time.Hour), map[string][]byte{sourcesXZ: debiantest.XZ(t, []byte(index))})
+	r = &debsrc.Resolver{Mirror: a404.URL, Suite: "trixie", CacheDir: t.TempDir(), Keyrings: []string{signer.Keyring}}
+	b, err = r.Build(context.Background(), "spdlog", "", "riscv64")
+	if err != nil || b.RulesErr == nil || len(b.Switches) != 0 || !slices.Contains(b.BuildDepends, "libfmt-dev") {
+		t.Errorf("without the packaging: %+v, %v", b, err)
 	}
 }
