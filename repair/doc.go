@@ -49,8 +49,8 @@
 //     when no rule before it helped, is configured the way the distribution's packaging
 //     does: the feature switches of its debian/rules for the plan's build system (never
 //     places, the build type or anything the build files do not name), with its
-//     Build-Depends installed (a plain make build gets the packages alone); once per run ([DistributionFunc] says how the
-//     distribution builds the source).
+//     Build-Depends installed (a plain make build gets the packages alone); once per
+//     run ([DistributionFunc] says how the distribution builds the source).
 //
 // [Claims] says without I/O which rules answer a failure; [Propose] makes the fix.
 // [Run] is the whole scripted repair of one failure as the pipeline's fix node uses it:
