@@ -52,6 +52,10 @@ type decision struct {
 	system   bool // the distro's copy replaces the vendored one
 	purpose  string
 	fw       string
+	// inner is the missing directory itself when the decision gates off the directory
+	// whose CMakeLists.txt adds it unconditionally (fmt's test/ adds gtest/ on its
+	// first line; FMT_TEST gates test/).
+	inner *missingSubdir
 }
 
 func makeCMakeSubdir(ctx context.Context, f Failure, env Env) (*Fix, string) {
@@ -256,6 +260,11 @@ func (s *cmakeScript) installable(l leaf) string {
 // for it, else an option that gates the call off when the directory or the option is
 // tests, benchmarks, examples, docs or fuzzers. It returns a reason when neither fits.
 func (r *subdirReader) decide(sub missingSubdir, settings map[string]bool) (decision, string) {
+	return r.decideAt(sub, settings, 0)
+}
+
+// decideAt is decide for a call depth directories above the missing one.
+func (r *subdirReader) decideAt(sub missingSubdir, settings map[string]bool, depth int) (decision, string) {
 	s := r.script(sub.file)
 	i := s.at(sub.cmd, sub.line)
 	if rel, ok := s.subdir(s.cmds[i], r.sourceRoot(sub.file)); ok && sub.cmd == "add_subdirectory" {
@@ -316,10 +325,55 @@ func (r *subdirReader) decide(sub missingSubdir, settings map[string]bool) (deci
 			return d, ""
 		}
 	}
+	if sub.cmd == "add_subdirectory" && (isFW || d.purpose != "") {
+		// Nothing in this file gates the call: the directory that adds it may be gated in
+		// the CMakeLists.txt above, when that directory is itself tests, benchmarks,
+		// examples or docs.
+		if up, ok := r.enclosing(sub.file); ok && purposeOf(up.rel) != "" && depth < maxEnclosing {
+			if outer, why := r.decideAt(up, settings, depth+1); why == "" {
+				if outer.inner == nil {
+					inner := sub
+					outer.inner, outer.fw = &inner, d.fw
+				}
+				return outer, ""
+			}
+		}
+	}
 	if len(guards) == 0 {
 		return d, fmt.Sprintf("%s:%d calls %s(%s) unconditionally", sub.file, sub.line, sub.cmd, name)
 	}
 	return d, fmt.Sprintf("no option of %s gates %s:%d (%s) off as tests, benchmarks, examples or docs", sub.file, sub.file, sub.line, name)
+}
+
+// maxEnclosing bounds how many directories up a gate of the missing one is looked for.
+const maxEnclosing = 4
+
+// enclosing finds the add_subdirectory() that brings file's directory into the build:
+// a call in a CMakeLists.txt above it whose directory resolves to file's.
+func (r *subdirReader) enclosing(file string) (missingSubdir, bool) {
+	dir := path.Dir(file)
+	for d := dir; d != "." && d != "/"; {
+		d = path.Dir(d)
+		parent := path.Join(d, "CMakeLists.txt")
+		if !slices.Contains(r.env.Files, parent) {
+			continue
+		}
+		p := r.script(parent)
+		if p == nil {
+			return missingSubdir{}, false
+		}
+		root := r.sourceRoot(parent)
+		for _, c := range p.cmds {
+			if c.Name != "add_subdirectory" {
+				continue
+			}
+			if rel, ok := p.subdir(c, root); ok && rel == dir {
+				return missingSubdir{file: parent, cmd: c.Name, line: c.Line, dir: c.Args[0].Text, rel: rel}, true
+			}
+		}
+		return missingSubdir{}, false
+	}
+	return missingSubdir{}, false
 }
 
 // systemSwitch reports whether setting the leaf selects a system copy: a USE_SYSTEM_X

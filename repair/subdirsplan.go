@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -260,7 +261,7 @@ func describe(d decision) string {
 	if what == "" {
 		what = d.sub.dir
 	}
-	if d.fw != "" {
+	if d.fw != "" && d.inner == nil {
 		what += " (a vendored " + d.fw + ")"
 	}
 	var set []string
@@ -288,6 +289,14 @@ func describe(d decision) string {
 		return fmt.Sprintf("%s %s %s, %s; the distro's copy (%s) is installed.", at, adds, what, lacks, strings.Join(d.packages, " "))
 	case d.system:
 		return fmt.Sprintf("%s %s %s only when find_package() finds no installed copy; the distro's (%s) is installed.", at, adds, what, strings.Join(d.packages, " "))
+	}
+	if in := d.inner; in != nil {
+		missing := cmp.Or(in.rel, in.dir)
+		if d.fw != "" {
+			missing += " (a vendored " + d.fw + ")"
+		}
+		return fmt.Sprintf("%s:%d adds %s, which the tarball lacks, whenever %s is built; %s adds %s only when %s; the build configures with %s.",
+			in.file, in.line, missing, what, at, what, gateWords(d.settings), strings.Join(set, " "))
 	}
 	return fmt.Sprintf("%s %s %s, %s, only when %s; the build configures with %s.", at, adds, what, lacks, gateWords(d.settings), strings.Join(set, " "))
 }
