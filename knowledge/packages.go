@@ -41,6 +41,13 @@ var canonicalPackages = []pkgRow{
 	{"doxygen", "doxygen", "doxygen"},
 	{"git", "git", "git"},
 	{"patch", "patch", "patch"},
+	// Programs a build runs that a minimal root file system lacks (bc's build edits a
+	// generated header with ed).
+	{"ed", "ed", "ed"},
+	{"bc", "bc", "bc"},
+	{"xxd", "xxd", "xxd"},
+	{"gawk", "gawk", "gawk"},
+	{"xsltproc", "xsltproc", "libxslt"},
 	{"perl", "perl", "perl"},
 	{"python3", "python3", "python3"},
 	{"python3-dev", "python3-dev", "python3-dev"},

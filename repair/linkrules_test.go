@@ -307,6 +307,13 @@ func TestMissingProgramWithoutIndex(t *testing.T) {
 			t.Errorf("analysis %q does not say the index could not be read", fix.Analysis)
 		}
 	}
+	// bc's build runs ed from a script: "line 1: ed: command not found".
+	ed := readLog(t, "missing-ed.log")
+	e := Failure{Category: atesor.ClassifyError(ed), Message: ed, Phase: "build", Command: "make -j$(nproc)"}
+	if fix, notes := Propose(context.Background(), e, Env{Platform: p, Plan: defaultPlan("make -j$(nproc)"), Packages: finder}, nil); fix == nil ||
+		fix.Rule != "missing-package" || len(fix.Actions) != 1 || fix.Actions[0].Command != "apt-get install -y ed" {
+		t.Errorf("bc's ed: fix %+v, notes %v", fix, notes)
+	}
 	unknown := "make: frobnicate: No such file or directory\nmake: *** [Makefile:3: all] Error 127\n"
 	g := Failure{Category: atesor.ClassifyError(unknown), Message: unknown, Phase: "build", Command: "make"}
 	fix, why := makeMissingPackage(context.Background(), g, Env{Platform: p, Packages: finder})
