@@ -134,7 +134,7 @@ func Dashboard(s *Summary) ([]byte, error) {
 	d.Charts = append(d.Charts, newChart("chart-time", "Wall time per package", names, vals, texts, colors))
 
 	byCost := slices.Clone(s.Packages)
-	slices.SortStableFunc(byCost, func(a, b Record) int { return -cmpFloat(a.CostUSD, b.CostUSD) })
+	slices.SortStableFunc(byCost, func(a, b Record) int { return -cmp.Compare(a.CostUSD, b.CostUSD) })
 	names, vals, texts, colors = nil, nil, nil, nil
 	for _, r := range byCost {
 		names = append(names, r.Name)
@@ -163,14 +163,4 @@ func statusColor(s atesor.Status) string {
 		return classColor("setup")
 	}
 	return classColor("build")
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

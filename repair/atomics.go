@@ -167,13 +167,6 @@ var (
 // every go command, and for a plain make the variable its link lines read. Linker flags
 // get [linkAtomic], which --as-needed keeps wherever it stands.
 func withLinkLib(plan atesor.BuildPlan, failedPhase string, le linkEnv) (atesor.BuildPlan, string, bool) {
-	phases := slices.Clone(plan.Phases)
-	end := len(phases) - 1
-	for i, ph := range phases {
-		if ph.Name == failedPhase {
-			end = i
-		}
-	}
 	mesonWhere := "meson's -Dc_link_args"
 	if le.cpp {
 		mesonWhere = "meson's -Dc_link_args and -Dcpp_link_args"
@@ -184,11 +177,7 @@ func withLinkLib(plan atesor.BuildPlan, failedPhase string, le linkEnv) (atesor.
 	} else if le.makeAssigns {
 		makeWhere = le.makeVar + " on make's command line (the Makefile's value with " + libatomic + " added)"
 	}
-	tries := []struct {
-		where string
-		all   bool // edit every phase, not only the first that has the command
-		do    func(string) (string, bool)
-	}{
+	return editPlan(plan, failedPhase, []planEdit{
 		{where: "LIBS at configure time", do: func(line string) (string, bool) {
 			return editWord(line, configureWord, func(word string) string { return "LIBS=" + libatomic + " " + word }, libsArg, libatomic)
 		}},
@@ -229,34 +218,7 @@ func withLinkLib(plan atesor.BuildPlan, failedPhase string, le linkEnv) (atesor.
 			}
 			return editWord(line, makeCommand, func(word string) string { return le.makeVar + "=" + flag + " " + word }, existing, flag)
 		}},
-	}
-	for _, t := range tries {
-		edited := false
-		start := end
-		if t.all {
-			start = len(phases) - 1
-		}
-		for i := start; i >= 0; i-- {
-			cmds := slices.Clone(phases[i].Commands)
-			changed := false
-			for j, c := range cmds {
-				if n, ok := t.do(c); ok {
-					cmds[j], changed = n, true
-				}
-			}
-			if changed {
-				phases[i].Commands, edited = cmds, true
-				if !t.all {
-					break
-				}
-			}
-		}
-		if edited {
-			plan.Phases = phases
-			return plan, t.where, true
-		}
-	}
-	return plan, "", false
+	})
 }
 
 // reNever matches nothing: editWord's "existing" for a flag that is never set before.

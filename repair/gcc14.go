@@ -149,32 +149,21 @@ var (
 // Makefile sets CFLAGS outright (setsCFlags), the flags with the compiler in CC.
 func withCFlags(plan atesor.BuildPlan, failedPhase string, flags []string, setsCFlags bool) (atesor.BuildPlan, string, bool) {
 	add := strings.Join(flags, " ")
-	phases := slices.Clone(plan.Phases)
-	end := len(phases) - 1
-	for i, ph := range phases {
-		if ph.Name == failedPhase {
-			end = i
-		}
-	}
-	type edit func(string) (string, bool)
-	tries := []struct {
-		where string
-		do    edit
-	}{
+	return editPlan(plan, failedPhase, []planEdit{
 		// In configure's environment, not as an argument: configure scripts of
 		// autoconf 2.13 and older, the ones GCC 14 breaks most, ignore VAR=value
 		// arguments; every configure reads CFLAGS from the environment.
-		{"CFLAGS at configure time", func(line string) (string, bool) {
+		{where: "CFLAGS at configure time", do: func(line string) (string, bool) {
 			return editWord(line, configureWord, func(word string) string {
 				return "CFLAGS=" + shellQuote("-g -O2 "+add) + " " + word
 			}, cflagsArg, add)
 		}},
-		{"CMAKE_C_FLAGS", func(line string) (string, bool) {
+		{where: "CMAKE_C_FLAGS", do: func(line string) (string, bool) {
 			return editWord(line, cmakeConfig, func(word string) string {
 				return word + " -DCMAKE_C_FLAGS=" + shellQuote(add)
 			}, cmakeCFlags, add)
 		}},
-		{"CFLAGS in make's environment", func(line string) (string, bool) {
+		{where: "CFLAGS in make's environment", do: func(line string) (string, bool) {
 			if strings.Contains(line, "configure") || strings.Contains(line, "cmake") {
 				return line, false
 			}
@@ -187,21 +176,52 @@ func withCFlags(plan atesor.BuildPlan, failedPhase string, flags []string, setsC
 				return "CFLAGS=" + shellQuote("-g -O2 "+add) + " " + word
 			}, cflagsArg, add)
 		}},
+	})
+}
+
+// planEdit is one way to change a plan's command lines: do edits one line, or says it
+// does not apply; where names the way in the fix's strategy.
+type planEdit struct {
+	where string
+	all   bool // edit every phase that has the command, not only the last before the failure
+	do    func(string) (string, bool)
+}
+
+// editPlan applies the first of edits that changes a command line, searching back from
+// the failed phase (the last phase when it is not named): the plan with the edit, and
+// the edit's where.
+func editPlan(plan atesor.BuildPlan, failedPhase string, edits []planEdit) (atesor.BuildPlan, string, bool) {
+	phases := slices.Clone(plan.Phases)
+	end := len(phases) - 1
+	for i, ph := range phases {
+		if ph.Name == failedPhase {
+			end = i
+		}
 	}
-	for _, t := range tries {
-		for i := end; i >= 0; i-- {
+	for _, e := range edits {
+		edited := false
+		start := end
+		if e.all {
+			start = len(phases) - 1
+		}
+		for i := start; i >= 0; i-- {
 			cmds := slices.Clone(phases[i].Commands)
 			changed := false
 			for j, c := range cmds {
-				if n, ok := t.do(c); ok {
+				if n, ok := e.do(c); ok {
 					cmds[j], changed = n, true
 				}
 			}
 			if changed {
-				phases[i].Commands = cmds
-				plan.Phases = phases
-				return plan, t.where, true
+				phases[i].Commands, edited = cmds, true
+				if !e.all {
+					break
+				}
 			}
+		}
+		if edited {
+			plan.Phases = phases
+			return plan, e.where, true
 		}
 	}
 	return plan, "", false

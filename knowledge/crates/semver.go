@@ -1,6 +1,7 @@
 package crates
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strconv"
@@ -99,7 +100,7 @@ func comparePre(a, b string) int {
 		switch {
 		case xn && yn:
 			// Without leading zeros, the longer number is the larger.
-			c = cmpInt(len(x), len(y))
+			c = cmp.Compare(len(x), len(y))
 			if c == 0 {
 				c = strings.Compare(x, y)
 			}
@@ -116,16 +117,6 @@ func comparePre(a, b string) int {
 	}
 	if len(as) < len(bs) {
 		return -1
-	}
-	return 0
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
 	}
 	return 0
 }

@@ -1,6 +1,7 @@
 package crates
 
 import (
+	"cmp"
 	"strings"
 	"testing"
 )
@@ -106,7 +107,7 @@ func TestVersionCompare(t *testing.T) {
 	for i := range order {
 		for j := range order {
 			a, b := mustVersion(t, order[i]), mustVersion(t, order[j])
-			want := cmpInt(i, j)
+			want := cmp.Compare(i, j)
 			if got := a.Compare(b); got != want {
 				t.Errorf("Compare(%s, %s) = %d, want %d", a, b, got, want)
 			}
