@@ -161,6 +161,25 @@ func levelOf(dir string) int {
 	return 1
 }
 
+// makefileAbove reports whether a directory above dir (the top level included) has a
+// Makefile, which would make dir's Makefile a part of that build.
+func makefileAbove(t *tree, dir string) bool {
+	for d := path.Dir(dir); ; d = path.Dir(d) {
+		prefix := d + "/"
+		if d == "." {
+			prefix = ""
+		}
+		for _, name := range []string{"GNUmakefile", "Makefile", "makefile"} {
+			if t.isFile(prefix + name) {
+				return true
+			}
+		}
+		if d == "." || d == "/" {
+			return false
+		}
+	}
+}
+
 // dirCandidates returns the markers of one directory ("" is the top level).
 func dirCandidates(t *tree, dir string) []candidate {
 	join := func(name string) string {
@@ -246,7 +265,12 @@ func dirCandidates(t *tree, dir string) []candidate {
 			conf = 0.9
 		}
 		if dir != "" && depth(p) > 1 {
-			conf = 0 // deep Makefiles are parts of a larger build
+			// A deep Makefile is part of a larger build, unless no directory above it
+			// has one: then it is the build (lmdb's libraries/liblmdb/Makefile).
+			conf = 0
+			if !makefileAbove(t, dir) {
+				conf = 0.5
+			}
 		}
 		if conf > 0 {
 			add(candidate{system: atesor.BuildMake, evidence: p, confidence: conf, order: orderMake})

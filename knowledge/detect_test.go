@@ -162,6 +162,8 @@ func TestDetectPrecedence(t *testing.T) {
 		{"Cargo.toml beats CMake", map[string]string{"Cargo.toml": "[package]\nname='x'\n", "CMakeLists.txt": cm}, atesor.BuildCargo, "Cargo.toml", false, ""},
 		{"go.mod beats configure", map[string]string{"go.mod": "module x\n", "configure": "#!/bin/sh\n", "main.go": "package main\nfunc main(){}\n"}, atesor.BuildGo, "go.mod", false, ""},
 		{"subdir cmake without top markers", map[string]string{"build/cmake/CMakeLists.txt": cm, "src/x.c": ""}, atesor.BuildCMake, "build/cmake/CMakeLists.txt", false, "build/cmake"},
+		{"a deep Makefile with none above it is the build", map[string]string{"libraries/liblmdb/Makefile": mk, "libraries/liblmdb/mdb.c": ""}, atesor.BuildMake, "libraries/liblmdb/Makefile", false, "libraries/liblmdb"},
+		{"a deep Makefile under one above is a part", map[string]string{"src/Makefile": mk, "src/lib/Makefile": mk}, atesor.BuildMake, "src/Makefile", false, "src"},
 		{"tests cmake is ignored", map[string]string{"tests/CMakeLists.txt": cm, "x.c": ""}, atesor.BuildUnknown, "", false, ""},
 		{"Makefile.am only", map[string]string{"Makefile.am": "bin_PROGRAMS = x\n"}, atesor.BuildAutotools, "Makefile.am", false, ""},
 		{"configure alone", map[string]string{"configure": "#!/bin/sh\necho hi\n"}, atesor.BuildMake, "configure", true, ""},
