@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
@@ -32,11 +33,40 @@ func (r *run) crateIndex(ctx context.Context, p atesor.Platform) (*crates.Index,
 	if f := r.p.opts.crateIndex; f != nil {
 		return f(ctx, p)
 	}
-	c, err := debarchive.Open(debarchive.Settings{Mirror: r.p.cfg.DebianMirror, Suite: knowledge.DebianSuite(p), CacheDir: r.p.cfg.cacheDir("debian-crates")})
+	suite := knowledge.DebianSuite(p)
+	return r.p.crates.load(ctx, suite, func(ctx context.Context) (*crates.Index, error) {
+		// The verifier's distribution comparison reads the same Packages index: one cache.
+		c, err := debarchive.Open(debarchive.Settings{Mirror: r.p.cfg.DebianMirror, Suite: suite, CacheDir: r.p.cfg.cacheDir("debian-binaries")})
+		if err != nil {
+			return nil, err
+		}
+		return crates.LoadIndex(ctx, c, "main", "riscv64")
+	})
+}
+
+// crateCache keeps the crate index each suite's first cargo port loaded, so the runs of
+// one pipeline (a batch) parse the Packages index once. A failed load is not kept: the
+// next run tries again.
+type crateCache struct {
+	mu      sync.Mutex
+	indexes map[string]*crates.Index
+}
+
+func (c *crateCache) load(ctx context.Context, suite string, load func(context.Context) (*crates.Index, error)) (*crates.Index, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ix, ok := c.indexes[suite]; ok {
+		return ix, nil
+	}
+	ix, err := load(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return crates.LoadIndex(ctx, c, "main", "riscv64")
+	if c.indexes == nil {
+		c.indexes = map[string]*crates.Index{}
+	}
+	c.indexes[suite] = ix
+	return ix, nil
 }
 
 // isCargo reports whether the port builds with cargo (the analysis' choice wins over

@@ -30,6 +30,8 @@ type Pipeline struct {
 	contents repair.Index
 	// dists is how Debian builds the sources the pipeline's runs looked up.
 	dists distCache
+	// crates is the distribution's crate index, loaded by the first cargo port.
+	crates crateCache
 }
 
 var _ atesor.Graph = (*Pipeline)(nil)

@@ -2,7 +2,9 @@ package crates
 
 import (
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -18,7 +20,7 @@ var sections = []struct{ key, kind string }{
 func (r *reader) readDecls(c *crate, tables map[string]any, target string) error {
 	for _, s := range sections {
 		deps := table(tables, s.key)
-		for _, key := range sortedKeys(deps) {
+		for _, key := range slices.Sorted(maps.Keys(deps)) {
 			d, err := r.readDecl(c, key, deps[key], s.kind, target)
 			if err != nil {
 				return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -450,7 +451,7 @@ func (r *reader) add(dir string, raw map[string]any, member bool) error {
 		return err
 	}
 	targets := table(raw, "target")
-	for _, spec := range sortedKeys(targets) {
+	for _, spec := range slices.Sorted(maps.Keys(targets)) {
 		t, _ := targets[spec].(map[string]any)
 		if err := r.readDecls(c, t, spec); err != nil {
 			return err
@@ -472,15 +473,6 @@ func (r *reader) add(dir string, raw map[string]any, member bool) error {
 	r.crates[dir] = c
 	r.order = append(r.order, dir)
 	return nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func uniqueSorted(s []string) []string {

@@ -2,7 +2,9 @@ package crates
 
 import (
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 )
 
@@ -16,7 +18,7 @@ func (r *reader) readPatches(rootRaw map[string]any) error {
 	patches := table(table(rootRaw, "patch"), "crates-io")
 	r.patches = map[string]decl{}
 	root := &crate{dir: ".", file: "Cargo.toml"}
-	for _, key := range sortedKeys(patches) {
+	for _, key := range slices.Sorted(maps.Keys(patches)) {
 		d, err := r.readDecl(root, key, patches[key], KindNormal, "")
 		if err != nil {
 			return fmt.Errorf("crates: [patch.crates-io]: %w", err)
