@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
@@ -24,7 +25,8 @@ var wrongSystemSignatures = []*regexp.Regexp{
 func buildSystemRule() Rule {
 	return Rule{
 		Name: "next-build-system",
-		Doc:  "a wrongly chosen build system (a configure that only wraps CMake, a tree with both meson and CMake): the next detected system's default plan",
+		Doc: "a wrongly chosen build system (a configure that only wraps CMake, a tree with both meson and CMake): the next detected system's default plan, " +
+			"never one in a secondary directory (bindings, extras, examples, tests, docs, tools)",
 		Categories: []atesor.ErrorCategory{atesor.CategoryConfiguration, atesor.CategoryMissingTool,
 			atesor.CategoryUnknown, atesor.CategoryDependency},
 		Signatures: wrongSystemSignatures,
@@ -38,8 +40,13 @@ func makeNextBuildSystem(_ context.Context, _ Failure, env Env) (*Fix, string) {
 		return nil, "detection found no other build system"
 	}
 	chosen := det.BuildSystem
+	var secondary []string
 	for _, alt := range det.Alternatives {
 		if alt.BuildSystem == chosen && !det.ShippedConfigure {
+			continue
+		}
+		if dir, ok := secondaryDir(alt.Evidence); ok {
+			secondary = append(secondary, fmt.Sprintf("%s (in %s/)", alt.Evidence, dir))
 			continue
 		}
 		next := *det
@@ -60,7 +67,34 @@ func makeNextBuildSystem(_ context.Context, _ Failure, env Env) (*Fix, string) {
 			Plan:     &plan,
 		}, ""
 	}
+	if len(secondary) > 0 {
+		return nil, "no other detected build system gives a different plan; not switched to the builds of secondary directories: " +
+			strings.Join(secondary, ", ")
+	}
 	return nil, "no other detected build system gives a different plan"
+}
+
+// secondaryDirName is a directory whose build is not the package's own: language
+// bindings, extras, examples, tests, benchmarks, docs, tools, platform ports and
+// vendored code. Such a build makes something else (immer's extra/js/makefile is an
+// em++ build of its JavaScript bindings), so failing the package's own configure step
+// is no reason to build it instead.
+var secondaryDirName = regexp.MustCompile(`(?i)^(?:extras?|contrib|examples?|samples?|demos?|tutorials?|tests?|testing|unit_?tests?|` +
+	`benchmarks?|bench|perf|fuzz(?:ing|ers?)?|docs?|documentation|manual|man|tools?|utils?|utilities|scripts|` +
+	`bindings?|wrappers?|python\d?|py|java|jni|js|javascript|node|nodejs|npm|wasm|emscripten|ruby|perl|php|lua|guile|` +
+	`ocaml|haskell|go|golang|rust|csharp|dotnet|swift|android|ios|windows|win32|win64|msvc|vs\d*|visualc|mingw|` +
+	`third[_-]?party|3rd[_-]?party|vendor|external|deps|legacy|old|attic|obsolete|misc|packaging|ci|\.github)$`)
+
+// secondaryDir reports the first directory of a repository-relative path (a build
+// file's) that is a secondary one, the path up to and including it.
+func secondaryDir(rel string) (string, bool) {
+	dirs := strings.Split(path.Dir(path.Clean(rel)), "/")
+	for i, d := range dirs {
+		if d != "." && secondaryDirName.MatchString(d) {
+			return strings.Join(dirs[:i+1], "/"), true
+		}
+	}
+	return "", false
 }
 
 func systemName(det *atesor.Detection) string {

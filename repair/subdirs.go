@@ -325,10 +325,11 @@ func (r *subdirReader) decideAt(sub missingSubdir, settings map[string]bool, dep
 			return d, ""
 		}
 	}
-	if sub.cmd == "add_subdirectory" && (isFW || d.purpose != "") {
-		// Nothing in this file gates the call: the directory that adds it may be gated in
-		// the CMakeLists.txt above, when that directory is itself tests, benchmarks,
-		// examples or docs.
+	if isFW || d.purpose != "" {
+		// Nothing in this file gates the call (a vendored framework's directory, its
+		// download, a documentation tool's find_package()): the directory that holds it
+		// may be gated in the CMakeLists.txt above, when that directory is itself tests,
+		// benchmarks, examples or docs.
 		if up, ok := r.enclosing(sub.file); ok && purposeOf(up.rel) != "" && depth < maxEnclosing {
 			if outer, why := r.decideAt(up, settings, depth+1); why == "" {
 				if outer.inner == nil {

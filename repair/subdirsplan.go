@@ -257,11 +257,8 @@ func subdirFix(env Env, failedPhase string, decisions []decision, notes []string
 
 // describe says in a sentence what was missing, what gates it and what the fix sets.
 func describe(d decision) string {
-	what := d.sub.rel
-	if what == "" {
-		what = d.sub.dir
-	}
-	if d.fw != "" && d.inner == nil {
+	what := cmp.Or(d.sub.rel, d.sub.dir)
+	if d.fw != "" && d.inner == nil && d.sub.cmd != "find_package" {
 		what += " (a vendored " + d.fw + ")"
 	}
 	var set []string
@@ -273,13 +270,7 @@ func describe(d decision) string {
 		set = append(set, l.name+"="+v)
 	}
 	at := fmt.Sprintf("%s:%d", d.sub.file, d.sub.line)
-	adds, lacks := "adds", "which the tarball lacks"
-	switch d.sub.cmd {
-	case "message":
-		adds, lacks = "reports that the build could not download", "which the offline sandbox cannot fetch"
-	case "find_package":
-		adds, lacks = "requires", "which find_package() did not find"
-	}
+	adds, lacks := callWords(d.sub.cmd)
 	switch {
 	case strings.HasPrefix(d.sub.dir, "links "):
 		return fmt.Sprintf("%s %s, which is left out, so %s turns that block off too.", at, d.sub.dir, strings.Join(set, " "))
@@ -292,13 +283,28 @@ func describe(d decision) string {
 	}
 	if in := d.inner; in != nil {
 		missing := cmp.Or(in.rel, in.dir)
-		if d.fw != "" {
+		if d.fw != "" && in.cmd != "find_package" {
 			missing += " (a vendored " + d.fw + ")"
 		}
-		return fmt.Sprintf("%s:%d adds %s, which the tarball lacks, whenever %s is built; %s adds %s only when %s; the build configures with %s.",
-			in.file, in.line, missing, what, at, what, gateWords(d.settings), strings.Join(set, " "))
+		inAdds, inLacks := callWords(in.cmd)
+		return fmt.Sprintf("%s:%d %s %s, %s, whenever %s is built; %s adds %s only when %s; the build configures with %s.",
+			in.file, in.line, inAdds, missing, inLacks, what, at, what, gateWords(d.settings), strings.Join(set, " "))
 	}
 	return fmt.Sprintf("%s %s %s, %s, only when %s; the build configures with %s.", at, adds, what, lacks, gateWords(d.settings), strings.Join(set, " "))
+}
+
+// callWords say what a failing call of the command does with its part and why that
+// failed, for the analysis.
+func callWords(cmd string) (does, why string) {
+	switch cmd {
+	case "message":
+		return "reports that the build could not download", "which the offline sandbox cannot fetch"
+	case "find_package":
+		return "requires", "which find_package() did not find"
+	case "file":
+		return "downloads", "which the offline sandbox cannot fetch"
+	}
+	return "adds", "which the tarball lacks"
 }
 
 func gateWords(ls []leaf) string {
