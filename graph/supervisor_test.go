@@ -200,6 +200,15 @@ func TestSupervisorRouting(t *testing.T) {
 			s.Record(failedBuild("E: Unable to locate package libfoo-dev"))
 			return s
 		}, NodeFix, "", 1},
+		{"offline, a framework's failed configure-time download (network) goes to the scripted rules", true, func() *atesor.State {
+			s := &atesor.State{RoutePart: atesor.RoutePart{LastNode: NodeBuild}}
+			// cli11 2.4.1's error record as the offline port recorded it.
+			s.Record(atesor.ErrorRecord{Node: NodeBuild, Phase: "build", Command: "cmake -S . -B build", Category: atesor.CategoryNetwork,
+				Message: "CMake Error: file DOWNLOAD cannot compute hash on failed download status: [6;\"Could not resolve hostname\"]\n" +
+					"CMake Error at tests/CMakeLists.txt:91 (file):\n--- last lines of the failing command ---\n" +
+					"CMake Error at tests/CMakeLists.txt:97 (message):\n  Could not download\n  and Catch2 not found on your system.\n"})
+			return s
+		}, NodeFix, "", 1},
 		{"two failed fixes of one error re-scout once", false, func() *atesor.State {
 			s := &atesor.State{
 				RoutePart: atesor.RoutePart{LastNode: NodeBuild},

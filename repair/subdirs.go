@@ -20,9 +20,14 @@ var (
 		// A build that downloads its test framework at configure time (jsonnet's
 		// googletest through a sub-build), which the offline sandbox cannot.
 		re(`Build step for \S+ failed|\S+ download failed: \d`),
+		// A framework's file(DOWNLOAD) at configure time (cli11's catch.hpp, fetched
+		// when find_package() finds no installed Catch2), which fails offline.
+		re(`file DOWNLOAD cannot compute hash on failed download`),
 	}
 	// cmakeSubdirAt is the same report with the calling file and line.
 	cmakeSubdirAt = re(`CMake Error at ([^\n:]+):(\d+) \((add_subdirectory|message)\):\s+(?:The source directory\s+(\S+)\s+does not contain a CMakeLists\.txt file|add_subdirectory given source\s+"([^"]+)"\s+which is not an\s+existing\s+directory|Build step for (\S+) failed|(\S+) download failed)`)
+	// cmakeDownloadAt is a failed file(DOWNLOAD) with the calling file and line.
+	cmakeDownloadAt = re(`CMake Error at ([^\n:]+):(\d+) \(file\):\s+file DOWNLOAD cannot compute hash on failed download`)
 )
 
 func cmakeSubdirRule() Rule {
@@ -83,7 +88,44 @@ func subdirsIn(r *subdirReader, text string) []missingSubdir {
 			subs = append(subs, missingSubdir{file: file, cmd: cmd, line: line, dir: dir})
 		}
 	}
+	for _, m := range cmakeDownloadAt.FindAllStringSubmatch(text, 64) {
+		line, _ := strconv.Atoi(m[2])
+		file, ok := r.locate(m[1], "file", line)
+		if !ok {
+			continue
+		}
+		s := r.script(file)
+		url, ok := s.download(s.cmds[s.at("file", line)])
+		if _, isFW := frameworkOfDownload(url); !ok || !isFW {
+			continue // only a framework's download is this rule's
+		}
+		if key := file + ":" + m[2]; !seen[key] {
+			seen[key] = true
+			subs = append(subs, missingSubdir{file: file, cmd: "file", line: line, dir: url})
+		}
+	}
 	return subs
+}
+
+// download returns the URL of a file(DOWNLOAD URL FILE ...) command, with the file's
+// plain set() variables expanded, and whether the command is one.
+func (s *cmakeScript) download(c cmakeCommand) (string, bool) {
+	if len(c.Args) < 2 || c.Args[0].Text != "DOWNLOAD" {
+		return "", false
+	}
+	url := c.Args[1].Text
+	for range 8 {
+		if !strings.Contains(url, "${") {
+			break
+		}
+		url = cmakeRef.ReplaceAllStringFunc(url, func(ref string) string {
+			if v, ok := s.vars[ref[2:len(ref)-1]]; ok {
+				return v
+			}
+			return ""
+		})
+	}
+	return url, url != ""
 }
 
 // makeCMakePart makes the fix for the parts find reports missing: each one's system
@@ -276,6 +318,9 @@ func (r *subdirReader) decideAt(sub missingSubdir, settings map[string]bool, dep
 	}
 	d := decision{sub: sub, purpose: purposeOf(name)}
 	fw, isFW := frameworkOf(name)
+	if sub.cmd == "file" {
+		fw, isFW = frameworkOfDownload(name)
+	}
 	if isFW {
 		d.fw = fw.name
 		d.purpose = "tests"

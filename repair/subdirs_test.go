@@ -9,6 +9,7 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/buildlog"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
@@ -45,6 +46,7 @@ func TestCMakeSubdirRule(t *testing.T) {
 		setup    string // the setup phase's new command, when it changes
 		analysis []string
 		none     string // the reason when no fix is made
+		platform string // the profile; "" is debian
 	}{
 		{name: "leveldb: tests off, and the benchmarks that link the vendored gtest",
 			log:  "cmake-subdir-leveldb.log",
@@ -77,6 +79,26 @@ func TestCMakeSubdirRule(t *testing.T) {
 			planLine: "cmake -DUSE_SYSTEM_GTEST=ON -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)",
 			setup:    "apt-get update && apt-get install -y build-essential cmake pkgconf libgtest-dev libgmock-dev",
 			analysis: []string{"CMakeLists.txt:75 reports that the build could not download googletest (a vendored googletest)", "USE_SYSTEM_GTEST=ON selects the distro's copy"}},
+		{name: "cli11: tests/ downloads catch.hpp when find_package(Catch2 CONFIG) finds nothing: the distro's catch2",
+			log: "cmake-download-cli11.log",
+			tree: memTree{"CMakeLists.txt": readLog(t, "cmake/cli11-2.4.1.txt"), "tests/CMakeLists.txt": readLog(t, "cmake/cli11-2.4.1-tests.txt"),
+				"include/CLI/CLI.hpp": ""},
+			planLine: cmakeBuild,
+			setup:    "apt-get update && apt-get install -y build-essential cmake pkgconf catch2",
+			analysis: []string{"tests/CMakeLists.txt:91 downloads https://github.com/philsquared/Catch/releases/download/v2.13.10/catch.hpp (catch2's) " +
+				"only when find_package() finds no installed copy; the distro's (catch2) is installed."}},
+		{name: "cli11 where the distro has no catch2 package: CLI11_BUILD_TESTS gates tests/ off",
+			log: "cmake-download-cli11.log", platform: "alpine",
+			tree: memTree{"CMakeLists.txt": readLog(t, "cmake/cli11-2.4.1.txt"), "tests/CMakeLists.txt": readLog(t, "cmake/cli11-2.4.1-tests.txt"),
+				"include/CLI/CLI.hpp": ""},
+			planLine: "cmake -DCLI11_BUILD_TESTS=OFF -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)",
+			analysis: []string{"tests/CMakeLists.txt:91 downloads https://github.com/philsquared/Catch/releases/download/v2.13.10/catch.hpp (catch2's), " +
+				"which the offline sandbox cannot fetch, whenever tests is built; CMakeLists.txt:184 adds tests only when CLI11_BUILD_TESTS is on",
+				"leaves out the package's tests"}},
+		{name: "a download that is no framework's: no claim on the file",
+			log:  "CMake Error at CMakeLists.txt:3 (file):\n  file DOWNLOAD cannot compute hash on failed download\n\n    status: [6;\"Could not resolve hostname\"]\n",
+			tree: memTree{"CMakeLists.txt": "project(p)\nset(url https://example.org/data/model.bin)\nfile(DOWNLOAD ${url} model.bin EXPECTED_HASH SHA256=00)\n"},
+			none: "does not say which CMakeLists.txt line failed"},
 		{name: "a system googletest switch in a subdirectory's CMakeLists.txt",
 			log: cmakeError("test/CMakeLists.txt", 6, "/workspace/yaml/test/gtest-1.11.0", false),
 			tree: memTree{
@@ -120,9 +142,15 @@ func TestCMakeSubdirRule(t *testing.T) {
 			tree: memTree{"CMakeLists.txt": "project(p)\nset(P_TESTS ON)\nif(P_TESTS) add_subdirectory(tests) endif()\n"},
 			none: "no option"},
 	}
-	p := debian(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			p := debian(t)
+			if tt.platform != "" {
+				var err error
+				if p, err = knowledge.Profile(tt.platform); err != nil {
+					t.Fatal(err)
+				}
+			}
 			out := tt.log
 			if strings.HasSuffix(out, ".log") {
 				out = readLog(t, out)

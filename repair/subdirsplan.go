@@ -258,8 +258,8 @@ func subdirFix(env Env, failedPhase string, decisions []decision, notes []string
 // describe says in a sentence what was missing, what gates it and what the fix sets.
 func describe(d decision) string {
 	what := cmp.Or(d.sub.rel, d.sub.dir)
-	if d.fw != "" && d.inner == nil && d.sub.cmd != "find_package" {
-		what += " (a vendored " + d.fw + ")"
+	if d.fw != "" && d.inner == nil {
+		what += frameworkWords(d.sub.cmd, d.fw)
 	}
 	var set []string
 	for _, l := range d.settings {
@@ -283,14 +283,25 @@ func describe(d decision) string {
 	}
 	if in := d.inner; in != nil {
 		missing := cmp.Or(in.rel, in.dir)
-		if d.fw != "" && in.cmd != "find_package" {
-			missing += " (a vendored " + d.fw + ")"
+		if d.fw != "" {
+			missing += frameworkWords(in.cmd, d.fw)
 		}
 		inAdds, inLacks := callWords(in.cmd)
 		return fmt.Sprintf("%s:%d %s %s, %s, whenever %s is built; %s adds %s only when %s; the build configures with %s.",
 			in.file, in.line, inAdds, missing, inLacks, what, at, what, gateWords(d.settings), strings.Join(set, " "))
 	}
 	return fmt.Sprintf("%s %s %s, %s, only when %s; the build configures with %s.", at, adds, what, lacks, gateWords(d.settings), strings.Join(set, " "))
+}
+
+// frameworkWords say what a call's part is of the framework, for the analysis.
+func frameworkWords(cmd, fw string) string {
+	switch cmd {
+	case "find_package":
+		return ""
+	case "file":
+		return " (" + fw + "'s)"
+	}
+	return " (a vendored " + fw + ")"
 }
 
 // callWords say what a failing call of the command does with its part and why that

@@ -56,6 +56,27 @@ func frameworkOf(dir string) (framework, bool) {
 	return framework{}, false
 }
 
+// frameworkOfDownload returns the framework a configure-time download fetches, by the
+// directories and the file name of its URL (cli11 fetches .../philsquared/Catch/
+// releases/download/v2.13.10/catch.hpp): the last part that names one.
+func frameworkOfDownload(url string) (framework, bool) {
+	rest := url
+	if _, after, ok := strings.Cut(url, "://"); ok {
+		_, rest, _ = strings.Cut(after, "/") // not the host
+	}
+	parts := strings.Split(rest, "/")
+	for i := len(parts) - 1; i >= 0; i-- {
+		p, _, _ := strings.Cut(parts[i], "?")
+		if i == len(parts)-1 {
+			p = strings.TrimSuffix(p, path.Ext(p))
+		}
+		if fw, ok := frameworkOf(p); ok {
+			return fw, true
+		}
+	}
+	return framework{}, false
+}
+
 // frameworkByFind returns the framework a find_package() name or a target is of.
 func frameworkByFind(name string) (framework, bool) {
 	for _, fw := range frameworks {
