@@ -127,6 +127,8 @@ var canonicalPackages = []pkgRow{
 	// C++ libraries.
 	{"boost", "libboost-dev", "boost-dev"},
 	{"eigen", "libeigen3-dev", "eigen-dev"},
+	{"stb", "libstb-dev", "stb"},
+	{"utfcpp", "libutfcpp-dev", "utfcpp"},
 	{"fmt", "libfmt-dev", "fmt-dev"},
 	{"spdlog", "libspdlog-dev", "spdlog-dev"},
 	{"tbb", "libtbb-dev", "onetbb-dev"},

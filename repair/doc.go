@@ -41,6 +41,12 @@
 //     command line, or removed from a build file with a recorded edit;
 //   - missing-package: a missing header, library, pkg-config module or program is
 //     looked up in the archive's Contents index ([Contents]) and its package installed;
+//   - header-subdir: an #include the compiler could not resolve that the distribution
+//     installs in a directory of its own (a repacked tarball's dropped doctest.h is
+//     /usr/include/doctest/doctest.h) is searched for in the sandbox ([LocateFunc]),
+//     after installing the package the tables or the source's Build-Depends name for
+//     it; only a file of such a package is taken, and its directory goes on CPATH for
+//     every command of the plan, which the compiler reads under any build system;
 //   - parallel-make-race: a race of parallel jobs reruns the failing phase serially;
 //   - next-build-system: a wrongly chosen build system gives way to the next detected
 //     system's default plan;

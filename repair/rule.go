@@ -54,6 +54,9 @@ type Env struct {
 	Distribution DistributionFunc
 	// Fixes are the run's fix attempts before this repair.
 	Fixes []atesor.FixAttempt
+	// Locate installs packages in the sandbox and finds a header below its include
+	// directories; nil when the sandbox cannot be searched.
+	Locate LocateFunc
 }
 
 // Fix is what a rule proposes: actions like a model's strategy, and/or a new build plan.
@@ -114,7 +117,7 @@ func (r Rule) claims(f Failure) bool {
 func Rules() []Rule {
 	return []Rule{configScriptsRule(), autoreconfRule(), archFlagsRule(), gcc14Rule(),
 		goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), mesonSubprojectRule(), atomicsRule(), goSanitizerRule(),
-		missingPackageRule(), parallelRaceRule(), buildSystemRule(),
+		missingPackageRule(), headerDirRule(), parallelRaceRule(), buildSystemRule(),
 		// Last: configuring the way the distribution does answers what no specific rule did.
 		distributionConfigureRule()}
 }

@@ -44,6 +44,9 @@ type Input struct {
 	// distribution-configure rule; nil when the source has no counterpart there. It is
 	// called only when that rule is reached.
 	Distribution DistributionFunc
+	// Locate searches the sandbox's include directories, installing packages first,
+	// for the header-subdir rule; nil when the sandbox cannot be searched.
+	Locate LocateFunc
 	// Fixes are the run's fix attempts so far: which rules already answered which
 	// error, and the number of the next attempt.
 	Fixes []atesor.FixAttempt
@@ -91,7 +94,7 @@ func Run(ctx context.Context, in Input) Result {
 		ReadFile: func(ctx context.Context, rel string) ([]byte, error) {
 			return sandbox.ReadBounded(ctx, in.Sandbox, path.Join(in.RepoDir, path.Clean("/"+rel)), sandbox.BoundConfigLog)
 		},
-		Packages: in.Packages, Distribution: in.Distribution, Fixes: in.Fixes,
+		Packages: in.Packages, Distribution: in.Distribution, Fixes: in.Fixes, Locate: in.Locate,
 	}
 	var res Result
 	fixes := slices.Clone(in.Fixes)
