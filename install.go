@@ -8,7 +8,17 @@ const (
 	// ArtifactsFromRules: there was no install step, or it failed, so the curator rules
 	// chose the primary artifacts among the build tree's files.
 	ArtifactsFromRules = "rules"
+	// ArtifactsFromTestPrograms: the install step staged headers and no program or
+	// library (a header-only library), so the package's own test programs, which the
+	// build-system metadata names and which are compiled from those headers, are the
+	// primary artifacts: they are what proves the library on the platform.
+	ArtifactsFromTestPrograms = "test_programs"
 )
+
+// ProblemHeaderOnlyUntested starts the verification problem of a header-only library
+// whose test programs were not built: nothing compiled from its headers proves it. The
+// scripted repair that turns the package's tests on answers this problem.
+const ProblemHeaderOnlyUntested = "no primary artifact: a header-only library whose test programs are not built"
 
 // Install is the build system's install step, run into a staging directory inside the
 // sandbox after a successful build: what it installed is the product of the port, as a
@@ -31,9 +41,19 @@ type Install struct {
 	// DevFiles are the staged development files, relative to StageDir: headers,
 	// pkg-config files and CMake package configuration files.
 	DevFiles []string `json:"dev_files,omitempty"`
-	// ArtifactsFrom says how the primary artifacts were chosen: ArtifactsFromInstall or
-	// ArtifactsFromRules.
+	// ArtifactsFrom says how the primary artifacts were chosen: ArtifactsFromInstall,
+	// ArtifactsFromTestPrograms or ArtifactsFromRules.
 	ArtifactsFrom string `json:"artifacts_from,omitempty"`
+	// HeaderOnly is true when the install step succeeded and staged headers but no
+	// program or library: a header-only library, which only programs compiled from its
+	// headers (its test programs) can prove.
+	HeaderOnly bool `json:"header_only,omitempty"`
+	// Headers counts the staged headers of a header-only library.
+	Headers int `json:"headers,omitempty"`
+	// PrimaryTestPrograms counts the test programs that are the primary artifacts of a
+	// header-only library (ArtifactsFromTestPrograms): the package's own, not a
+	// vendored framework's.
+	PrimaryTestPrograms int `json:"primary_test_programs,omitempty"`
 	// TestPrograms are the sandbox paths of programs the build-system metadata marks as
 	// tests (ctest's test list, automake's check_PROGRAMS, meson's test introspection).
 	TestPrograms []string `json:"test_programs,omitempty"`

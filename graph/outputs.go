@@ -82,6 +82,9 @@ type Report struct {
 	// Origin is the distribution package the source was resolved from (debian:NAME).
 	Origin  *atesor.DistroSource `json:"origin,omitempty"`
 	Install *atesor.Install      `json:"install,omitempty"` // the install step, staged files, dev files, how artifacts were chosen
+	// ArtifactsReason says in one line why a header-only library's primary artifacts
+	// are its test programs, or why it has none ("" for other packages).
+	ArtifactsReason string `json:"artifacts_reason,omitempty"`
 	// Removals are what the fixes took from the original tree; Exports is the export
 	// completeness of the primary libraries.
 	Removals []atesor.Removal    `json:"removals,omitempty"`
@@ -236,6 +239,7 @@ func (r *run) report(s *atesor.State, files map[string]string) Report {
 		SandboxSeconds: atesor.Seconds(s.SandboxTime), StartRetries: s.StartRetries, Install: s.Install,
 		StartedAt: s.StartedAt, FinishedAt: s.FinishedAt, Files: map[string]string{},
 		Removals: s.Removals, Exports: s.Exports, GoToolchain: s.GoToolchain, Crates: s.Crates,
+		ArtifactsReason: install.ArtifactsReason(s.Install),
 	}
 	patches := len(s.Patches)
 	rep.Patches = &patches

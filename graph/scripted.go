@@ -46,18 +46,38 @@ func (r *run) packageFinder(ctx context.Context, s *atesor.State) repair.Package
 	})
 }
 
-// failureOf is the repair package's view of a build error record of the run.
+// failureOf is the repair package's view of a build or verification error record of
+// the run: a failed verification has the phase repair.PhaseVerify and no command
+// output (its message holds the problems), so only the rules written for verification
+// problems answer it.
 func failureOf(s *atesor.State, last *atesor.ErrorRecord, output string) repair.Failure {
 	_, packaged := counterpart(s)
-	return repair.Failure{Category: last.Category, Message: last.Message, Output: output, Phase: last.Phase, Command: last.Command,
+	f := repair.Failure{Category: last.Category, Message: last.Message, Output: output, Phase: last.Phase, Command: last.Command,
 		Packaged: packaged}
+	if last.Node == NodeVerify {
+		f.Phase, f.Command, f.Output = repair.PhaseVerify, "", ""
+	}
+	return f
+}
+
+// repairable reports whether the scripted rules look at an error record: a failed build
+// that is not an emulator fault, or a failed verification.
+func repairable(last *atesor.ErrorRecord) bool {
+	switch last.Node {
+	case NodeBuild:
+		return !strings.HasPrefix(last.Message, emulatorFaultPrefix)
+	case NodeVerify:
+		return true
+	}
+	return false
 }
 
 // scriptedClaims reports whether a scripted rule not yet tried answers the last build
-// failure. It does no I/O, so the supervisor can route an offline run to the fix node.
+// or verification failure. It does no I/O, so the supervisor can route an offline run
+// to the fix node.
 func scriptedClaims(s *atesor.State) bool {
 	last := s.LastError
-	if last == nil || last.Node != NodeBuild || strings.HasPrefix(last.Message, emulatorFaultPrefix) {
+	if last == nil || !repairable(last) {
 		return false
 	}
 	if s.LastNode == NodeFix && s.FixInvalid {
@@ -66,11 +86,12 @@ func scriptedClaims(s *atesor.State) bool {
 	return len(repair.Claims(failureOf(s, last, ""), repair.TriedIn(func() []atesor.FixAttempt { return s.FixAttempts }))) > 0
 }
 
-// scriptedFix runs the scripted repair rules (repair.Run) on the last build failure and
-// applies the first fix one makes, as an ordinary fix attempt. It reports whether a fix
-// was applied, and notes on rules that claimed the failure but could not help.
+// scriptedFix runs the scripted repair rules (repair.Run) on the last build or
+// verification failure and applies the first fix one makes, as an ordinary fix
+// attempt. It reports whether a fix was applied, and notes on rules that claimed the
+// failure but could not help.
 func (r *run) scriptedFix(ctx context.Context, s *atesor.State, last *atesor.ErrorRecord) (bool, []string) {
-	if r.p.opts.repair.off || last.Node != NodeBuild || strings.HasPrefix(last.Message, emulatorFaultPrefix) {
+	if r.p.opts.repair.off || !repairable(last) {
 		return false, nil
 	}
 	res := repair.Run(ctx, repair.Input{

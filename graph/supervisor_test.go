@@ -121,6 +121,36 @@ func TestSupervisorRouting(t *testing.T) {
 			s.Record(atesor.ErrorRecord{Node: NodeVerify, Message: "verification failed: x"})
 			return s
 		}, NodeEscalate, atesor.FailureVerify, 1},
+		{"offline untested header-only library goes to the scripted fix", true, func() *atesor.State {
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeVerify},
+				BuildPart: atesor.BuildPart{BuildSucceeded: true},
+			}
+			s.Record(atesor.ErrorRecord{Node: NodeVerify, Category: atesor.CategoryArchitecture,
+				Message: "verification failed: " + atesor.ProblemHeaderOnlyUntested + " (the install step staged 2 headers and no program or library)"})
+			return s
+		}, NodeFix, "", 1},
+		{"offline header-only rule answers once", true, func() *atesor.State {
+			msg := "verification failed: " + atesor.ProblemHeaderOnlyUntested + " (the install step staged 2 headers)"
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeVerify},
+				BuildPart: atesor.BuildPart{BuildSucceeded: true},
+				FixPart:   atesor.FixPart{FixAttempts: []atesor.FixAttempt{{Source: atesor.FixSourceScripted, Rule: "header-only-tests", Error: msg}}},
+			}
+			s.Record(atesor.ErrorRecord{Node: NodeVerify, Category: atesor.CategoryArchitecture, Message: msg})
+			return s
+		}, NodeEscalate, atesor.FailureVerify, 1},
+		{"offline hollow port is not repaired by a rule", true, func() *atesor.State {
+			s := &atesor.State{
+				RunPart:   atesor.RunPart{Request: atesor.Request{Origin: &atesor.DistroSource{Distro: "debian", Package: "zlib", Version: "1.3"}}},
+				RoutePart: atesor.RoutePart{LastNode: NodeVerify},
+				BuildPart: atesor.BuildPart{BuildSucceeded: true},
+			}
+			s.Platform = atesor.Platform{Name: "debian", PackageManager: "apt-get"}
+			s.Record(atesor.ErrorRecord{Node: NodeVerify, Category: atesor.CategoryArchitecture,
+				Message: "verification failed: exports incomplete: the primary libraries (libz.so) do not define 2 functions the package promises, whose code fixes took away: a, b"})
+			return s
+		}, NodeEscalate, atesor.FailureVerify, 1},
 		{"attempt limit", false, func() *atesor.State {
 			s := &atesor.State{
 				RoutePart: atesor.RoutePart{LastNode: NodeBuild, Attempts: 4},

@@ -3,10 +3,12 @@ package install
 import (
 	"context"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/repair"
 )
 
 // Chooser decides the artifact roles from what the install step staged.
@@ -25,7 +27,9 @@ type Chooser struct {
 // secondary, and when the install step staged ELF files, those are the primary
 // artifacts and the build tree's files are listed as secondary (copies of an installed
 // file are left out, as are staged files whose hash is in shipped: prebuilt files the
-// source shipped). Otherwise the rules' choice stands. It records in inst (nil: the
+// source shipped). When it staged headers and no program or library (a header-only
+// library), the package's own test programs are the primary artifacts. Otherwise the
+// rules' choice stands. It records in inst (nil: the
 // install step did not run; a new record says so) how the artifacts were chosen and
 // returns it with the artifacts.
 func (c Chooser) Choose(ctx context.Context, repoDir string, inst *atesor.Install, built []atesor.Artifact, shipped map[string]bool) (*atesor.Install, []atesor.Artifact) {
@@ -69,6 +73,10 @@ func (c Chooser) Choose(ctx context.Context, repoDir string, inst *atesor.Instal
 	}
 	if primaries == 0 {
 		inst.Error = "the install step staged no program or library"
+		if n := headerCount(inst.Files); n > 0 {
+			inst.HeaderOnly, inst.Headers = true, n
+			return inst, headerOnlyArtifacts(repoDir, inst, built)
+		}
 		return inst, built
 	}
 	for _, a := range built {
@@ -83,6 +91,73 @@ func (c Chooser) Choose(ctx context.Context, repoDir string, inst *atesor.Instal
 	inst.ArtifactsFrom = atesor.ArtifactsFromInstall
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return inst, out
+}
+
+// headerOnlyArtifacts decides the roles for a header-only library (the install step
+// staged headers and no program or library): the package's own test programs, compiled
+// from those headers, are the primary artifacts and every other built file is
+// secondary, and ArtifactsFrom says so. A test program of a vendored framework (gtest's
+// own samples, built from its sources, not the package's) proves nothing about the
+// package and stays secondary. Without any test program of the package, the rules'
+// choice stands.
+func headerOnlyArtifacts(repoDir string, inst *atesor.Install, built []atesor.Artifact) []atesor.Artifact {
+	own := 0
+	for _, a := range built {
+		if a.Kind == atesor.KindExecutable && slices.Contains(inst.TestPrograms, a.Path) && !vendored(repoDir, a.Path) {
+			own++
+		}
+	}
+	if own == 0 {
+		return built
+	}
+	out := slices.Clone(built)
+	for i := range out {
+		a := &out[i]
+		if a.Kind == atesor.KindExecutable && slices.Contains(inst.TestPrograms, a.Path) && !vendored(repoDir, a.Path) {
+			a.Role = atesor.ArtifactPrimary
+		} else if a.Role == atesor.ArtifactPrimary {
+			a.Role = atesor.ArtifactSecondary
+		}
+	}
+	inst.ArtifactsFrom, inst.Error, inst.PrimaryTestPrograms = atesor.ArtifactsFromTestPrograms, "", own
+	return out
+}
+
+// vendorDirs are directories that hold other projects' sources inside a package.
+var vendorDirs = []string{"third_party", "third-party", "thirdparty", "3rdparty", "vendor", "vendored", "external", "extern", "deps", "_deps", "subprojects"}
+
+// vendored reports whether a built program lies in a directory of a vendored project
+// (a framework's directory such as googletest/ or benchmark/, or third_party/ and
+// the like), judged below the package's directory repoDir.
+func vendored(repoDir, p string) bool {
+	rel := strings.TrimPrefix(p, repoDir+"/")
+	dirs := strings.Split(path.Dir(rel), "/")
+	for _, d := range dirs {
+		if slices.Contains(vendorDirs, strings.ToLower(d)) {
+			return true
+		}
+		if _, ok := repair.FrameworkDir(d); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// headerCount counts the staged headers: C and C++ header files, and files below an
+// include directory (C++ standard-style headers have no extension).
+func headerCount(files []string) int {
+	n := 0
+	for _, f := range files {
+		switch path.Ext(f) {
+		case ".h", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".tcc", ".inl":
+			n++
+			continue
+		}
+		if strings.Contains("/"+f, "/include/") && !strings.HasSuffix(f, ".pc") && !strings.HasSuffix(f, ".cmake") {
+			n++
+		}
+	}
+	return n
 }
 
 // matchesTestProgram reports whether an artifact path is one of the test programs: the

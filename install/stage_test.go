@@ -186,3 +186,79 @@ func TestStageCargo(t *testing.T) {
 		})
 	}
 }
+
+// TestChooseHeaderOnly: when the install step staged headers and no program or
+// library, the package's own test programs (named by ctest) are the primary artifacts
+// and everything else is secondary; a vendored framework's test programs are not the
+// package's; without a test program of its own the rules' choice stands, marked
+// header-only; staged files that are not headers do not make a header-only library.
+func TestChooseHeaderOnly(t *testing.T) {
+	const repo = "/workspace/pkg"
+	built := func() []atesor.Artifact {
+		return []atesor.Artifact{
+			{Path: repo + "/build/pkg-unit-tests", SHA256: "t", Kind: atesor.KindExecutable, Role: atesor.ArtifactSecondary},
+			{Path: repo + "/build/googletest/samples/sample1_unittest", SHA256: "g", Kind: atesor.KindExecutable, Role: atesor.ArtifactSecondary},
+			{Path: repo + "/build/googletest/lib/libgtest.a", SHA256: "l", Kind: atesor.KindStaticLibrary, Role: atesor.ArtifactPrimary},
+			{Path: repo + "/build/example", SHA256: "e", Kind: atesor.KindExecutable, Role: atesor.ArtifactPrimary},
+		}
+	}
+	headers := []string{"usr/local/include/pkg.hpp", "usr/local/include/pkg/detail", "usr/local/share/pkgconfig/pkg.pc"}
+	tests := []struct {
+		name       string
+		files      []string
+		ctest      string
+		from       string
+		headerOnly bool
+		primaries  []string
+		reason     string
+	}{
+		{name: "own and vendored test programs", files: headers,
+			ctest: `{"tests":[{"command":["` + repo + `/build/pkg-unit-tests","-v"]},{"command":["` + repo + `/build/googletest/samples/sample1_unittest"]}]}`,
+			from:  atesor.ArtifactsFromTestPrograms, headerOnly: true, primaries: []string{repo + "/build/pkg-unit-tests"},
+			reason: "header-only library: its test program, compiled from the staged headers, is the riscv64 evidence"},
+		{name: "only a vendored framework's test programs", files: headers,
+			ctest: `{"tests":[{"command":["` + repo + `/build/googletest/samples/sample1_unittest"]}]}`,
+			from:  atesor.ArtifactsFromRules, headerOnly: true, primaries: []string{repo + "/build/example", repo + "/build/googletest/lib/libgtest.a"},
+			reason: "header-only library: the install step staged 2 headers and no program or library, and none of its test programs was built"},
+		{name: "no test program", files: headers, ctest: `{"tests":[]}`,
+			from: atesor.ArtifactsFromRules, headerOnly: true, primaries: []string{repo + "/build/example", repo + "/build/googletest/lib/libgtest.a"},
+			reason: "header-only library: the install step staged 2 headers"},
+		{name: "no headers staged", files: []string{"usr/local/share/doc/pkg/README"},
+			ctest: `{"tests":[{"command":["` + repo + `/build/pkg-unit-tests"]}]}`,
+			from:  atesor.ArtifactsFromRules, primaries: []string{repo + "/build/example", repo + "/build/googletest/lib/libgtest.a"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sb := sandboxtest.New(t, atesor.Platform{Triplet: "riscv64-linux-gnu"})
+			sb.OnPrefix("find . -maxdepth 3 -path ./.atesor-stage -prune -o -type f -name CTestTestfile.cmake", sandboxtest.OK("./build/CTestTestfile.cmake\n"))
+			sb.OnPrefix("ctest --show-only=json-v1", sandboxtest.OK(tt.ctest))
+			c := Chooser{Sandbox: sb, Scan: func(context.Context, string) ([]atesor.Artifact, error) { return nil, nil }}
+			inst, arts := c.Choose(context.Background(), repo, &atesor.Install{OK: true, Method: "cmake", StageDir: StageDir(repo), Files: tt.files}, built(), nil)
+			var primaries []string
+			for _, a := range arts {
+				if a.Role == atesor.ArtifactPrimary {
+					primaries = append(primaries, a.Path)
+				}
+			}
+			slices.Sort(primaries)
+			if inst.ArtifactsFrom != tt.from || inst.HeaderOnly != tt.headerOnly || !slices.Equal(primaries, tt.primaries) {
+				t.Errorf("from %q, header-only %v, primaries %q; want %q, %v, %q", inst.ArtifactsFrom, inst.HeaderOnly, primaries, tt.from, tt.headerOnly, tt.primaries)
+			}
+			if got := ArtifactsReason(inst); !strings.HasPrefix(got, tt.reason) || (tt.reason == "") != (got == "") {
+				t.Errorf("reason %q, want %q", got, tt.reason)
+			}
+			if tt.from == atesor.ArtifactsFromTestPrograms {
+				ev := Evidence(repo, inst)
+				for _, want := range []string{tt.reason + ": the cmake install step staged `.atesor-stage` (3 files, 2 headers, no program or library), and ctest metadata names the test programs.",
+					"- 1 test programs marked by ctest metadata are not primary artifacts."} {
+					if !strings.Contains(ev, want) {
+						t.Errorf("evidence does not say %q:\n%s", want, ev)
+					}
+				}
+				if inst.Error != "" || inst.PrimaryTestPrograms != 1 {
+					t.Errorf("install %+v", inst)
+				}
+			}
+		})
+	}
+}

@@ -149,9 +149,14 @@ func Evidence(repoDir string, inst *atesor.Install) string {
 	}
 	var b strings.Builder
 	switch {
+	case inst.ArtifactsFrom == atesor.ArtifactsFromTestPrograms:
+		fmt.Fprintf(&b, "\n%s: the %s install step staged `%s` (%d files, %d headers, no program or library), and %s metadata names the test programs.\n",
+			ArtifactsReason(inst), inst.Method, strings.TrimPrefix(strings.TrimPrefix(inst.StageDir, repoDir), "/"), len(inst.Files), inst.Headers, strings.Join(inst.TestProgramsFrom, ", "))
 	case inst.ArtifactsFrom == atesor.ArtifactsFromInstall:
 		fmt.Fprintf(&b, "\nThe primary artifacts are the ELF files the %s install step staged in `%s` (%d files, %d development files).\n",
 			inst.Method, strings.TrimPrefix(strings.TrimPrefix(inst.StageDir, repoDir), "/"), len(inst.Files), len(inst.DevFiles))
+	case inst.HeaderOnly:
+		fmt.Fprintf(&b, "\n%s.\n", ArtifactsReason(inst))
 	case inst.Error != "":
 		fmt.Fprintf(&b, "\nThe curator rules chose the primary artifacts: the install step did not stage them (%s).\n", excerpt.FirstLine(inst.Error))
 	default:
@@ -164,8 +169,24 @@ func Evidence(repoDir string, inst *atesor.Install) string {
 		}
 		fmt.Fprintf(&b, "- development file: `%s`\n", f)
 	}
-	if len(inst.TestPrograms) > 0 {
-		fmt.Fprintf(&b, "- %d test programs marked by %s metadata are not primary artifacts.\n", len(inst.TestPrograms), strings.Join(inst.TestProgramsFrom, ", "))
+	if n := len(inst.TestPrograms) - inst.PrimaryTestPrograms; n > 0 {
+		fmt.Fprintf(&b, "- %d test programs marked by %s metadata are not primary artifacts.\n", n, strings.Join(inst.TestProgramsFrom, ", "))
 	}
 	return b.String()
+}
+
+// ArtifactsReason says in one line why the primary artifacts of a header-only library
+// are what they are: its test programs, or nothing, since none was built ("" for any
+// other package).
+func ArtifactsReason(inst *atesor.Install) string {
+	switch {
+	case inst == nil || !inst.HeaderOnly:
+		return ""
+	case inst.ArtifactsFrom == atesor.ArtifactsFromTestPrograms:
+		if inst.PrimaryTestPrograms == 1 {
+			return "header-only library: its test program, compiled from the staged headers, is the riscv64 evidence"
+		}
+		return fmt.Sprintf("header-only library: its %d test programs, compiled from the staged headers, are the riscv64 evidence", inst.PrimaryTestPrograms)
+	}
+	return fmt.Sprintf("header-only library: the install step staged %s and no program or library, and none of its test programs was built, so nothing proves it on riscv64", count(inst.Headers, "header", "headers"))
 }

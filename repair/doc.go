@@ -1,5 +1,6 @@
 // Package repair holds scripted fixes: rules that map a classified build failure and
-// its log to a fix that needs no model. Each [Rule] is data (a name, the error
+// its log (or, for rules written for it, a failed verification) to a fix that needs no
+// model. Each [Rule] is data (a name, the error
 // categories it answers, signatures of the failing output) plus a function that makes
 // the [Fix]: actions like a model's strategy (commands, patches) and/or a new build
 // plan. The graph's fix node turns a fix into an ordinary atesor.FixAttempt with source
@@ -50,6 +51,13 @@
 //   - parallel-make-race: a race of parallel jobs reruns the failing phase serially;
 //   - next-build-system: a wrongly chosen build system gives way to the next detected
 //     system's default plan;
+//   - header-only-tests: the one rule that answers a failed verification
+//     ([PhaseVerify], [Rule.Verify]): a header-only library whose test programs are not
+//     built (the install step staged headers and nothing else, so no program compiled
+//     from them proves it) is configured with its tests on (the CMake option or
+//     BUILD_TESTING that gates its test directory or targets, read from the
+//     CMakeLists.txt files; meson's tests option), with the distro's test framework its
+//     tests look for and the -dev packages of the source's Build-Depends installed;
 //   - distribution-configure: a source the distribution packages (a repacked Debian
 //     tarball: spdlog's +ds lacks its bundled fmt) that fails to configure or build,
 //     when no rule before it helped, is configured the way the distribution's packaging

@@ -11,7 +11,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 )
 
-// Failure is the failed build a rule looks at.
+// Failure is the failed build, or the failed verification, a rule looks at.
 type Failure struct {
 	// Category is the classified category of Message.
 	Category atesor.ErrorCategory
@@ -20,7 +20,8 @@ type Failure struct {
 	// Output is the full output of the failing command when it is known; rules that
 	// look for every occurrence of a diagnostic read it. Empty means Message only.
 	Output string
-	// Phase and Command are the plan phase and the command line that failed.
+	// Phase and Command are the plan phase and the command line that failed; Phase is
+	// PhaseVerify for a failed verification (Message then holds its problems).
 	Phase   string
 	Command string
 	// Packaged is true when the port's source has a counterpart in the distribution
@@ -93,6 +94,10 @@ type Rule struct {
 	// Packaged says the rule claims only failures of a source the distribution
 	// packages (Failure.Packaged).
 	Packaged bool
+	// Verify says the rule answers failed verifications (Failure.Phase is
+	// [PhaseVerify]) and no build failure; every other rule answers only build
+	// failures, so a verification problem reaches no rule that was not written for it.
+	Verify bool
 	// Make builds the fix. It returns nil and a reason when the claim does not hold up
 	// (no package provides the file, no flag found in the build files, ...).
 	Make func(ctx context.Context, f Failure, env Env) (*Fix, string)
@@ -100,6 +105,9 @@ type Rule struct {
 
 // claims reports whether the rule answers the failure.
 func (r Rule) claims(f Failure) bool {
+	if r.Verify != (f.Phase == PhaseVerify) {
+		return false
+	}
 	if len(r.Categories) > 0 && !slices.Contains(r.Categories, f.Category) || r.Packaged && !f.Packaged {
 		return false
 	}
@@ -117,7 +125,7 @@ func (r Rule) claims(f Failure) bool {
 func Rules() []Rule {
 	return []Rule{configScriptsRule(), autoreconfRule(), archFlagsRule(), gcc14Rule(),
 		goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), mesonSubprojectRule(), atomicsRule(), goSanitizerRule(),
-		missingPackageRule(), headerDirRule(), parallelRaceRule(), buildSystemRule(),
+		missingPackageRule(), headerDirRule(), parallelRaceRule(), buildSystemRule(), headerOnlyTestsRule(),
 		// Last: configuring the way the distribution does answers what no specific rule did.
 		distributionConfigureRule()}
 }

@@ -92,7 +92,7 @@ func Port(ctx context.Context, sb atesor.Sandbox, in Input, arts []atesor.Artifa
 		}
 	}
 	if res.Primaries == 0 {
-		res.Problems = append(res.Problems, "no primary artifact: the build produced no riscv64 program or library outside tests and build scratch directories")
+		res.Problems = append(res.Problems, noPrimaryProblem(in.Install))
 	}
 	for _, f := range in.StubFiles {
 		res.Problems = append(res.Problems, fmt.Sprintf("%s: a fix wrote a stub (a new source file defining an entry point, or a build file that compiles nothing); fix the real sources instead", f))
@@ -109,4 +109,15 @@ func Port(ctx context.Context, sb atesor.Sandbox, in Input, arts []atesor.Artifa
 	res.MissingArtifacts = missingExpected(in.Analysis, res.Artifacts)
 	res.Verified = len(res.Problems) == 0
 	return res
+}
+
+// noPrimaryProblem says why there is no primary artifact: for a header-only library
+// (the install step staged headers and no program or library), that its test
+// programs, the only programs compiled from its headers, are not built, and what to do.
+func noPrimaryProblem(inst *atesor.Install) string {
+	if inst != nil && inst.HeaderOnly {
+		return fmt.Sprintf("%s (the install step staged %d headers and no program or library, and the build-system metadata names no test program of the package): "+
+			"configure the build with its tests on, so its test programs are compiled from the headers and run here as the riscv64 evidence", atesor.ProblemHeaderOnlyUntested, inst.Headers)
+	}
+	return "no primary artifact: the build produced no riscv64 program or library outside tests and build scratch directories"
 }

@@ -140,3 +140,45 @@ func TestPortChecksExports(t *testing.T) {
 		t.Errorf("events %q", lines)
 	}
 }
+
+// TestPortHeaderOnly: a header-only library whose test programs were not built has no
+// primary artifact, and the problem says so and what to do; one whose test program is
+// primary is proven by its start even when the tests fail (exit 1), and the export
+// check runs and finds no library to compare.
+func TestPortHeaderOnly(t *testing.T) {
+	headerOnly := &atesor.Install{OK: true, HeaderOnly: true, Headers: 2, ArtifactsFrom: atesor.ArtifactsFromRules}
+	tests := []struct {
+		name     string
+		inst     *atesor.Install
+		role     atesor.ArtifactRole
+		exit     int
+		verified bool
+		problem  string
+	}{
+		{"untested", headerOnly, atesor.ArtifactSecondary, 0, false, atesor.ProblemHeaderOnlyUntested + " (the install step staged 2 headers and no program or library"},
+		{"not header-only", &atesor.Install{OK: true}, atesor.ArtifactSecondary, 0, false, "no primary artifact: the build produced no riscv64 program"},
+		{"test program primary, failing", &atesor.Install{OK: true, HeaderOnly: true, Headers: 2, ArtifactsFrom: atesor.ArtifactsFromTestPrograms, PrimaryTestPrograms: 1},
+			atesor.ArtifactPrimary, 1, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sb, in := portSandbox(t)
+			in.Install = tt.inst
+			sb.On(`^'/workspace/pkg/build/pkg-unit-tests'$`, atesor.CommandResult{ExitCode: tt.exit, Output: "[  FAILED  ] 1 test\n"})
+			arts := []atesor.Artifact{planted(t, sb, "/workspace/pkg/build/pkg-unit-tests", sandboxtest.RISCV64Executable, tt.role)}
+			res := Port(context.Background(), sb, in, arts, func(atesor.Event) {})
+			if res.Verified != tt.verified {
+				t.Fatalf("verified %v, problems %q", res.Verified, res.Problems)
+			}
+			if tt.verified {
+				if !res.ExportsChecked || res.Exports != nil || len(sb.Lines()) != 1 {
+					t.Errorf("exports checked %v: %+v; commands %q", res.ExportsChecked, res.Exports, sb.Lines())
+				}
+				return
+			}
+			if len(res.Problems) != 1 || !strings.HasPrefix(res.Problems[0], tt.problem) || strings.Contains(res.Problems[0], ";") {
+				t.Errorf("problems %q, want one starting %q (and no ';', which would split it)", res.Problems, tt.problem)
+			}
+		})
+	}
+}
