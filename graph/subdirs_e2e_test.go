@@ -25,6 +25,8 @@ type repackedCase struct {
 	// analysis and recipe are what the fix's analysis and the recipe's commands say.
 	analysis, recipe string
 	artifact         string
+	// built, when set, is a line the verified port's build log holds.
+	built string
 }
 
 // TestE2EScriptedMissingSubdir ports Debian's repacked leveldb 1.23 offline. Its
@@ -87,6 +89,11 @@ func runRepackedCase(t *testing.T, c repackedCase) {
 	rep := e.report(t, res.Package)
 	t.Logf("after: %s in %s; fixes by rule %v", res.Status, time.Since(start).Round(time.Second), rep.FixesByRule)
 	checkVerified(t, e, res, c.artifact)
+	if c.built != "" {
+		if log, err := os.ReadFile(filepath.Join(e.out, res.Package+"_build.log")); err != nil || !strings.Contains(string(log), c.built) {
+			t.Errorf("the build log does not say %q (%v)", c.built, err)
+		}
+	}
 	var fix *atesor.FixAttempt
 	for i, f := range rep.Fixes {
 		t.Logf("fix %d by %s/%s: %s (%s)", f.Attempt, f.Source, f.Rule, f.Strategy, f.Analysis)
