@@ -140,6 +140,12 @@ func flagDiff(p, content string) (string, bool) {
 // lineDiff returns a unified diff (no context lines, a/ b/ prefixes) of edit applied to
 // each line of a file that is not a comment, and whether edit changed any.
 func lineDiff(p, content string, edit func(string) (string, bool)) (string, bool) {
+	return linesDiff(p, content, true, func(_ int, body string) (string, bool) { return edit(body) })
+}
+
+// linesDiff is lineDiff with the line's index (from 0) given to edit, and comment lines
+// edited too unless skipComments.
+func linesDiff(p, content string, skipComments bool, edit func(int, string) (string, bool)) (string, bool) {
 	lines := strings.SplitAfter(content, "\n")
 	var b strings.Builder
 	for i, l := range lines {
@@ -149,10 +155,10 @@ func lineDiff(p, content string, edit func(string) (string, bool)) (string, bool
 		body, nl := strings.CutSuffix(l, "\n")
 		cr := strings.HasSuffix(body, "\r")
 		body = strings.TrimSuffix(body, "\r")
-		if comment.MatchString(body) {
+		if skipComments && comment.MatchString(body) {
 			continue
 		}
-		n, ok := edit(body)
+		n, ok := edit(i, body)
 		if !ok {
 			continue
 		}

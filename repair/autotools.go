@@ -83,22 +83,11 @@ func autoreconfRule() Rule {
 }
 
 func makeAutoreconf(_ context.Context, f Failure, env Env) (*Fix, string) {
-	dir := ""
-	found := false
-	for _, p := range env.Files {
-		if b := path.Base(p); (b == "configure.ac" || b == "configure.in") && !noiseDir(p) {
-			if d := path.Dir(p); !found || strings.Count(d, "/") < strings.Count(dir, "/") || d == "." {
-				dir, found = d, true
-			}
-		}
-	}
+	dir, found := autoconfDir(env.Files)
 	if !found {
 		return nil, "the tree has no configure.ac or configure.in"
 	}
-	pkgs := "autoconf automake libtool autopoint pkg-config"
-	if env.Platform.PackageManager == "apk" {
-		pkgs = "autoconf automake libtool gettext-dev pkgconf"
-	}
+	pkgs := strings.Join(autoconfPackages(env), " ")
 	cmd := "autoreconf -fi"
 	if dir != "." {
 		cmd += " " + quoteArg(dir)
