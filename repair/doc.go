@@ -10,6 +10,10 @@
 // The rules, in the order they are tried ([Rules]):
 //   - config-scripts: config.guess/config.sub older than riscv64 are replaced by the
 //     distro's current copies (the shipped configure is kept);
+//   - automake-missing-subdir: configure.ac and Makefile.am that still name a directory
+//     the tarball lacks (a repack strips tests/ or a vendored copy) have it patched out
+//     of AC_CONFIG_FILES, AC_CONFIG_SUBDIRS, SUBDIRS and the variables SUBDIRS uses,
+//     and a shipped configure is regenerated with autoreconf -fi before it runs;
 //   - autoreconf: an autotools tree without a generated configure gets autoreconf -fi
 //     with the autotools installed;
 //   - x86-flags: x86-only flags (-m64, -msse*, -mavx*, -march=native, -march=x86-64...)
