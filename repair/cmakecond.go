@@ -201,6 +201,7 @@ func (e *condExpr) eval(known func(op, name string) tri) tri {
 type leaf struct {
 	op, name string
 	want     bool
+	value    string // a -D setting's value other than ON or OFF (a path, a mode)
 }
 
 // ways returns the ways to make the condition evaluate to want: each a set of leaf

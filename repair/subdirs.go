@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path"
@@ -23,6 +24,8 @@ var (
 		// A framework's file(DOWNLOAD) at configure time (cli11's catch.hpp, fetched
 		// when find_package() finds no installed Catch2), which fails offline.
 		re(`file DOWNLOAD cannot compute hash on failed download`),
+		// A FetchContent population's download, in the configuring process.
+		re(`Each download failed!`),
 	}
 	// cmakeSubdirAt is the same report with the calling file and line.
 	cmakeSubdirAt = re(`CMake Error at ([^\n:]+):(\d+) \((add_subdirectory|message)\):\s+(?:The source directory\s+(\S+)\s+does not contain a CMakeLists\.txt file|add_subdirectory given source\s+"([^"]+)"\s+which is not an\s+existing\s+directory|Build step for (\S+) failed|(\S+) download failed)`)
@@ -34,7 +37,8 @@ func cmakeSubdirRule() Rule {
 	return Rule{
 		Name: "cmake-missing-subdir",
 		Doc: "add_subdirectory() of a directory the tarball lacks (a repacked source without its vendored googletest or benchmark), " +
-			"or a configure-time download of such a framework offline: the distro's copy through the build's switch for a system copy, else the option that gates it off",
+			"or a configure-time download of such a framework offline (a FetchContent population too): the distro's copy through the build's switch for a system copy " +
+			"or FetchContent's own settings, else the option that gates it off",
 		Signatures: cmakeSubdirMissing,
 		Make:       makeCMakeSubdir,
 	}
@@ -104,7 +108,7 @@ func subdirsIn(r *subdirReader, text string) []missingSubdir {
 			subs = append(subs, missingSubdir{file: file, cmd: "file", line: line, dir: url})
 		}
 	}
-	return subs
+	return append(subs, fetchesIn(r, text)...)
 }
 
 // download returns the URL of a file(DOWNLOAD URL FILE ...) command, with the file's
@@ -316,7 +320,7 @@ func (r *subdirReader) decideAt(sub missingSubdir, settings map[string]bool, dep
 	if name == "" {
 		name = sub.dir
 	}
-	d := decision{sub: sub, purpose: purposeOf(name)}
+	d := decision{sub: sub, purpose: cmp.Or(purposeOf(name), fetchPurpose(sub))}
 	fw, isFW := frameworkOf(name)
 	if sub.cmd == "file" {
 		fw, isFW = frameworkOfDownload(name)
@@ -360,6 +364,9 @@ func (r *subdirReader) decideAt(sub missingSubdir, settings map[string]bool, dep
 				return d, ""
 			}
 		}
+	}
+	if fd, ok := r.fetchFromDistro(d); ok {
+		return fd, ""
 	}
 	for k := len(guards) - 1; k >= max(0, len(guards)-maxGuardsLooked); k-- {
 		for _, way := range guards[k].cond.ways(!guards[k].want, s.settable) {

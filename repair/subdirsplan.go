@@ -130,10 +130,7 @@ func withCMakeDefines(plan atesor.BuildPlan, failedPhase string, defs []leaf) (a
 			}
 			insert := ""
 			for _, d := range defs {
-				def := " -D" + d.name + "=OFF"
-				if d.want {
-					def = " -D" + d.name + "=ON"
-				}
+				def := " -D" + d.name + "=" + d.setting()
 				replaced := false
 				line = cmakeDefine.ReplaceAllStringFunc(line, func(m string) string {
 					if sm := cmakeDefine.FindStringSubmatch(m); sm[1] == d.name {
@@ -217,11 +214,7 @@ func subdirFix(env Env, failedPhase string, decisions []decision, notes []string
 	plan := *env.Plan
 	var flags []string
 	for _, l := range defs {
-		v := "OFF"
-		if l.want {
-			v = "ON"
-		}
-		flags = append(flags, "-D"+l.name+"="+v)
+		flags = append(flags, "-D"+l.name+"="+l.setting())
 	}
 	if len(defs) > 0 {
 		var ok bool
@@ -263,11 +256,7 @@ func describe(d decision) string {
 	}
 	var set []string
 	for _, l := range d.settings {
-		v := "OFF"
-		if l.want {
-			v = "ON"
-		}
-		set = append(set, l.name+"="+v)
+		set = append(set, l.name+"="+l.setting())
 	}
 	at := fmt.Sprintf("%s:%d", d.sub.file, d.sub.line)
 	adds, lacks := callWords(d.sub.cmd)
@@ -296,7 +285,7 @@ func describe(d decision) string {
 // frameworkWords say what a call's part is of the framework, for the analysis.
 func frameworkWords(cmd, fw string) string {
 	switch cmd {
-	case "find_package":
+	case "find_package", fetchMakeAvailable, fetchPopulate:
 		return ""
 	case "file":
 		return " (" + fw + "'s)"
@@ -314,6 +303,8 @@ func callWords(cmd string) (does, why string) {
 		return "requires", "which find_package() did not find"
 	case "file":
 		return "downloads", "which the offline sandbox cannot fetch"
+	case fetchMakeAvailable, fetchPopulate:
+		return "fetches", "which the offline sandbox cannot download"
 	}
 	return "adds", "which the tarball lacks"
 }
