@@ -239,6 +239,15 @@ func TestSupervisorRouting(t *testing.T) {
 					"CMake Error at tests/CMakeLists.txt:97 (message):\n  Could not download\n  and Catch2 not found on your system.\n"})
 			return s
 		}, NodeFix, "", 1},
+		{"offline, a FetchContent population's failed download (network) goes to the scripted rules", true, func() *atesor.State {
+			s := &atesor.State{RoutePart: atesor.RoutePart{LastNode: NodeBuild}}
+			// libsimpleini 4.22's error record as the offline port recorded it, shortened.
+			s.Record(atesor.ErrorRecord{Node: NodeBuild, Phase: "build", Command: "cmake -S . -B build", Category: atesor.CategoryNetwork,
+				Message: "CMake Error: Each download failed! error: downloading 'https://example.invalid/v1.14.0.zip' failed status_code: 6\n" +
+					"--- last lines of the failing command ---\nCMake Error at /usr/share/cmake-3.31/Modules/FetchContent.cmake:1918 (message):\n" +
+					"  Build step for googletest failed: 2\nCall Stack (most recent call first):\n  tests/CMakeLists.txt:10 (FetchContent_MakeAvailable)\n"})
+			return s
+		}, NodeFix, "", 1},
 		{"two failed fixes of one error re-scout once", false, func() *atesor.State {
 			s := &atesor.State{
 				RoutePart: atesor.RoutePart{LastNode: NodeBuild},
