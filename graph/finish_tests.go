@@ -8,6 +8,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/pkgtest"
 	"github.com/eclipse-atesor/atesor-go/recipe"
+	"github.com/eclipse-atesor/atesor-go/repair"
 )
 
 // runTests runs the package's tests (the commands the scout stripped, else the build
@@ -22,9 +23,14 @@ func (r *run) runTests(ctx context.Context, s *atesor.State) *atesor.TestResult 
 			cmds = pkgtest.DefaultCommands(bs)
 		}
 	}
+	env := gotool.Env(s.GoToolchain)
+	if cpath := repair.PlanIncludePath(s.Plan); cpath != "" {
+		// A suite built again with its tests on compiles with the plan's header directories.
+		env = append(env, "CPATH="+cpath)
+	}
 	return pkgtest.Run(ctx, r.sb, r.finishEmit, pkgtest.Suite{
 		Commands: gotool.WithPlanTags(cmds, s.Plan), BuildSystem: bs, Dir: s.RepoDir,
-		Env: gotool.Env(s.GoToolchain), Timeout: s.Request.WithDefaults().TestTimeout,
+		Env: env, Timeout: s.Request.WithDefaults().TestTimeout,
 	})
 }
 

@@ -210,3 +210,35 @@ func TestOfflineNoRepairSaysNoFixerRan(t *testing.T) {
 		t.Errorf("offlineNoRepair with notes = %q", got)
 	}
 }
+
+// TestTestsTakeThePlansIncludePath: the test suite, which may configure and build the
+// tests again outside the plan, compiles with the header directories the plan puts on
+// CPATH; a plan without them adds no CPATH.
+func TestTestsTakeThePlansIncludePath(t *testing.T) {
+	for _, tt := range []struct {
+		build string
+		want  string
+	}{
+		{"export CPATH=/usr/include/doctest && cmake -S . -B build && cmake --build build", "CPATH=/usr/include/doctest"},
+		{"cmake -S . -B build && cmake --build build", ""},
+	} {
+		r, s, sb := testRunOver(t, atesor.BuildCMake)
+		s.Plan = &atesor.BuildPlan{Phases: []atesor.Phase{{Name: "build", Commands: []string{tt.build}}}}
+		r.runTests(context.Background(), s)
+		cmds := sb.Commands()
+		if len(cmds) == 0 {
+			t.Fatal("no test command ran")
+		}
+		for _, c := range cmds {
+			has := ""
+			for _, e := range c.Env {
+				if strings.HasPrefix(e, "CPATH=") {
+					has = e
+				}
+			}
+			if has != tt.want {
+				t.Errorf("plan %q: %s ran with %q, want %q", tt.build, c.Line, has, tt.want)
+			}
+		}
+	}
+}

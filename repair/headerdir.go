@@ -351,3 +351,24 @@ func withIncludeDirs(plan atesor.BuildPlan, install string, dirs []string) ateso
 	plan.Phases = phases
 	return plan
 }
+
+// PlanIncludePath is the CPATH the plan's command lines export (the header-subdir
+// rule's directories), "" when none does: commands run outside the plan, such as a
+// test suite configured again with its tests on, take it as their environment so they
+// compile what the plan compiles.
+func PlanIncludePath(plan *atesor.BuildPlan) string {
+	if plan == nil {
+		return ""
+	}
+	var dirs []string
+	for _, c := range plan.Commands() {
+		if m := cpathExport.FindStringSubmatch(c); m != nil {
+			for _, d := range strings.Split(m[1], ":") {
+				if d != "" && !slices.Contains(dirs, d) {
+					dirs = append(dirs, d)
+				}
+			}
+		}
+	}
+	return strings.Join(dirs, ":")
+}

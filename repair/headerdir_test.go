@@ -290,3 +290,18 @@ func TestWithIncludeDirs(t *testing.T) {
 		t.Error("the caller's plan was changed")
 	}
 }
+
+func TestPlanIncludePath(t *testing.T) {
+	plan := &atesor.BuildPlan{Phases: []atesor.Phase{{Name: "setup", Commands: []string{arghSetup}},
+		{Name: "build", Commands: []string{"export CPATH=/usr/include/a:/usr/include/b && make", "export CPATH=/usr/include/b:/usr/include/c && make -C t"}},
+		{Name: "test", Commands: []string{"CPATH=/x make check", "make install; export CPATH=/y && make"}}}}
+	if got := PlanIncludePath(plan); got != "/usr/include/a:/usr/include/b:/usr/include/c" {
+		t.Errorf("PlanIncludePath = %q", got)
+	}
+	if got := PlanIncludePath(arghPlan(arghSetup)); got != "" {
+		t.Errorf("a plan without CPATH: %q", got)
+	}
+	if got := PlanIncludePath(nil); got != "" {
+		t.Errorf("no plan: %q", got)
+	}
+}
