@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
 var (
@@ -65,6 +67,9 @@ type decision struct {
 	// whose CMakeLists.txt adds it unconditionally (fmt's test/ adds gtest/ on its
 	// first line; FMT_TEST gates test/).
 	inner *missingSubdir
+	// create is the CMakeLists.txt written into the missing directory when the distro's
+	// copy of the framework stands in for it.
+	create *atesor.Action
 }
 
 func makeCMakeSubdir(ctx context.Context, f Failure, env Env) (*Fix, string) {
@@ -392,10 +397,35 @@ func (r *subdirReader) decideAt(sub missingSubdir, settings map[string]bool, dep
 			}
 		}
 	}
+	if isFW && sub.cmd == "add_subdirectory" && sub.rel != "" {
+		// No option leaves the vendored framework out: the distro's copy stands in for it.
+		if imp, ok := r.importDecision(d, fw); ok {
+			return imp, ""
+		}
+	}
 	if len(guards) == 0 {
 		return d, fmt.Sprintf("%s:%d calls %s(%s) unconditionally", sub.file, sub.line, sub.cmd, name)
 	}
 	return d, fmt.Sprintf("no option of %s gates %s:%d (%s) off as tests, benchmarks, examples or docs", sub.file, sub.file, sub.line, name)
+}
+
+// importDecision makes the missing framework directory of d a CMakeLists.txt that
+// imports the distro's copy under the vendored targets' names (see frameworkImport),
+// with the copy's packages installed; false when the framework has no such import, the
+// directory already has a CMakeLists.txt or the platform does not package it.
+func (r *subdirReader) importDecision(d decision, fw framework) (decision, bool) {
+	content := frameworkImport(fw)
+	file := path.Join(d.sub.rel, "CMakeLists.txt")
+	if content == "" || slices.Contains(r.env.Files, file) || !IsFrameworkImport(file, content, true) {
+		return d, false
+	}
+	pkgs := r.frameworkPackages(fw)
+	if len(pkgs) == 0 {
+		return d, false
+	}
+	d.packages, d.system, d.fw = pkgs, true, fw.name
+	d.create = &atesor.Action{Type: atesor.ActionCreateFile, Path: file, Content: content}
+	return d, true
 }
 
 // maxEnclosing bounds how many directories up a gate of the missing one is looked for.

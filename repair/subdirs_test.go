@@ -2,6 +2,7 @@ package repair
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,6 +48,7 @@ func TestCMakeSubdirRule(t *testing.T) {
 		analysis []string
 		none     string // the reason when no fix is made
 		platform string // the profile; "" is debian
+		create   string // the file the fix writes, if any
 	}{
 		{name: "leveldb: tests off, and the benchmarks that link the vendored gtest",
 			log:  "cmake-subdir-leveldb.log",
@@ -68,11 +70,32 @@ func TestCMakeSubdirRule(t *testing.T) {
 			planLine: "cmake -DFMT_TEST=OFF -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)",
 			analysis: []string{"test/CMakeLists.txt:1 adds test/gtest (a vendored googletest), which the tarball lacks, whenever test is built",
 				"CMakeLists.txt:410 adds test only when FMT_TEST is on"}},
-		{name: "an unconditional vendored directory under a directory that is no test part: no fix",
+		{name: "an unconditional vendored directory under a directory that is no test part: the distro's copy imported",
 			log: cmakeError("src/CMakeLists.txt", 1, "/workspace/p/src/gtest", false),
 			tree: memTree{"CMakeLists.txt": "project(p)\noption(P_TESTS \"tests\" ON)\nif(P_TESTS)\n add_subdirectory(src)\nendif()\n",
 				"src/CMakeLists.txt": "add_subdirectory(gtest)\n"},
+			planLine: cmakeBuild, setup: "apt-get update && apt-get install -y build-essential cmake pkgconf libgtest-dev libgmock-dev",
+			create: "src/gtest/CMakeLists.txt"},
+		{name: "an unconditional vendored framework the distro packages on another platform: no fix",
+			log: cmakeError("src/CMakeLists.txt", 1, "/workspace/p/src/gtest", false), platform: "alpine",
+			tree: memTree{"CMakeLists.txt": "project(p)\noption(P_TESTS \"tests\" ON)\nif(P_TESTS)\n add_subdirectory(src)\nendif()\n",
+				"src/CMakeLists.txt": "add_subdirectory(gtest)\n"},
 			none: "src/CMakeLists.txt:1 calls add_subdirectory(src/gtest) unconditionally"},
+		{name: "assembly-stats: gtest-1.7.0 added on line 7, gated by nothing: the distro's googletest imported",
+			log:      "cmake-subdir-assembly-stats.log",
+			tree:     memTree{"CMakeLists.txt": readLog(t, "cmake/assembly-stats-1.0.1.txt"), "assembly-stats.cpp": "", "test_files/a.fa": ""},
+			planLine: cmakeBuild, setup: "apt-get update && apt-get install -y build-essential cmake pkgconf libgtest-dev libgmock-dev",
+			create: "gtest-1.7.0/CMakeLists.txt",
+			analysis: []string{"CMakeLists.txt:7 adds gtest-1.7.0 (a vendored googletest), which the tarball lacks, and no option of the build leaves it out; " +
+				"gtest-1.7.0/CMakeLists.txt imports the distro's copy (libgtest-dev libgmock-dev) under the vendored build's target names (gtest, gtest_main, gmock, gmock_main)."}},
+		{name: "a framework directory that has a CMakeLists.txt already: no import",
+			log:  cmakeError("CMakeLists.txt", 2, "/workspace/p/gtest", true),
+			tree: memTree{"CMakeLists.txt": "project(p)\nadd_subdirectory(gtest)\n", "gtest/CMakeLists.txt": "project(gtest)\n"},
+			none: "calls add_subdirectory(gtest) unconditionally"},
+		{name: "an unconditional vendored library that is no framework: no fix",
+			log:  cmakeError("CMakeLists.txt", 2, "/workspace/p/third_party/zlib", true),
+			tree: memTree{"CMakeLists.txt": "project(p)\nadd_subdirectory(third_party/zlib)\n"},
+			none: "calls add_subdirectory(third_party/zlib) unconditionally"},
 		{name: "jsonnet: its configure-time googletest download, offline: the system gtest switch",
 			log:      "cmake-download-jsonnet.log",
 			tree:     memTree{"CMakeLists.txt": readLog(t, "cmake/jsonnet-0.20.0.txt"), "core/vm.cpp": ""},
@@ -133,10 +156,11 @@ func TestCMakeSubdirRule(t *testing.T) {
 			tree: memTree{"CMakeLists.txt": "project(p)\noption(P_WITH_ZLIB \"compression\" ON)\n" +
 				"if(P_WITH_ZLIB) add_subdirectory(third_party/zlib) endif()\n"},
 			none: "no option of CMakeLists.txt gates CMakeLists.txt:3 (third_party/zlib) off"},
-		{name: "not gated at all: no fix",
-			log:  cmakeError("CMakeLists.txt", 2, "/workspace/p/third_party/googletest", true),
-			tree: memTree{"CMakeLists.txt": "project(p)\nadd_subdirectory(third_party/googletest)\n"},
-			none: "calls add_subdirectory(third_party/googletest) unconditionally"},
+		{name: "benchmark not gated at all: the distro's copy imported",
+			log:      cmakeError("CMakeLists.txt", 2, "/workspace/p/third_party/benchmark", true),
+			tree:     memTree{"CMakeLists.txt": "project(p)\nadd_subdirectory(third_party/benchmark)\n"},
+			planLine: cmakeBuild, setup: "apt-get update && apt-get install -y build-essential cmake pkgconf libbenchmark-dev",
+			create: "third_party/benchmark/CMakeLists.txt"},
 		{name: "a plain variable, not an option: no fix",
 			log:  cmakeError("CMakeLists.txt", 3, "/workspace/p/tests", false),
 			tree: memTree{"CMakeLists.txt": "project(p)\nset(P_TESTS ON)\nif(P_TESTS) add_subdirectory(tests) endif()\n"},
@@ -193,6 +217,7 @@ func TestCMakeSubdirRule(t *testing.T) {
 			if err := validate.BuildPlan(fix.Plan); err != nil {
 				t.Errorf("the new plan fails the scout's rules: %v", err)
 			}
+			checkCreated(t, fix, tt.create)
 			if plan.Phases[1].Commands[0] != cmakeBuild {
 				t.Error("the rule changed the caller's plan in place")
 			}
@@ -201,11 +226,42 @@ func TestCMakeSubdirRule(t *testing.T) {
 			if got == nil || got.Rule != "cmake-missing-subdir" {
 				t.Fatalf("Propose = %+v, notes %v", got, notes)
 			}
-			// The new plan's configure line run again is not changed a second time.
+			// The new plan's configure line run again is not changed a second time, and
+			// a file written is not written again.
 			env.Plan = fix.Plan
+			if tt.create != "" {
+				tree := maps.Clone(tt.tree)
+				tree[tt.create] = fix.Actions[0].Content
+				env.Files, env.ReadFile = tree.files(), tree.read
+			}
 			if again, _ := makeCMakeSubdir(context.Background(), f, env); again != nil {
 				t.Errorf("the fixed plan gets another fix: %s", again.Strategy)
 			}
 		})
+	}
+}
+
+// checkCreated checks the file a fix writes: none when want is "", else one create_file
+// action at want whose content the stub check takes for a framework import, and that
+// a model's strategy with the same actions passes validation.
+func checkCreated(t *testing.T, fix *Fix, want string) {
+	t.Helper()
+	if want == "" {
+		if len(fix.Actions) > 0 {
+			t.Errorf("unexpected actions %+v", fix.Actions)
+		}
+		return
+	}
+	if len(fix.Actions) != 1 || fix.Actions[0].Type != atesor.ActionCreateFile || fix.Actions[0].Path != want {
+		t.Fatalf("actions %+v, want one create_file of %s", fix.Actions, want)
+	}
+	if !IsFrameworkImport(want, fix.Actions[0].Content, true) {
+		t.Errorf("the written file is not a framework import:\n%s", fix.Actions[0].Content)
+	}
+	if !strings.Contains(fix.Strategy, "write "+want) {
+		t.Errorf("strategy %q does not say it writes %s", fix.Strategy, want)
+	}
+	if err := check(fix, "/workspace/p"); err != nil {
+		t.Errorf("the fix fails validation: %v", err)
 	}
 }

@@ -192,8 +192,12 @@ func withPackages(plan atesor.BuildPlan, env Env, pkgs []string) atesor.BuildPla
 func subdirFix(env Env, failedPhase string, decisions []decision, notes []string) (*Fix, string) {
 	var defs []leaf
 	var pkgs, why, dropped []string
+	var actions []atesor.Action
 	system := false
 	for _, d := range decisions {
+		if d.create != nil {
+			actions = append(actions, *d.create)
+		}
 		for _, l := range d.settings {
 			if !slices.Contains(defs, l) {
 				defs = append(defs, l)
@@ -223,7 +227,7 @@ func subdirFix(env Env, failedPhase string, decisions []decision, notes []string
 		}
 	}
 	plan = withPackages(plan, env, pkgs)
-	if samePlan(plan, *env.Plan) {
+	if samePlan(plan, *env.Plan) && len(actions) == 0 {
 		return nil, "the plan already configures " + strings.Join(flags, " ")
 	}
 	analysis := strings.Join(why, " ")
@@ -242,10 +246,17 @@ func subdirFix(env Env, failedPhase string, decisions []decision, notes []string
 	if len(pkgs) > 0 {
 		strategy = append(strategy, "install "+strings.Join(pkgs, " "))
 	}
+	for _, a := range actions {
+		strategy = append(strategy, "write "+a.Path+" to import it")
+	}
 	if len(flags) > 0 {
 		strategy = append(strategy, "configure with "+strings.Join(flags, " "))
 	}
-	return &Fix{Analysis: analysis, Strategy: strings.Join(strategy, " and "), Plan: &plan}, ""
+	fix := &Fix{Analysis: analysis, Strategy: strings.Join(strategy, " and "), Actions: actions}
+	if !samePlan(plan, *env.Plan) {
+		fix.Plan = &plan
+	}
+	return fix, ""
 }
 
 // describe says in a sentence what was missing, what gates it and what the fix sets.
@@ -261,6 +272,17 @@ func describe(d decision) string {
 	at := fmt.Sprintf("%s:%d", d.sub.file, d.sub.line)
 	adds, lacks := callWords(d.sub.cmd)
 	switch {
+	case d.create != nil:
+		var names []string
+		for _, fw := range frameworks {
+			if fw.name == d.fw {
+				for _, t := range fw.imports {
+					names = append(names, t.vendored)
+				}
+			}
+		}
+		return fmt.Sprintf("%s %s %s, %s, and no option of the build leaves it out; %s imports the distro's copy (%s) under the vendored build's target names (%s).",
+			at, adds, what, lacks, d.create.Path, strings.Join(d.packages, " "), strings.Join(names, ", "))
 	case strings.HasPrefix(d.sub.dir, "links "):
 		return fmt.Sprintf("%s %s, which is left out, so %s turns that block off too.", at, d.sub.dir, strings.Join(set, " "))
 	case d.system && len(set) > 0:

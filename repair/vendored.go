@@ -10,7 +10,9 @@ import (
 // framework is a test or benchmark framework projects vendor under third_party/ and
 // Debian packages: what its directory is called, the header the Contents index finds
 // its -dev package by, the package names when there is no index, the find_package()
-// names and the targets its CMake build defines.
+// names and the targets its CMake build defines; for the frameworks whose installed
+// copy can stand in for a vendored directory, the find_package() name of that copy and
+// the vendored build's targets with the installed targets each stands for.
 type framework struct {
 	name     string
 	dirs     []string
@@ -18,21 +20,32 @@ type framework struct {
 	packages []string
 	find     []string
 	targets  []string
+	pkgName  string
+	imports  []importTarget
 }
+
+// importTarget is a target a vendored framework's build defines (gtest) and the
+// installed copy's imported target it stands for (GTest::gtest).
+type importTarget struct{ vendored, installed string }
 
 var frameworks = []framework{
 	{name: "googletest", dirs: []string{"googletest", "gtest", "googlemock", "gmock"}, header: "gtest/gtest.h",
 		packages: []string{"libgtest-dev", "libgmock-dev"}, find: []string{"gtest", "gmock"},
 		targets: []string{"gtest", "gtest_main", "gmock", "gmock_main", "GTest::gtest", "GTest::gtest_main",
-			"GTest::gmock", "GTest::gmock_main", "GTest::GTest", "GTest::Main"}},
+			"GTest::gmock", "GTest::gmock_main", "GTest::GTest", "GTest::Main"},
+		pkgName: "GTest", imports: []importTarget{{"gtest", "GTest::gtest"}, {"gtest_main", "GTest::gtest_main"},
+			{"gmock", "GTest::gmock"}, {"gmock_main", "GTest::gmock_main"}}},
 	{name: "benchmark", dirs: []string{"benchmark", "google-benchmark", "googlebenchmark"}, header: "benchmark/benchmark.h",
 		packages: []string{"libbenchmark-dev"}, find: []string{"benchmark"},
-		targets: []string{"benchmark", "benchmark_main", "benchmark::benchmark", "benchmark::benchmark_main"}},
+		targets: []string{"benchmark", "benchmark_main", "benchmark::benchmark", "benchmark::benchmark_main"},
+		pkgName: "benchmark", imports: []importTarget{{"benchmark", "benchmark::benchmark"}, {"benchmark_main", "benchmark::benchmark_main"}}},
 	{name: "catch2", dirs: []string{"catch2", "catch"}, header: "catch2/catch_all.hpp",
 		packages: []string{"catch2"}, find: []string{"catch2"},
-		targets: []string{"Catch2", "Catch2WithMain", "Catch2::Catch2", "Catch2::Catch2WithMain"}},
+		targets: []string{"Catch2", "Catch2WithMain", "Catch2::Catch2", "Catch2::Catch2WithMain"},
+		pkgName: "Catch2", imports: []importTarget{{"Catch2", "Catch2::Catch2"}, {"Catch2WithMain", "Catch2::Catch2WithMain"}}},
 	{name: "doctest", dirs: []string{"doctest"}, header: "doctest/doctest.h",
-		packages: []string{"doctest-dev"}, find: []string{"doctest"}, targets: []string{"doctest", "doctest::doctest"}},
+		packages: []string{"doctest-dev"}, find: []string{"doctest"}, targets: []string{"doctest", "doctest::doctest"},
+		pkgName: "doctest", imports: []importTarget{{"doctest", "doctest::doctest"}}},
 	{name: "gflags", dirs: []string{"gflags"}, header: "gflags/gflags.h",
 		packages: []string{"libgflags-dev"}, find: []string{"gflags"},
 		targets: []string{"gflags", "gflags::gflags", "gflags_static", "gflags_shared"}},

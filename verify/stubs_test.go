@@ -2,6 +2,13 @@ package verify
 
 import "testing"
 
+// gtestImport is what the cmake-missing-subdir rule writes for a missing vendored
+// googletest, as a fix would.
+const gtestImport = "# The distribution's googletest stands in for the vendored copy.\nfind_package(GTest REQUIRED)\n" +
+	"if(TARGET GTest::gtest)\n  set_target_properties(GTest::gtest PROPERTIES IMPORTED_GLOBAL TRUE)\n" +
+	"  add_library(gtest INTERFACE)\n  target_link_libraries(gtest INTERFACE GTest::gtest)\nendif()\n" +
+	"add_library(gtest_main INTERFACE)\ntarget_link_libraries(gtest_main INTERFACE GTest::gtest_main)\n"
+
 func TestIsStub(t *testing.T) {
 	for _, tt := range []struct {
 		path, content string
@@ -15,6 +22,21 @@ func TestIsStub(t *testing.T) {
 		{"Makefile", "all:\n\t$(CC) -o x x.c\n", false, false},
 		{"CMakeLists.txt", "add_library(z z.c)\n", false, false},
 		{"README.md", "int main(void) {}\n", true, false},
+		// Targets that compile nothing.
+		{"CMakeLists.txt", "project(p)\nadd_library(p INTERFACE)\n", false, true},
+		{"CMakeLists.txt", "add_executable(p IMPORTED GLOBAL)\nset_target_properties(p PROPERTIES IMPORTED_LOCATION /bin/true)\n", true, true},
+		{"CMakeLists.txt", "add_library(p STATIC IMPORTED)\nadd_library(q ALIAS p)\n", true, true},
+		{"CMakeLists.txt", "add_library(h INTERFACE)\nadd_library(p p.c)\n", true, false},
+		// The distribution's googletest for a vendored directory the tarball lacks.
+		{"gtest-1.7.0/CMakeLists.txt", gtestImport, true, false},
+		{"third_party/googletest/CMakeLists.txt", gtestImport, true, false},
+		// The same shape is a stub anywhere else, over an existing file, or with more in it.
+		{"CMakeLists.txt", gtestImport, true, true},
+		{"src/CMakeLists.txt", gtestImport, true, true},
+		{"googletest/CMakeLists.txt", gtestImport, false, true},
+		{"gtest-1.7.0/CMakeLists.txt", gtestImport + "add_executable(assembly-stats IMPORTED)\n", true, true},
+		{"gtest-1.7.0/CMakeLists.txt", gtestImport + "add_custom_target(a ALL COMMAND cp /bin/true assembly-stats)\n", true, true},
+		{"gtest-1.7.0/CMakeLists.txt", "find_package(GTest REQUIRED)\nadd_library(gtest INTERFACE)\ntarget_link_libraries(gtest INTERFACE /tmp/x.so)\n", true, true},
 	} {
 		if got := IsStub(tt.path, tt.content, tt.isNew); got != tt.want {
 			t.Errorf("IsStub(%q, %q, %v) = %v, want %v", tt.path, tt.content, tt.isNew, got, tt.want)
