@@ -22,6 +22,9 @@
 //     declarations, implicit int, int-conversion, incompatible pointer types) are
 //     relaxed by the smallest -Wno-error= flags, passed through the build system's own
 //     variables (CFLAGS at configure time, CMAKE_C_FLAGS), never by editing sources;
+//   - gxx-permissive: C++ errors GCC accepts under -fpermissive (old code a newer
+//     compiler rejects) get the flag through CMAKE_CXX_FLAGS of the build type or
+//     CXXFLAGS at configure time;
 //   - go-portable-tags: a Go implementation only in another architecture's assembly
 //     is built with the module's portable tags (purego, noasm);
 //   - cmake-missing-subdir: an add_subdirectory() of a directory the tarball lacks (a
@@ -29,6 +32,9 @@
 //     build's switch for the distro's copy of the framework, installed by the plan, or
 //     else with the option that gates the call off when what it adds is tests,
 //     benchmarks, examples, docs or fuzzers (the CMakeLists.txt is read, never run);
+//     a framework no option gates gets a CMakeLists.txt in its missing directory that
+//     imports the distro's copy under the vendored target names ([IsFrameworkImport]),
+//     and a configure-time file(DOWNLOAD) of a framework is answered like its directory;
 //   - cmake-optional-package: a find_package() that found nothing installs a test
 //     framework the distro packages (the tests stay), or configures off the option of
 //     the part that needs it when that part is docs, tests, examples and the like
@@ -54,7 +60,8 @@
 //     every command of the plan, which the compiler reads under any build system;
 //   - parallel-make-race: a race of parallel jobs reruns the failing phase serially;
 //   - next-build-system: a wrongly chosen build system gives way to the next detected
-//     system's default plan;
+//     system's default plan, never to one in a secondary directory (bindings, extras,
+//     examples, tests, docs, tools);
 //   - header-only-tests: the one rule that answers a failed verification
 //     ([PhaseVerify], [Rule.Verify]): a header-only library whose test programs are not
 //     built (the install step staged headers and nothing else, so no program compiled

@@ -1,0 +1,77 @@
+package repair
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+// GCC tags the C++ errors it accepts, with a warning, under -fpermissive: old code that
+// newer compilers reject (assembly-stats 1.0.1's unit tests take the address of an
+// rvalue ostringstream). The flag is the porter's smallest change; the sources stay.
+var (
+	permissiveError = re(`(?m)^([^\s:]+:\d+:\d+): error: ([^\n]*?)\s*\[-fpermissive\]`)
+	cmakeBuildType  = re(`-DCMAKE_BUILD_TYPE(?::STRING)?=(\w+)`)
+	cxxflagsArg     = re(`\bCXXFLAGS=(?:'([^']*)'|"([^"]*)"|(\S*))`)
+)
+
+// cmakeConfigFlags are CMake's default per-configuration C++ flags for GCC, kept when
+// the flag goes into CMAKE_CXX_FLAGS_<CONFIG>.
+var cmakeConfigFlags = map[string]string{"RELEASE": "-O3 -DNDEBUG", "RELWITHDEBINFO": "-O2 -g -DNDEBUG",
+	"MINSIZEREL": "-Os -DNDEBUG", "DEBUG": "-g"}
+
+func permissiveRule() Rule {
+	return Rule{
+		Name: "gxx-permissive",
+		Doc: "C++ errors GCC accepts under -fpermissive (old code newer compilers reject): -fpermissive through the build's own variables " +
+			"(CMAKE_CXX_FLAGS of the build type, which a CMakeLists.txt that sets CMAKE_CXX_FLAGS outright still keeps; CXXFLAGS at configure time)",
+		Categories: []atesor.ErrorCategory{atesor.CategoryCompilation, atesor.CategoryUnknown},
+		Signatures: []*regexp.Regexp{re(`error: [^\n]*\[-fpermissive\]`)},
+		Make:       makePermissive,
+	}
+}
+
+func makePermissive(_ context.Context, f Failure, env Env) (*Fix, string) {
+	m := permissiveError.FindStringSubmatch(f.text() + "\n" + f.Message)
+	if m == nil {
+		return nil, "no compiler error tagged [-fpermissive]"
+	}
+	if env.Plan == nil {
+		return nil, "no build plan to pass the flag through"
+	}
+	if planHas(*env.Plan, "-fpermissive") {
+		return nil, "the plan already passes -fpermissive"
+	}
+	plan, where, ok := editPlan(*env.Plan, f.Phase, []planEdit{
+		{where: "CMAKE_CXX_FLAGS of the build type", do: func(line string) (string, bool) {
+			name, val := "CMAKE_CXX_FLAGS", "-fpermissive"
+			if bt := cmakeBuildType.FindStringSubmatch(line); bt != nil {
+				// After the project's CMAKE_CXX_FLAGS, which a CMakeLists.txt may set
+				// outright and so hide a -DCMAKE_CXX_FLAGS.
+				cfg := strings.ToUpper(bt[1])
+				name, val = "CMAKE_CXX_FLAGS_"+cfg, strings.TrimSpace(cmakeConfigFlags[cfg]+" -fpermissive")
+			}
+			existing := re(`-D` + name + `(?::STRING)?=(?:'([^']*)'|"([^"]*)"|(\S*))`)
+			return editWord(line, cmakeConfig, func(word string) string {
+				return word + " -D" + name + "=" + shellQuote(val)
+			}, existing, "-fpermissive")
+		}},
+		{where: "CXXFLAGS at configure time", do: func(line string) (string, bool) {
+			return editWord(line, configureWord, func(word string) string {
+				return "CXXFLAGS=" + shellQuote("-g -O2 -fpermissive") + " " + word
+			}, cxxflagsArg, "-fpermissive")
+		}},
+	})
+	if !ok {
+		return nil, "no cmake or configure command in the plan takes C++ flags"
+	}
+	return &Fix{
+		Analysis: fmt.Sprintf("%s: %s is an error GCC accepts with a warning under -fpermissive (old C++ a newer compiler rejects); "+
+			"the flag goes through %s and the sources are not changed.", m[1], m[2], where),
+		Strategy: "pass -fpermissive through " + where,
+		Plan:     &plan,
+	}, ""
+}
