@@ -44,6 +44,9 @@ func TestIsFrameworkImport(t *testing.T) {
 			"find_package(GTest REQUIRED)\nadd_library(${T} INTERFACE)\ntarget_link_libraries(gtest INTERFACE GTest::gtest)\n", true, false},
 		{"a generator expression", "gtest/CMakeLists.txt",
 			"find_package(GTest REQUIRED)\nadd_library(gtest INTERFACE)\ntarget_link_libraries(gtest INTERFACE $<1:GTest::gtest>)\n", true, false},
+		{"a policy that is no version", "gtest/CMakeLists.txt", "cmake_policy(SET CMP0000 OLD)\n" + imp, true, false},
+		{"Threads::Threads linked under a vendored name", "gtest/CMakeLists.txt",
+			"find_package(GTest REQUIRED)\nadd_library(gtest INTERFACE)\ntarget_link_libraries(gtest INTERFACE Threads::Threads)\n", true, false},
 		{"a property other than IMPORTED_GLOBAL", "gtest/CMakeLists.txt", "find_package(GTest REQUIRED)\n" +
 			"set_target_properties(GTest::gtest PROPERTIES IMPORTED_LOCATION /tmp/x.a)\nadd_library(gtest INTERFACE)\n", true, false},
 		{"an if() on something else", "gtest/CMakeLists.txt",
@@ -93,7 +96,7 @@ func FuzzIsFrameworkImport(f *testing.F) {
 		if err != nil {
 			t.Fatalf("accepted a file the reader refuses: %v", err)
 		}
-		allowed := map[string]bool{"find_package": true, "if": true, "endif": true, "set_target_properties": true,
+		allowed := map[string]bool{"cmake_policy": true, "find_package": true, "if": true, "endif": true, "set_target_properties": true,
 			"add_library": true, "target_link_libraries": true}
 		library := false
 		for _, c := range cmds {
