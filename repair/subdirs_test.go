@@ -2,7 +2,6 @@ package repair
 
 import (
 	"context"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -230,8 +229,10 @@ func TestCMakeSubdirRule(t *testing.T) {
 			// a file written is not written again.
 			env.Plan = fix.Plan
 			if tt.create != "" {
-				tree := maps.Clone(tt.tree)
-				tree[tt.create] = fix.Actions[0].Content
+				tree := memTree{tt.create: fix.Actions[0].Content}
+				for k, v := range tt.tree {
+					tree[k] = v
+				}
 				env.Files, env.ReadFile = tree.files(), tree.read
 			}
 			if again, _ := makeCMakeSubdir(context.Background(), f, env); again != nil {
