@@ -266,10 +266,11 @@ func (s *headerSearch) find(ctx context.Context, name string) (*headerFinding, s
 }
 
 // finding turns a chosen file into the directory to search: none when the file is on
-// the default path, which helps only when the rule installed its package.
+// the default path (an include root, or the multiarch one of the platform's triplet),
+// which helps only when the rule installed its package.
 func (s *headerSearch) finding(name string, f HeaderFile, pkg, why string, installed bool) (*headerFinding, string) {
 	dir := strings.TrimSuffix(f.Path, "/"+name)
-	if slices.Contains(includeRoots, dir) {
+	if slices.Contains(includeRoots, dir) || s.env.Platform.Triplet != "" && dir == "/usr/include/"+s.env.Platform.Triplet {
 		if !installed {
 			return nil, fmt.Sprintf("%s is %s, on the compiler's default path: where the header lives is not what failed", name, f.Path)
 		}

@@ -54,19 +54,20 @@ func (fi *fakeIncludes) locate(_ context.Context, name string, install []string)
 // trixieIncludes are where trixie's packages put the headers of these tests.
 func trixieIncludes(installed ...string) *fakeIncludes {
 	return &fakeIncludes{installed: append([]string{"libc6-dev", "libx11-dev"}, installed...), files: map[string]string{
-		"/usr/include/doctest/doctest.h":       "doctest-dev",
-		"/usr/include/nlohmann/json.hpp":       "nlohmann-json3-dev",
-		"/usr/include/nlohmann/json_fwd.hpp":   "nlohmann-json3-dev",
-		"/usr/include/eigen3/Eigen/Dense":      "libeigen3-dev",
-		"/usr/include/utf8cpp/utf8.h":          "libutfcpp-dev",
-		"/usr/include/stb/stb_image.h":         "libstb-dev",
-		"/usr/include/cxxopts.hpp":             "libcxxopts-dev",
-		"/usr/include/stdio.h":                 "libc6-dev",
-		"/usr/include/X11/config.h":            "libx11-dev",
-		"/usr/include/fast_float/fast_float.h": "libfast-float-dev",
-		"/usr/local/include/orphan/orphan.h":   "",
-		"/usr/include/utf8proc-like/utf8.h":    "libutf8-other-dev",
-		"/usr/include/doctest/parts/doctest.h": "",
+		"/usr/include/doctest/doctest.h":             "doctest-dev",
+		"/usr/include/nlohmann/json.hpp":             "nlohmann-json3-dev",
+		"/usr/include/nlohmann/json_fwd.hpp":         "nlohmann-json3-dev",
+		"/usr/include/eigen3/Eigen/Dense":            "libeigen3-dev",
+		"/usr/include/utf8cpp/utf8.h":                "libutfcpp-dev",
+		"/usr/include/stb/stb_image.h":               "libstb-dev",
+		"/usr/include/cxxopts.hpp":                   "libcxxopts-dev",
+		"/usr/include/stdio.h":                       "libc6-dev",
+		"/usr/include/riscv64-linux-gnu/sys/cdefs.h": "libc6-dev",
+		"/usr/include/X11/config.h":                  "libx11-dev",
+		"/usr/include/fast_float/fast_float.h":       "libfast-float-dev",
+		"/usr/local/include/orphan/orphan.h":         "",
+		"/usr/include/utf8proc-like/utf8.h":          "libutf8-other-dev",
+		"/usr/include/doctest/parts/doctest.h":       "",
 	}}
 }
 
@@ -147,6 +148,9 @@ func TestHeaderDirRule(t *testing.T) {
 		{name: "the header is on the default path already",
 			output: "a.c:1:10: fatal error: stdio.h: No such file or directory\n", plan: arghPlan(arghSetup + " libc6-dev"), inc: trixieIncludes(),
 			none: "on the compiler's default path"},
+		{name: "a multiarch header is on the default path too",
+			output: "a.c:1:10: fatal error: sys/cdefs.h: No such file or directory\n", plan: arghPlan(arghSetup + " libc6-dev"), inc: trixieIncludes(),
+			none: "sys/cdefs.h is /usr/include/riscv64-linux-gnu/sys/cdefs.h, on the compiler's default path"},
 		{name: "the source tree has the header",
 			output: argh, plan: arghPlan(arghSetup), inc: trixieIncludes(), tree: memTree{"tests/doctest.h": ""},
 			none: "the source tree has doctest.h (tests/doctest.h)"},
