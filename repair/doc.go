@@ -35,6 +35,9 @@
 //     a framework no option gates gets a CMakeLists.txt in its missing directory that
 //     imports the distro's copy under the vendored target names ([IsFrameworkImport]),
 //     and a configure-time file(DOWNLOAD) of a framework is answered like its directory;
+//     a FetchContent population that fails offline, found by its call stack, also
+//     gets the distro's copy through FetchContent's own settings
+//     (FETCHCONTENT_SOURCE_DIR_<NAME>, FETCHCONTENT_TRY_FIND_PACKAGE_MODE);
 //   - cmake-optional-package: a find_package() that found nothing installs a test
 //     framework the distro packages (the tests stay), or configures off the option of
 //     the part that needs it when that part is docs, tests, examples and the like
