@@ -40,3 +40,29 @@ func TestSummaryEscapesArtifactNames(t *testing.T) {
 		}
 	}
 }
+
+// TestSummarySaysHeaderOnlyEvidence: the summary of a header-only library's port says
+// in one line that its test programs are the evidence; other ports print no such line.
+func TestSummarySaysHeaderOnlyEvidence(t *testing.T) {
+	tests := []struct {
+		name string
+		inst *atesor.Install
+		want string
+	}{
+		{"header-only", &atesor.Install{OK: true, HeaderOnly: true, Headers: 3, ArtifactsFrom: atesor.ArtifactsFromTestPrograms, PrimaryTestPrograms: 4},
+			"  evidence:  header-only library: its 4 test programs, compiled from the staged headers, are the riscv64 evidence\n"},
+		{"installed library", &atesor.Install{OK: true, ArtifactsFrom: atesor.ArtifactsFromInstall}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := &atesor.Result{Package: "x", Sandbox: "debian-riscv64", Status: atesor.StatusVerified,
+				State: &atesor.State{InstallPart: atesor.InstallPart{Install: tt.inst}}}
+			var b bytes.Buffer
+			printVerdict(&b, res)
+			got := b.String()
+			if tt.want != "" && !strings.Contains(got, tt.want) || tt.want == "" && strings.Contains(got, "evidence:") {
+				t.Errorf("summary:\n%s\nwant the line %q", got, tt.want)
+			}
+		})
+	}
+}

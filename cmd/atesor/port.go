@@ -15,6 +15,7 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/graph"
+	"github.com/eclipse-atesor/atesor-go/install"
 	"github.com/eclipse-atesor/atesor-go/internal/escape"
 	"github.com/eclipse-atesor/atesor-go/internal/filelock"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
@@ -552,6 +553,11 @@ func printVerdict(w io.Writer, res *atesor.Result) {
 				fmt.Fprintf(&b, ", %s", q(art.Problem))
 			}
 			fmt.Fprintln(&b, ")")
+		}
+	}
+	if st := res.State; st != nil {
+		if why := install.ArtifactsReason(st.Install); why != "" {
+			fmt.Fprintf(&b, "  evidence:  %s\n", q(why))
 		}
 	}
 	if res.Tests != nil {
