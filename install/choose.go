@@ -27,8 +27,9 @@ type Chooser struct {
 // secondary, and when the install step staged ELF files, those are the primary
 // artifacts and the build tree's files are listed as secondary (copies of an installed
 // file are left out, as are staged files whose hash is in shipped: prebuilt files the
-// source shipped). When it staged headers and no program or library (a header-only
-// library), the package's own test programs are the primary artifacts. Otherwise the
+// source shipped). When it staged headers and no program or library, and the build
+// tree holds no library of the package's either (a header-only library), the
+// package's own test programs are the primary artifacts. Otherwise the
 // rules' choice stands. It records in inst (nil: the
 // install step did not run; a new record says so) how the artifacts were chosen and
 // returns it with the artifacts.
@@ -73,7 +74,7 @@ func (c Chooser) Choose(ctx context.Context, repoDir string, inst *atesor.Instal
 	}
 	if primaries == 0 {
 		inst.Error = "the install step staged no program or library"
-		if n := headerCount(inst.Files); n > 0 {
+		if n := headerCount(inst.Files); n > 0 && !buildsLibrary(repoDir, built) {
 			inst.HeaderOnly, inst.Headers = true, n
 			return inst, headerOnlyArtifacts(repoDir, inst, built)
 		}
@@ -121,6 +122,15 @@ func headerOnlyArtifacts(repoDir string, inst *atesor.Install, built []atesor.Ar
 	}
 	inst.ArtifactsFrom, inst.Error, inst.PrimaryTestPrograms = atesor.ArtifactsFromTestPrograms, "", own
 	return out
+}
+
+// buildsLibrary reports whether the build tree holds a library of the package's own
+// (not a vendored framework's): then the package is a library its install step does
+// not install, not a header-only one, and the rules' choice stands.
+func buildsLibrary(repoDir string, built []atesor.Artifact) bool {
+	return slices.ContainsFunc(built, func(a atesor.Artifact) bool {
+		return a.Role == atesor.ArtifactPrimary && (a.Kind == atesor.KindSharedLibrary || a.Kind == atesor.KindStaticLibrary) && !vendored(repoDir, a.Path)
+	})
 }
 
 // vendorDirs are directories that hold other projects' sources inside a package.

@@ -206,6 +206,7 @@ func TestChooseHeaderOnly(t *testing.T) {
 	tests := []struct {
 		name       string
 		files      []string
+		extra      []atesor.Artifact
 		ctest      string
 		from       string
 		headerOnly bool
@@ -219,10 +220,14 @@ func TestChooseHeaderOnly(t *testing.T) {
 		{name: "only a vendored framework's test programs", files: headers,
 			ctest: `{"tests":[{"command":["` + repo + `/build/googletest/samples/sample1_unittest"]}]}`,
 			from:  atesor.ArtifactsFromRules, headerOnly: true, primaries: []string{repo + "/build/example", repo + "/build/googletest/lib/libgtest.a"},
-			reason: "header-only library: the install step staged 2 headers and no program or library, and none of its test programs was built"},
+			reason: "header-only library: the install step staged 2 headers and no program or library, and the build-system metadata names no test program"},
 		{name: "no test program", files: headers, ctest: `{"tests":[]}`,
 			from: atesor.ArtifactsFromRules, headerOnly: true, primaries: []string{repo + "/build/example", repo + "/build/googletest/lib/libgtest.a"},
 			reason: "header-only library: the install step staged 2 headers"},
+		{name: "a library of its own built but not installed", files: headers, extra: []atesor.Artifact{
+			{Path: repo + "/build/libpkg.a", SHA256: "p", Kind: atesor.KindStaticLibrary, Role: atesor.ArtifactPrimary}},
+			ctest: `{"tests":[{"command":["` + repo + `/build/pkg-unit-tests"]}]}`,
+			from:  atesor.ArtifactsFromRules, primaries: []string{repo + "/build/example", repo + "/build/googletest/lib/libgtest.a", repo + "/build/libpkg.a"}},
 		{name: "no headers staged", files: []string{"usr/local/share/doc/pkg/README"},
 			ctest: `{"tests":[{"command":["` + repo + `/build/pkg-unit-tests"]}]}`,
 			from:  atesor.ArtifactsFromRules, primaries: []string{repo + "/build/example", repo + "/build/googletest/lib/libgtest.a"}},
@@ -233,7 +238,7 @@ func TestChooseHeaderOnly(t *testing.T) {
 			sb.OnPrefix("find . -maxdepth 3 -path ./.atesor-stage -prune -o -type f -name CTestTestfile.cmake", sandboxtest.OK("./build/CTestTestfile.cmake\n"))
 			sb.OnPrefix("ctest --show-only=json-v1", sandboxtest.OK(tt.ctest))
 			c := Chooser{Sandbox: sb, Scan: func(context.Context, string) ([]atesor.Artifact, error) { return nil, nil }}
-			inst, arts := c.Choose(context.Background(), repo, &atesor.Install{OK: true, Method: "cmake", StageDir: StageDir(repo), Files: tt.files}, built(), nil)
+			inst, arts := c.Choose(context.Background(), repo, &atesor.Install{OK: true, Method: "cmake", StageDir: StageDir(repo), Files: tt.files}, append(built(), tt.extra...), nil)
 			var primaries []string
 			for _, a := range arts {
 				if a.Role == atesor.ArtifactPrimary {

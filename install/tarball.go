@@ -176,7 +176,7 @@ func Evidence(repoDir string, inst *atesor.Install) string {
 }
 
 // ArtifactsReason says in one line why the primary artifacts of a header-only library
-// are what they are: its test programs, or nothing, since none was built ("" for any
+// are what they are: its test programs, or not them, since none was built ("" for any
 // other package).
 func ArtifactsReason(inst *atesor.Install) string {
 	switch {
@@ -188,5 +188,5 @@ func ArtifactsReason(inst *atesor.Install) string {
 		}
 		return fmt.Sprintf("header-only library: its %d test programs, compiled from the staged headers, are the riscv64 evidence", inst.PrimaryTestPrograms)
 	}
-	return fmt.Sprintf("header-only library: the install step staged %s and no program or library, and none of its test programs was built, so nothing proves it on riscv64", count(inst.Headers, "header", "headers"))
+	return fmt.Sprintf("header-only library: the install step staged %s and no program or library, and the build-system metadata names no test program of the package that was built", count(inst.Headers, "header", "headers"))
 }
