@@ -3,6 +3,7 @@ package repair
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -206,7 +207,7 @@ func cmakeTestSwitches(ctx context.Context, env Env) ([]testSwitch, []string, st
 	if len(tests) == 0 {
 		return nil, nil, "its CMake build adds no test directory, test program or add_test() the rule can read"
 	}
-	settings := maps(planned)
+	settings := maps.Clone(planned)
 	var out []testSwitch
 	var notes []string
 	for _, tc := range tests {
@@ -250,7 +251,7 @@ func enableTest(tc testCommand, settings map[string]bool, fixes []atesor.FixAtte
 	s := tc.script
 	at := fmt.Sprintf("%s:%d", tc.file, tc.line)
 	var out []testSwitch
-	cur := maps(settings)
+	cur := maps.Clone(settings)
 	for _, g := range tc.guards {
 		val := g.cond.eval(known(s, cur))
 		if val == triOf(g.want) {
@@ -365,14 +366,6 @@ func plannedDefines(plan atesor.BuildPlan) map[string]bool {
 				}
 			}
 		}
-	}
-	return out
-}
-
-func maps(m map[string]bool) map[string]bool {
-	out := make(map[string]bool, len(m))
-	for k, v := range m {
-		out[k] = v
 	}
 	return out
 }
