@@ -130,6 +130,37 @@ func fetchedName(c cmakeCommand, body string, named []string) (string, bool) {
 	return "", false
 }
 
+// declaredFramework returns the framework a FetchContent_Declare() of the failed
+// dependency fetches, by its URL or GIT_REPOSITORY, when the declared name does not say
+// (FetchContent_Declare(gtest_ext GIT_REPOSITORY .../google/googletest.git)): the
+// declaration in the calling file or one above it that the reader has read.
+func (r *subdirReader) declaredFramework(sub missingSubdir) (framework, bool) {
+	files := []string{sub.file}
+	for d := path.Dir(sub.file); d != "." && d != "/"; {
+		d = path.Dir(d)
+		files = append(files, path.Join(d, "CMakeLists.txt"))
+	}
+	for _, file := range files {
+		s := r.scripts[file]
+		if s == nil {
+			continue
+		}
+		for _, c := range s.cmds {
+			if c.Name != "fetchcontent_declare" || len(c.Args) == 0 || !strings.EqualFold(c.Args[0].Text, sub.dir) {
+				continue
+			}
+			for k, a := range c.Args[:len(c.Args)-1] {
+				if !a.Quoted && (a.Text == "URL" || a.Text == "GIT_REPOSITORY") {
+					if fw, ok := frameworkOfDownload(c.Args[k+1].Text); ok {
+						return fw, true
+					}
+				}
+			}
+		}
+	}
+	return framework{}, false
+}
+
 // fetchFromDistro points a failed FetchContent population at the distribution's copy of
 // the dependency: its sources through FETCHCONTENT_SOURCE_DIR_<NAME>, or its CMake
 // package through FETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS. Like a system switch, it
@@ -140,6 +171,9 @@ func (r *subdirReader) fetchFromDistro(d decision) (decision, bool) {
 		return d, false
 	}
 	c, ok := fetchCopyOf(d.sub.dir)
+	if !ok && d.fw != "" {
+		c, ok = fetchCopyOf(d.fw) // its sources serve under any declared name
+	}
 	if pm := r.env.Platform.PackageManager; !ok || (pm != "" && pm != "apt-get" && pm != "apt") {
 		return d, false
 	}

@@ -113,6 +113,20 @@ func TestCMakeFetchContent(t *testing.T) {
 			tree: memTree{"CMakeLists.txt": "project(p CXX)\noption(P_TESTS \"Build the tests\" ON)\nif(P_TESTS)\n" + "FetchContent_MakeAvailable(googletest)\nendif()\n" +
 				decl("googletest")},
 			planLine: "cmake -DP_TESTS=OFF -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)"},
+		{name: "googletest declared under another name, by its GIT_REPOSITORY",
+			log: fetchError("gtest_ext", "test/CMakeLists.txt:3 (FetchContent_MakeAvailable)"),
+			tree: memTree{"CMakeLists.txt": "project(p CXX)\nadd_subdirectory(test)\n",
+				"test/CMakeLists.txt": "include(FetchContent)\nFetchContent_Declare(gtest_ext GIT_REPOSITORY https://example.invalid/google/googletest.git GIT_TAG v1.14.0)\n" +
+					"FetchContent_MakeAvailable(gtest_ext)\n"},
+			planLine: "cmake -DFETCHCONTENT_SOURCE_DIR_GTEST_EXT=/usr/src/googletest -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)",
+			analysis: []string{"test/CMakeLists.txt:3 fetches gtest_ext"}},
+		{name: "Catch2 declared under another name, by its URL: the build's system switch",
+			log: fetchError("catch_ext", "CMakeLists.txt:8 (FetchContent_MakeAvailable)"),
+			tree: memTree{"CMakeLists.txt": "project(p CXX)\noption(P_USE_SYSTEM_CATCH2 \"Use an installed Catch2\" OFF)\nif(P_USE_SYSTEM_CATCH2)\n" +
+				"  find_package(Catch2 3 REQUIRED)\nelse()\n  include(FetchContent)\n" +
+				"  FetchContent_Declare(catch_ext URL https://example.invalid/catchorg/Catch2/archive/v3.7.1.tar.gz)\n  FetchContent_MakeAvailable(catch_ext)\nendif()\n"},
+			planLine: "cmake -DP_USE_SYSTEM_CATCH2=ON -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)",
+			setup:    "apt-get update && apt-get install -y build-essential cmake pkgconf catch2"},
 		{name: "a library the package needs, ungated: no fix",
 			log:  fetchError("zlib", "CMakeLists.txt:4 (FetchContent_MakeAvailable)"),
 			tree: memTree{"CMakeLists.txt": "project(p C)\n" + decl("zlib") + "FetchContent_MakeAvailable(zlib)\n"},

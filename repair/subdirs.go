@@ -330,6 +330,9 @@ func (r *subdirReader) decideAt(sub missingSubdir, settings map[string]bool, dep
 	if sub.cmd == "file" {
 		fw, isFW = frameworkOfDownload(name)
 	}
+	if !isFW && isFetch(sub.cmd) {
+		fw, isFW = r.declaredFramework(sub)
+	}
 	if isFW {
 		d.fw = fw.name
 		d.purpose = "tests"
