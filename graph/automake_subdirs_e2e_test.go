@@ -21,19 +21,3 @@ func TestE2EScriptedAutomakeSubdir(t *testing.T) {
 		before: "cannot find input file: `tests/Makefile.in'", analysis: "Makefile.am's SUBDIRS names tests",
 		recipe: "autoreconf -fi && ./configure", artifact: "libreadosm"})
 }
-
-// TestE2EScriptedAutomakeSubdirConditional ports Debian's repacked pngnq 1.1+ds offline:
-// it ships no configure, and its Makefile.am names the stripped freegetopt/ through
-// MAYBE_FREEGETOPT under an automake conditional, so autoreconf itself fails
-// ("required directory ./freegetopt does not exist"). Without scripted repairs the port
-// escalates there; with them automake-missing-subdir drops freegetopt from configure.ac
-// and the variable, the plan's own autoreconf runs again and the port verifies and
-// replays.
-//
-//	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2EScriptedAutomakeSubdirConditional$' ./graph/
-func TestE2EScriptedAutomakeSubdirConditional(t *testing.T) {
-	tier.Long(t)
-	runRepackedCase(t, repackedCase{pkg: "pngnq", file: "pngnq_1.1+ds.orig.tar.xz", rule: "automake-missing-subdir",
-		before: "required file 'freegetopt/Makefile.in' not found", analysis: "Makefile.am's MAYBE_FREEGETOPT names freegetopt",
-		recipe: "autoreconf -fi && ./configure", artifact: "pngnq"})
-}
