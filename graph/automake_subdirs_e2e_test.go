@@ -12,7 +12,8 @@ import (
 // input file: `tests/Makefile.in'"). Without scripted repairs the port escalates with
 // that error; with them automake-missing-subdir drops tests from both files, runs
 // autoreconf -fi before ./configure, the port verifies with the fix recorded by rule,
-// and the recipe (its patches and commands) replays to the same artifacts.
+// and the recipe (its patches and commands) replays to the same artifacts. Measured:
+// 1272 s in all (verified port 9 min 28 s, replay 8 min 5 s) under a load average of 20-27.
 //
 //	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2EScriptedAutomakeSubdir$' ./graph/
 func TestE2EScriptedAutomakeSubdir(t *testing.T) {
