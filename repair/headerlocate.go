@@ -41,6 +41,8 @@ const (
 // commands for the packages (with network), then a fixed find below the include roots
 // and dpkg-query for each file's packages (without network), with env as the commands'
 // environment. The name and the packages are checked before they reach a command line.
+// Without dpkg (Alpine) the files come back with no packages, and the header-subdir
+// rule, which takes only a file of a package it can relate to the source, makes no fix.
 func SandboxLocator(sb atesor.Sandbox, p atesor.Platform, env []string) LocateFunc {
 	return func(ctx context.Context, name string, install []string) ([]HeaderFile, error) {
 		if !includeName.MatchString(name) || len(name) > 200 {
