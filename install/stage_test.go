@@ -220,7 +220,7 @@ func TestChooseHeaderOnly(t *testing.T) {
 		{name: "only a vendored framework's test programs", files: headers,
 			ctest: `{"tests":[{"command":["` + repo + `/build/googletest/samples/sample1_unittest"]}]}`,
 			from:  atesor.ArtifactsFromRules, headerOnly: true, primaries: []string{repo + "/build/example", repo + "/build/googletest/lib/libgtest.a"},
-			reason: "header-only library: the install step staged 2 headers and no program or library, and the build-system metadata names no test program"},
+			reason: "header-only library: the install step staged 2 headers and no program or library, and no test program of the package that the build-system metadata names was built"},
 		{name: "no test program", files: headers, ctest: `{"tests":[]}`,
 			from: atesor.ArtifactsFromRules, headerOnly: true, primaries: []string{repo + "/build/example", repo + "/build/googletest/lib/libgtest.a"},
 			reason: "header-only library: the install step staged 2 headers"},

@@ -188,5 +188,5 @@ func ArtifactsReason(inst *atesor.Install) string {
 		}
 		return fmt.Sprintf("header-only library: its %d test programs, compiled from the staged headers, are the riscv64 evidence", inst.PrimaryTestPrograms)
 	}
-	return fmt.Sprintf("header-only library: the install step staged %s and no program or library, and the build-system metadata names no test program of the package that was built", count(inst.Headers, "header", "headers"))
+	return fmt.Sprintf("header-only library: the install step staged %s and no program or library, and no test program of the package that the build-system metadata names was built, so the curator rules chose among the built programs", count(inst.Headers, "header", "headers"))
 }
