@@ -144,6 +144,7 @@ func FuzzReadCMake(f *testing.F) {
 	f.Add(readLog(f, "cmake/snappy-1.2.2.txt"))
 	f.Add("if(NOT (A OR B) AND TARGET gtest)\nadd_subdirectory(\"${X}/t\" [=[b]=])\nelseif(C)\nelse()\nendif()\n")
 	f.Add("#[[ c ]] set(X a CACHE BOOL \"d\") option(Y \"\" ON) cmake_dependent_option(Z d ON Y OFF)")
+	f.Add("set(u https://h/Catch/v2/catch.hpp)\nfile(DOWNLOAD ${u} x)\nset(a ${a}${a})\nfile(DOWNLOAD ${a} y)\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		s, err := readCMakeScript("sub/CMakeLists.txt", src)
 		if err != nil {
@@ -163,6 +164,14 @@ func FuzzReadCMake(f *testing.F) {
 			if c.Name == "add_subdirectory" {
 				if p, ok := s.subdir(c, "."); ok && (strings.HasPrefix(p, "..") || strings.HasPrefix(p, "/")) {
 					t.Fatalf("subdir %q leaves the repository", p)
+				}
+			}
+			if c.Name == "file" {
+				if url, ok := s.download(c); ok {
+					if len(url) > maxExpanded {
+						t.Fatalf("download URL of %d bytes", len(url))
+					}
+					frameworkOfDownload(url)
 				}
 			}
 		}

@@ -197,7 +197,7 @@ func (s *cmakeScript) subdir(c cmakeCommand, sourceRoot string) (string, bool) {
 			unknown = true
 			return ref
 		})
-		if unknown {
+		if unknown || len(dir) > maxExpanded {
 			return "", false
 		}
 		if !strings.Contains(dir, "${") {

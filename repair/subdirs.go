@@ -128,14 +128,21 @@ func (s *cmakeScript) download(c cmakeCommand) (string, bool) {
 			break
 		}
 		url = cmakeRef.ReplaceAllStringFunc(url, func(ref string) string {
-			if v, ok := s.vars[ref[2:len(ref)-1]]; ok {
+			if v, ok := s.vars[ref[2:len(ref)-1]]; ok && len(v) <= maxExpanded {
 				return v
 			}
 			return ""
 		})
+		if len(url) > maxExpanded {
+			return "", false // variables that expand into themselves
+		}
 	}
 	return url, url != ""
 }
+
+// maxExpanded bounds a path or URL with its variables expanded: a variable set to many
+// references to itself would otherwise grow without end.
+const maxExpanded = 4096
 
 // makeCMakePart makes the fix for the parts find reports missing: each one's system
 // copy or gating option, and the blocks that need what is left out.

@@ -266,3 +266,20 @@ func checkCreated(t *testing.T, fix *Fix, want string) {
 		t.Errorf("the fix fails validation: %v", err)
 	}
 }
+
+// TestCMakeExpansionBounded: variables set to references to themselves (a hostile
+// CMakeLists.txt) expand to a bounded URL or directory, not without end.
+func TestCMakeExpansionBounded(t *testing.T) {
+	refs := strings.Repeat("${a}", 20000)
+	src := "set(a " + refs + ")\nfile(DOWNLOAD ${a} x)\nadd_subdirectory(${a})\n"
+	s, err := readCMakeScript("CMakeLists.txt", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if url, ok := s.download(s.cmds[1]); ok && len(url) > maxExpanded {
+		t.Errorf("download URL of %d bytes", len(url))
+	}
+	if dir, ok := s.subdir(s.cmds[2], "."); ok {
+		t.Errorf("subdir %d bytes long", len(dir))
+	}
+}
