@@ -8,17 +8,20 @@ import (
 )
 
 var (
-	// cmakeModuleErrorAt is an error CMake raises inside one of its own modules (an
-	// absolute path under .../Modules/), with the call stack that leads there from the
-	// package's files: FetchContent's "Build step for googletest failed", or, when the
-	// population runs in the configuring process, ExternalProject's "Each download
-	// failed!". The body between the two is a few lines of the module's message.
-	cmakeModuleErrorAt = re(`CMake Error at /[^\n:]*/Modules/[^\n:]+\.cmake:\d+ \(message\):\n((?:[^\n]*\n){0,40}?)[ \t]*Call Stack \(most recent call first\):\n((?:[ \t]+\S[^\n]*\n?){1,32})`)
+	// cmakeFetchErrorAt is a message() error with the call stack that leads there from
+	// the package's files: FetchContent's "Build step for googletest failed" from its own
+	// module when the population runs in a sub-build, or "Each download failed!" from
+	// the download script in the build tree (.../download-doctest.cmake) when it runs in
+	// the configuring process (policy CMP0168). The body between the two is a few lines of
+	// the message.
+	cmakeFetchErrorAt = re(`CMake Error at ([^\n]+):\d+ \(message\):\n((?:[^\n]*\n){0,40}?)[ \t]*Call Stack \(most recent call first\):\n((?:[ \t]+\S[^\n]*\n?){1,32})`)
 	// cmakeFetchFrame is a frame of that stack in the package's own files (a relative
 	// path) calling FetchContent: the most recent one is the call that failed.
 	cmakeFetchFrame = re(`(?mi)^[ \t]+([^/\s][^:\s]*):(\d+) \((FetchContent_MakeAvailable|FetchContent_Populate)\)\s*$`)
-	// cmakeFetchBuildStep names the declared dependency whose population failed.
+	// cmakeFetchBuildStep names the declared dependency whose population failed, and
+	// cmakeFetchScript the download script that failed, named after it.
 	cmakeFetchBuildStep = re(`Build step for (\S+) failed`)
+	cmakeFetchScript    = re(`/download-([A-Za-z0-9_.+-]+?)(?:-populate)?\.cmake$`)
 )
 
 // The FetchContent calls the rule answers, as the CMake reader names them.
@@ -79,8 +82,8 @@ func fetchesIn(r *subdirReader, text string) []missingSubdir {
 	for _, m := range cmakeFetchBuildStep.FindAllStringSubmatch(text, 16) {
 		named = append(named, m[1])
 	}
-	for _, m := range cmakeModuleErrorAt.FindAllStringSubmatch(text, 16) {
-		fr := cmakeFetchFrame.FindStringSubmatch(m[2])
+	for _, m := range cmakeFetchErrorAt.FindAllStringSubmatch(text, 16) {
+		fr := cmakeFetchFrame.FindStringSubmatch(m[3])
 		if fr == nil || slices.Contains(strings.Split(fr[1], "/"), "..") {
 			continue // a frame outside the source tree is no call of the package's
 		}
@@ -91,7 +94,7 @@ func fetchesIn(r *subdirReader, text string) []missingSubdir {
 			continue
 		}
 		s := r.script(file)
-		name, ok := fetchedName(s.cmds[s.at(cmd, line)], m[1], named)
+		name, ok := fetchedName(s.cmds[s.at(cmd, line)], m[1], m[2], named)
 		if !ok {
 			continue
 		}
@@ -104,11 +107,11 @@ func fetchesIn(r *subdirReader, text string) []missingSubdir {
 }
 
 // fetchedName picks the dependency that failed among a FetchContent call's arguments:
-// the one the module's message names (FetchContent's "Build step for NAME failed"),
-// else one the output names so elsewhere, else the call's only one, when the output
-// names none. FetchContent_Populate's further arguments (its direct form, URL and such)
-// name no dependency.
-func fetchedName(c cmakeCommand, body string, named []string) (string, bool) {
+// the one the report names (FetchContent's "Build step for NAME failed", or the
+// download-NAME.cmake script it came from), else one the output names so elsewhere,
+// else the call's only one, when the output names none. FetchContent_Populate's further
+// arguments (its direct form, URL and such) name no dependency.
+func fetchedName(c cmakeCommand, at, body string, named []string) (string, bool) {
 	var names []string
 	for i, a := range c.Args {
 		if a.Quoted || !cmakeVarName.MatchString(a.Text) || (c.Name == fetchPopulate && i > 0) {
@@ -117,6 +120,8 @@ func fetchedName(c cmakeCommand, body string, named []string) (string, bool) {
 		names = append(names, a.Text)
 	}
 	if m := cmakeFetchBuildStep.FindStringSubmatch(body); m != nil {
+		named = []string{m[1]}
+	} else if m := cmakeFetchScript.FindStringSubmatch(at); m != nil {
 		named = []string{m[1]}
 	}
 	if len(named) == 0 && len(names) == 1 {

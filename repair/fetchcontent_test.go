@@ -23,14 +23,6 @@ func fetchError(name string, frames ...string) string {
 		"\n\n\n-- Configuring incomplete, errors occurred!\n"
 }
 
-// inProcessFetchError is the report when the population runs in the configuring
-// process (policy CMP0168): ExternalProject's download step fails, with no name.
-const inProcessFetchError = "CMake Error at /usr/share/cmake-3.31/Modules/ExternalProject/shared_internal_commands.cmake:943 (message):\n" +
-	"  Each download failed!\n\n    error: downloading 'https://example.invalid/doctest-2.4.11.zip' failed\n          status_code: 6\n\n" +
-	"Call Stack (most recent call first):\n  /usr/share/cmake-3.31/Modules/FetchContent.cmake:1540 (__FetchContent_directPopulate)\n" +
-	"  /usr/share/cmake-3.31/Modules/FetchContent.cmake:2145 (__FetchContent_Populate)\n  CMakeLists.txt:5 (FetchContent_MakeAvailable)\n\n" +
-	"-- Configuring incomplete, errors occurred!\n"
-
 // TestCMakeFetchContent runs cmake-missing-subdir on failed FetchContent populations: the
 // real configure output of Debian's libsimpleini 4.22+dfsg with its CMakeLists.txt
 // files, and smaller trees for the three ways out (the build's system switch, the
@@ -82,11 +74,18 @@ func TestCMakeFetchContent(t *testing.T) {
 			tree: memTree{"CMakeLists.txt": "project(p CXX)\n" + decl("fmt") + decl("googletest") +
 				"FETCHCONTENT_MAKEAVAILABLE(fmt googletest)\n"},
 			planLine: "cmake -DFETCHCONTENT_SOURCE_DIR_GOOGLETEST=/usr/src/googletest -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)"},
-		{name: "a population in the configuring process names no dependency: the call's only one",
-			log:      inProcessFetchError,
-			tree:     memTree{"CMakeLists.txt": "cmake_minimum_required(VERSION 3.30)\nproject(p CXX)\n" + decl("doctest") + "FetchContent_MakeAvailable(doctest)\n"},
+		{name: "a population in the configuring process (CMP0168): the download script names it",
+			log:      "cmake-fetch-direct.log",
+			tree:     memTree{"CMakeLists.txt": readLog(t, "cmake/fetch-direct.txt")},
 			planLine: "cmake -DFETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)",
 			setup:    "apt-get update && apt-get install -y build-essential cmake pkgconf doctest-dev"},
+		{name: "in the configuring process, of two names: the one the download script names",
+			log: "cmake-fetch-direct.log",
+			tree: memTree{"CMakeLists.txt": "cmake_minimum_required(VERSION 3.30)\nproject(p CXX)\ninclude(FetchContent)\n" +
+				"FetchContent_Declare(doctest URL https://example.invalid/doctest-2.4.11.zip)\nFetchContent_MakeAvailable(fmt doctest)\n"},
+			planLine: "cmake -DFETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)",
+			setup:    "apt-get update && apt-get install -y build-essential cmake pkgconf doctest-dev",
+			analysis: []string{"CMakeLists.txt:5 fetches doctest"}},
 		{name: "FetchContent_Populate of googletest: its sources",
 			log: fetchError("googletest", "test/CMakeLists.txt:5 (FetchContent_Populate)"),
 			tree: memTree{"CMakeLists.txt": "project(p CXX)\nadd_subdirectory(test)\n",
@@ -256,7 +255,7 @@ func TestFetchContentAttack(t *testing.T) {
 func FuzzFetchesIn(f *testing.F) {
 	f.Add(readLog(f, "cmake-fetch-simpleini.log"))
 	f.Add(fetchError("googletest", "CMakeLists.txt:2 (FetchContent_MakeAvailable)"))
-	f.Add(inProcessFetchError)
+	f.Add(readLog(f, "cmake-fetch-direct.log"))
 	tree := memTree{"CMakeLists.txt": "project(p)\nFetchContent_MakeAvailable(googletest fmt)\nFetchContent_Populate(Catch2 QUIET)\nFetchContent_MakeAvailable(\"${X}\")\n"}
 	f.Fuzz(func(t *testing.T, text string) {
 		r := subdirReader{ctx: context.Background(), env: Env{Files: tree.files(), ReadFile: tree.read}, scripts: map[string]*cmakeScript{}}
