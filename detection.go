@@ -37,6 +37,14 @@ type Detection struct {
 	// command as go install names it (bin/tool) or, for a library, each package's test
 	// binary (bin/pkg.test).
 	GoArtifacts []string `json:"go_artifacts,omitempty"`
+	// GoNoModFile is true for Go packages with no go.mod (code written for GOPATH): the
+	// default plan makes one with go mod init GoModulePath before it builds.
+	GoNoModFile bool `json:"go_no_mod_file,omitempty"`
+	// GoModulePath is the module path such a tree is initialised with, and
+	// GoModulePathFrom says where it came from (the request, the distribution's
+	// Go-Import-Path field, an import comment); empty when none is known.
+	GoModulePath     string `json:"go_module_path,omitempty"`
+	GoModulePathFrom string `json:"go_module_path_from,omitempty"`
 }
 
 // BuildCandidate is a build system marker detection found but ranked lower.

@@ -19,4 +19,8 @@ type DistroSource struct {
 	// downloaded file was checked against both.
 	SHA256 string `json:"sha256"`
 	Size   int64  `json:"size"`
+	// GoImportPath is the import path the distribution builds a Go source under (its
+	// Go-Import-Path field); a port of Go packages with no go.mod takes it as the
+	// module path.
+	GoImportPath string `json:"go_import_path,omitempty"`
 }

@@ -28,6 +28,10 @@ type Request struct {
 	Optimize bool `json:"optimize,omitempty"`
 	// Origin records the distribution package Source was resolved from (reported as is).
 	Origin *DistroSource `json:"origin,omitempty"`
+	// GoModule is the module path for Go packages with no go.mod: the port makes their
+	// go.mod with it (go mod init). It wins over the distribution's Go-Import-Path and
+	// the import comments of the package clauses.
+	GoModule string `json:"go_module,omitempty"`
 }
 
 // Defaults used when a Request leaves a limit at zero.

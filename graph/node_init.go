@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -19,7 +20,7 @@ func (r *run) initNode(ctx context.Context, s *atesor.State) error {
 	if err := r.placeSource(ctx, s); err != nil {
 		return err
 	}
-	det, err := knowledge.Detect(ctx, r.hostTree)
+	det, err := knowledge.DetectWith(ctx, r.hostTree, goModuleHint(s.Request))
 	if err != nil {
 		return fmt.Errorf("detect the build system: %w", err)
 	}
@@ -33,6 +34,28 @@ func (r *run) initNode(ctx context.Context, s *atesor.State) error {
 	s.SourceELFs = verify.ShippedELFs(shipped)
 	r.snapshotOriginal(ctx, s)
 	return nil
+}
+
+// noGoModulePath ends a run whose Go packages have no go.mod and no known module path,
+// with what to give: no plan builds them.
+func noGoModulePath(s *atesor.State, err error) error {
+	s.FailureClass = atesor.FailureSetup
+	s.EscalationReason = err.Error()
+	return err
+}
+
+// goModuleHint is the module path the request knows for Go packages with no go.mod:
+// the one it gives, else the distribution's Go-Import-Path of the package it was
+// resolved from.
+func goModuleHint(req atesor.Request) knowledge.DetectOptions {
+	switch {
+	case req.GoModule != "":
+		return knowledge.DetectOptions{GoModulePath: req.GoModule, GoModulePathFrom: "the request"}
+	case req.Origin != nil && req.Origin.GoImportPath != "":
+		return knowledge.DetectOptions{GoModulePath: req.Origin.GoImportPath,
+			GoModulePathFrom: fmt.Sprintf("the Go-Import-Path of %s %s %s", req.Origin.Distro, req.Origin.Package, req.Origin.Version)}
+	}
+	return knowledge.DetectOptions{}
 }
 
 // placeSource copies a directory or unpacked tarball in, or clones a git URL inside the
@@ -94,6 +117,9 @@ func (r *run) heuristicPlanNode(ctx context.Context, s *atesor.State) error {
 		return nil
 	}
 	plan, tests, err := knowledge.DefaultPlan(det, s.Platform)
+	if err != nil && r.provider == nil && errors.Is(err, knowledge.ErrNoGoModulePath) {
+		return noGoModulePath(s, err)
+	}
 	if err != nil {
 		r.log.Info("no default plan", "err", err)
 		return nil

@@ -27,6 +27,9 @@ func (r *run) scoutNode(ctx context.Context, s *atesor.State) error {
 		}
 	}
 	plan, tests, err := knowledge.DefaultPlan(s.Detection, s.Platform)
+	if errors.Is(err, knowledge.ErrNoGoModulePath) {
+		return noGoModulePath(s, err)
+	}
 	if err != nil {
 		plan = knowledge.DiscoveryPlan(s.Platform)
 		tests = nil

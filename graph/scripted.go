@@ -154,7 +154,8 @@ func (r *run) distribution(s *atesor.State) repair.DistributionFunc {
 			if err != nil {
 				return nil, err
 			}
-			d := &repair.Distribution{Package: b.Package, Version: b.Version, Switches: b.Switches, BuildDepends: b.BuildDepends}
+			d := &repair.Distribution{Package: b.Package, Version: b.Version, Switches: b.Switches, BuildDepends: b.BuildDepends,
+				GoImportPath: b.GoImportPath}
 			if b.RulesErr != nil {
 				d.Unread = b.RulesErr.Error()
 			}

@@ -25,18 +25,23 @@ type candidate struct {
 	shipped    bool // a shipped configure script
 	order      int  // precedence among markers of one directory level
 	hasMain    bool // a Go module with a main package (ranks first among go.mod files)
+	goPath     bool // Go packages with no go.mod
 }
 
 // Marker precedence at one directory level: go.mod and Cargo.toml win, then a shipped
-// configure, CMake, meson, a Makefile, and last autotools sources that need autoreconf.
+// configure, CMake, meson, Go packages with no go.mod, a Makefile, and last autotools
+// sources that need autoreconf. Go packages with no go.mod rank after a Makefile that
+// builds a C part or sets up GOPATH itself (see [goPathTree]).
 const (
 	orderGo = iota
 	orderCargo
 	orderConfigure
 	orderCMake
 	orderMeson
+	orderGoPath
 	orderMake
 	orderAutotools
+	orderGoPathLow
 )
 
 var (
@@ -56,7 +61,26 @@ var (
 // configure.ac/configure.in (autotools with autoreconf). Markers only in subdirectories
 // (build/cmake, a Go module under go/) rank below every top-level marker, and a chosen
 // subdirectory is reported in BuildDir.
+//
+// Go packages with no go.mod anywhere in the tree (code written for GOPATH) are a Go
+// build too (Detection.GoNoModFile), ranked below configure, CMake and meson and above a
+// Makefile that only runs the go command (tests, linters); a Makefile wins when the
+// tree also has C or C++ sources outside the Go packages. The module path the build
+// initialises comes from opts, else from the package clauses' import comments.
 func Detect(ctx context.Context, root string) (*atesor.Detection, error) {
+	return DetectWith(ctx, root, DetectOptions{})
+}
+
+// DetectOptions are what a caller knows of a source beyond its tree.
+type DetectOptions struct {
+	// GoModulePath is the module path of Go packages with no go.mod (the request's, or
+	// the distribution's Go-Import-Path field), and GoModulePathFrom says from where;
+	// it wins over an import comment. Ignored for a tree with a go.mod.
+	GoModulePath, GoModulePathFrom string
+}
+
+// DetectWith is [Detect] with what the caller knows of the source.
+func DetectWith(ctx context.Context, root string, opts DetectOptions) (*atesor.Detection, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -89,7 +113,19 @@ func Detect(ctx context.Context, root string) (*atesor.Detection, error) {
 	}
 
 	// Go: the module the build uses, else the shallowest one.
-	if modDir, ok := goModuleDir(t, det, cands); ok {
+	if len(cands) > 0 && cands[0].goPath {
+		det.GoNoModFile = true
+		det.GoModulePath, det.GoModulePathFrom = opts.GoModulePath, opts.GoModulePathFrom
+		if det.GoModulePath == "" {
+			if g, ok := findGoPathTree(t); ok {
+				det.GoModulePath, det.GoModulePathFrom = g.modulePath, g.from
+			}
+		}
+		g := analyseGoAs(t, "", det.GoModulePath)
+		det.ModuleDir = "."
+		det.HasMain, det.MainPath, det.HasCGO = g.hasMain, g.mainPath, g.hasCGO
+		det.GoCommands, det.GoPortableTags, det.GoArtifacts = g.commands, g.portableTags, g.artifacts()
+	} else if modDir, ok := goModuleDir(t, det, cands); ok {
 		g := analyseGo(t, modDir)
 		det.ModuleDir = displayDir(modDir)
 		det.HasMain, det.MainPath, det.HasCGO = g.hasMain, g.mainPath, g.hasCGO
@@ -208,6 +244,15 @@ func dirCandidates(t *tree, dir string) []candidate {
 		}
 		add(c)
 	}
+	if dir == "" {
+		if g, ok := findGoPathTree(t); ok {
+			c := candidate{system: atesor.BuildGo, evidence: g.evidence, confidence: 0.8, order: orderGoPath, goPath: true}
+			if g.buildsC {
+				c.order = orderGoPathLow
+			}
+			add(c)
+		}
+	}
 	if p := join("Cargo.toml"); t.isFile(p) {
 		c := candidate{system: atesor.BuildCargo, evidence: p, confidence: 0.95, order: orderCargo}
 		if dir != "" {
@@ -304,7 +349,7 @@ func goModuleDir(t *tree, det *atesor.Detection, cands []candidate) (string, boo
 		return det.BuildDir, true
 	}
 	for _, c := range cands {
-		if c.system == atesor.BuildGo {
+		if c.system == atesor.BuildGo && !c.goPath {
 			return c.dir, true
 		}
 	}

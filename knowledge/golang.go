@@ -52,13 +52,23 @@ var (
 // analyseGo reads the Go files of the module in modDir ("" is the top level): main
 // packages ranked so that cmd/<name> beats examples and tests, cgo use and cgo libraries.
 func analyseGo(t *tree, modDir string) goInfo {
+	prefix := ""
+	if modDir != "" {
+		prefix = modDir + "/"
+	}
+	return analyseGoAs(t, modDir, modfile.ModulePath([]byte(t.readString(prefix+"go.mod"))))
+}
+
+// analyseGoAs is [analyseGo] for the module path mod (empty: unknown), which names the
+// module's root programs and test binaries.
+func analyseGoAs(t *tree, modDir, mod string) goInfo {
 	var g goInfo
 	prefix := ""
 	if modDir != "" {
 		prefix = modDir + "/"
 	}
 	modBase := ""
-	if mod := modfile.ModulePath([]byte(t.readString(prefix + "go.mod"))); mod != "" {
+	if mod != "" {
 		modBase = goModuleBase(mod)
 	}
 	// Nested modules are separate builds: their directories are skipped.

@@ -1,10 +1,26 @@
 package knowledge
 
 import (
+	"errors"
 	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 )
+
+// GoModPhase is the plan phase that gives Go packages with no go.mod a go.mod.
+const GoModPhase = "go-mod"
+
+// ErrNoGoModulePath is returned by [DefaultPlan] for Go packages with no go.mod when no
+// module path is known.
+var ErrNoGoModulePath = errors.New("the Go packages have no go.mod and no module path is known " +
+	"(no Go-Import-Path from the distribution, no import comment on a package clause): " +
+	"give the module path (atesor port --go-module PATH, graph Request.GoModule), or add a go.mod to the source")
+
+// GoModInitLine makes a go.mod for module path mod unless one exists: a plan's phases
+// run again after a fix, and the go command refuses to initialise a module twice.
+func GoModInitLine(mod string) string {
+	return "test -f go.mod || " + goToolchainEnv + " go mod init " + shellQuote(mod)
+}
 
 // goBuildCommand is the default plan's Go build, run in the module directory:
 //

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 
+	"golang.org/x/mod/module"
+
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/textlist"
 )
@@ -69,6 +71,7 @@ func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []
 	dir := shellDir(det.BuildDir)
 	var build string
 	var tests []string
+	var preBuild []atesor.Phase
 	tools := toolDeps[det.BuildSystem]
 	switch bs {
 	case "configure":
@@ -114,6 +117,15 @@ func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []
 		if mod == "" {
 			mod = dir
 		}
+		if det.GoNoModFile {
+			if det.GoModulePath == "" {
+				return atesor.BuildPlan{}, nil, ErrNoGoModulePath
+			}
+			if err := module.CheckImportPath(det.GoModulePath); err != nil {
+				return atesor.BuildPlan{}, nil, fmt.Errorf("module path for the Go packages with no go.mod: %w", err)
+			}
+			preBuild = []atesor.Phase{{Name: GoModPhase, Commands: []string{inDir(mod, GoModInitLine(det.GoModulePath))}}}
+		}
 		build = inDir(mod, goBuildCommand(det))
 		tests = []string{inDir(mod, goToolchainEnv+" go test ./...")}
 	case atesor.BuildCargo:
@@ -131,6 +143,11 @@ func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []
 	if bs == "configure" && len(det.OutdatedConfigScripts) > 0 {
 		plan.Phases = append(plan.Phases, atesor.Phase{Name: "config-scripts", Commands: refreshConfigScripts(det.OutdatedConfigScripts)})
 	}
+	if det.GoNoModFile && len(preBuild) > 0 {
+		plan.Reasoning += fmt.Sprintf(" The Go packages have no go.mod: the %s phase makes one with module path %s (from %s).",
+			GoModPhase, det.GoModulePath, textlist.OrNone(det.GoModulePathFrom))
+	}
+	plan.Phases = append(plan.Phases, preBuild...)
 	plan.Phases = append(plan.Phases, atesor.Phase{Name: "build", Commands: []string{build}})
 	return plan, tests, nil
 }

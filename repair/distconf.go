@@ -24,6 +24,9 @@ type Distribution struct {
 	// Unread says why the packaging's switches are not known ("" when they were read);
 	// the build dependencies alone still count.
 	Unread string
+	// GoImportPath is the import path the distribution builds a Go source under (its
+	// Go-Import-Path field), "" for other sources.
+	GoImportPath string
 }
 
 // DistributionFunc returns how the distribution builds the run's source; nil, nil when

@@ -124,7 +124,7 @@ func (r Rule) claims(f Failure) bool {
 // whose signatures are most specific first.
 func Rules() []Rule {
 	return []Rule{configScriptsRule(), automakeSubdirRule(), autoreconfRule(), archFlagsRule(), gcc14Rule(), permissiveRule(),
-		goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), mesonSubprojectRule(), atomicsRule(), goSanitizerRule(),
+		goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), mesonSubprojectRule(), atomicsRule(), goSanitizerRule(), goModInitRule(),
 		missingPackageRule(), headerDirRule(), parallelRaceRule(), buildSystemRule(), headerOnlyTestsRule(),
 		// Last: configuring the way the distribution does answers what no specific rule did.
 		distributionConfigureRule()}

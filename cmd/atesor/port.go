@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/mod/module"
+
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/graph"
 	"github.com/eclipse-atesor/atesor-go/install"
@@ -61,6 +63,7 @@ type portFlags struct {
 	noAccel                      bool
 	pkg, asJSON, verbose         bool
 	crates                       string
+	goModule                     string
 }
 
 // portFlagSet defines the flags of port into f.
@@ -73,6 +76,7 @@ func portFlagSet(f *portFlags) *flag.FlagSet {
 	fs.BoolVar(&f.keepSandbox, "keep-sandbox", false, "keep the run's sandbox changes (overlay upper directory)")
 	fs.BoolVar(&f.pkg, "package", false, "also write <out>/<name>_package.zip with recipe, report, artifacts and logs")
 	fs.StringVar(&f.out, "out", defaultOutDir, "output directory")
+	fs.StringVar(&f.goModule, "go-module", "", "module path for Go packages with no go.mod (go mod init PATH); default: the Debian\nsource's Go-Import-Path, else the package clause's import comment")
 	fs.BoolVar(&f.asJSON, "json", false, "print the report as JSON on stdout (the document <out>/<name>_report.json holds)")
 	return fs
 }
@@ -304,6 +308,11 @@ func portRun(ctx context.Context, a *app, j portJob) (*portResult, error) {
 	if err != nil {
 		return nil, &portUsageError{fmt.Sprintf("--platform: %v", err)}
 	}
+	if f.goModule != "" {
+		if err := module.CheckImportPath(f.goModule); err != nil {
+			return nil, &portUsageError{fmt.Sprintf("--go-module: %v", err)}
+		}
+	}
 	var origin *atesor.DistroSource
 	if debsrc.IsSpec(src) {
 		res, err := resolveDebianSource(ctx, src)
@@ -334,6 +343,7 @@ func portRun(ctx context.Context, a *app, j portJob) (*portResult, error) {
 		Source: src, Name: f.name, Platform: f.platform,
 		MaxAttempts: f.maxAttempts, MaxCostUSD: f.maxCost, TestTimeout: f.testTimeout,
 		Force: f.force, Resume: f.resume, OutputDir: f.out, Origin: origin, Optimize: f.optimize,
+		GoModule: f.goModule,
 	}
 	noSandbox := func(context.Context, atesor.Platform) (atesor.Sandbox, error) {
 		return nil, errors.New("the cache check opens no sandbox")

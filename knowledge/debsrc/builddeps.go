@@ -176,6 +176,9 @@ type Build struct {
 	// RulesErr says why debian/rules could not be read (Switches is then empty): the
 	// Build-Depends come from the signed index alone and are still good.
 	RulesErr error
+	// GoImportPath is the import path Debian builds a Go source under (see
+	// [Source.GoImportPath]).
+	GoImportPath string
 }
 
 // Build looks the source package name (at version, the full Debian version or its
@@ -189,7 +192,8 @@ func (r *Resolver) Build(ctx context.Context, name, version, arch string) (*Buil
 	if err != nil {
 		return nil, err
 	}
-	b := &Build{Package: src.Package, Version: src.Version, BuildDepends: BuildDepends(src.BuildDepends, arch)}
+	b := &Build{Package: src.Package, Version: src.Version, BuildDepends: BuildDepends(src.BuildDepends, arch),
+		GoImportPath: src.GoImportPath}
 	rules, err := r.rulesOf(ctx, src)
 	if err != nil {
 		if ctx.Err() != nil {

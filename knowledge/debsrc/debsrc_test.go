@@ -255,3 +255,80 @@ func FuzzParseSources(f *testing.F) {
 		}
 	})
 }
+
+// goSources are trixie's stanza of a Go source (trimmed) and hostile variants.
+const goSources = `Package: golang-github-pmezard-go-difflib
+Binary: golang-github-pmezard-go-difflib-dev
+Version: 1.0.0-3
+Build-Depends: debhelper-compat (= 13), dh-golang, golang-any
+Format: 3.0 (quilt)
+Checksums-Sha256:
+ 28f3dc1b5c0efd61203ab07233f774740d3bf08da4d8153fb5310db6cea0ebda 11398 golang-github-pmezard-go-difflib_1.0.0.orig.tar.gz
+Homepage: https://github.com/pmezard/go-difflib
+Go-Import-Path: github.com/pmezard/go-difflib
+Directory: pool/main/g/golang-github-pmezard-go-difflib
+
+Package: etcd
+Version: 3.5.16-4
+Go-Import-Path: go.etcd.io/etcd, github.com/coreos/etcd
+
+Package: fdroidcl
+Version: 0.7.0-6
+Go-Import-Path: mvdan.cc/fdroidcl,
+
+Package: old-control-field
+Version: 1.0-1
+XS-Go-Import-Path: example.org/old
+
+Package: hostile
+Version: 1.0-1
+Go-Import-Path: example.org/x; reboot
+
+Package: option
+Version: 1.0-1
+Go-Import-Path: -modfile=/etc/passwd
+
+Package: zlib
+Version: 1:1.3.dfsg+really1.3.1-1
+`
+
+func TestParseSourcesGoImportPath(t *testing.T) {
+	got := map[string]string{}
+	if err := debsrc.ParseSources(strings.NewReader(goSources), func(s debsrc.Source) bool {
+		got[s.Package] = s.GoImportPath
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"golang-github-pmezard-go-difflib": "github.com/pmezard/go-difflib",
+		"etcd":                             "go.etcd.io/etcd",
+		"fdroidcl":                         "mvdan.cc/fdroidcl",
+		"old-control-field":                "example.org/old",
+		"hostile":                          "",
+		"option":                           "",
+		"zlib":                             "",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Go import paths (-want +got):\n%s", d)
+	}
+}
+
+func TestResolveRecordsGoImportPath(t *testing.T) {
+	tarball := []byte("pretend this is a gzip tarball")
+	index := strings.Replace(goSources, "28f3dc1b5c0efd61203ab07233f774740d3bf08da4d8153fb5310db6cea0ebda 11398",
+		fmt.Sprintf("%s %d", sum(tarball), len(tarball)), 1)
+	signer := debiantest.NewSigner(t, "Test Archive")
+	a := debiantest.NewArchive(t, signer, "trixie", time.Now().Add(-time.Hour), map[string][]byte{
+		sourcesXZ: debiantest.XZ(t, []byte(index)),
+		"pool/main/g/golang-github-pmezard-go-difflib/golang-github-pmezard-go-difflib_1.0.0.orig.tar.gz": tarball,
+	})
+	r := &debsrc.Resolver{Mirror: a.URL, Suite: "trixie", CacheDir: t.TempDir(), Keyrings: []string{signer.Keyring}}
+	got, err := r.Resolve(t.Context(), "debian:golang-github-pmezard-go-difflib")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Origin.GoImportPath != "github.com/pmezard/go-difflib" {
+		t.Errorf("origin %+v, want the Go-Import-Path recorded", got.Origin)
+	}
+}

@@ -93,7 +93,8 @@ func (r *Resolver) Resolve(ctx context.Context, spec string) (*Resolved, error) 
 			src.Package, src.Version, cmp.Or(src.Format, "unknown"), ErrNoOrig)
 	}
 	origin := atesor.DistroSource{Distro: "debian", Package: src.Package, Version: src.Version, Suite: r.Suite,
-		Component: r.component(), Path: src.PoolPath(orig), SHA256: orig.SHA256, Size: orig.Size}
+		Component: r.component(), Path: src.PoolPath(orig), SHA256: orig.SHA256, Size: orig.Size,
+		GoImportPath: src.GoImportPath}
 	file, err := r.fetchTarball(ctx, origin)
 	if err != nil {
 		return nil, err

@@ -1,12 +1,15 @@
 package debsrc
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"path"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"golang.org/x/mod/module"
 
 	"github.com/eclipse-atesor/atesor-go/internal/deb822"
 )
@@ -22,6 +25,9 @@ type Source struct {
 	// BuildDepends holds the Build-Depends and Build-Depends-Arch fields, joined by a
 	// comma (read them with [BuildDepends]).
 	BuildDepends string
+	// GoImportPath is the import path Debian builds a Go source under: the first valid
+	// path of its Go-Import-Path field (XS-Go-Import-Path in debian/control), or "".
+	GoImportPath string
 }
 
 // File is one file of a source package.
@@ -64,7 +70,8 @@ func (s Source) PoolPath(f File) string {
 func ParseSources(r io.Reader, fn func(Source) bool) error {
 	err := deb822.Read(r, func(p deb822.Paragraph) bool {
 		cur := Source{Package: p.Get("Package"), Version: p.Get("Version"), Format: p.Get("Format"), Directory: p.Get("Directory"),
-			BuildDepends: joinFields(p.Get("Build-Depends"), p.Get("Build-Depends-Arch"))}
+			BuildDepends: joinFields(p.Get("Build-Depends"), p.Get("Build-Depends-Arch")),
+			GoImportPath: GoImportPath(cmp.Or(p.Get("Go-Import-Path"), p.Get("XS-Go-Import-Path")))}
 		if cur.Package == "" {
 			return true
 		}
@@ -74,7 +81,7 @@ func ParseSources(r io.Reader, fn func(Source) bool) error {
 			}
 		}
 		return fn(cur)
-	}, "Package", "Version", "Format", "Directory", "Checksums-Sha256", "Build-Depends", "Build-Depends-Arch")
+	}, "Package", "Version", "Format", "Directory", "Checksums-Sha256", "Build-Depends", "Build-Depends-Arch", "Go-Import-Path", "XS-Go-Import-Path")
 	if err != nil {
 		return fmt.Errorf("read the Sources index: %w", err)
 	}
@@ -98,6 +105,23 @@ func parseFileLine(line string) (File, bool) {
 		return File{}, false
 	}
 	return File{Name: f[2], Size: n, SHA256: f[0]}, true
+}
+
+// GoImportPath is the first valid import path of a Go-Import-Path field, a
+// comma-separated list whose first entry is the one the package builds under
+// ("go.etcd.io/etcd, github.com/coreos/etcd"); "" when it has none.
+func GoImportPath(field string) string {
+	for _, p := range strings.Split(field, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if module.CheckImportPath(p) != nil || strings.HasPrefix(p, "-") {
+			return ""
+		}
+		return p
+	}
+	return ""
 }
 
 // joinFields joins the non-empty relation fields with a comma.

@@ -1,0 +1,2 @@
+// Package errors provides simple error handling primitives.
+package errors
