@@ -31,18 +31,23 @@ func WithArtifacts(expected []string, d *atesor.Detection) []string {
 
 // WithPlanTags gives commands (tests, the install step) the build tags the plan's go
 // commands use (a scripted fix may have added purego): code built without them would
-// not be the code that was verified.
+// not be the code that was verified. When the plan's go test turns vet off (Go
+// packages with no go.mod), so do the commands' go test lines.
 func WithPlanTags(cmds []string, plan *atesor.BuildPlan) []string {
 	if plan == nil {
 		return cmds
 	}
 	tags := repair.GoTags(*plan)
-	if len(tags) == 0 {
+	vetOff := repair.GoVetsOff(*plan)
+	if len(tags) == 0 && !vetOff {
 		return cmds
 	}
 	out := make([]string, len(cmds))
 	for i, c := range cmds {
 		out[i] = repair.WithGoTags(c, tags)
+		if vetOff {
+			out[i] = repair.WithGoVetOff(out[i])
+		}
 	}
 	return out
 }

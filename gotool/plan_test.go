@@ -45,3 +45,20 @@ func TestWithPlanGoTags(t *testing.T) {
 		t.Errorf("no plan: %q", got)
 	}
 }
+
+// TestWithPlanVetOff: a plan whose go test turns vet off (Go packages with no go.mod)
+// runs the package's tests that way too; go build's lines and other commands stay.
+func TestWithPlanVetOff(t *testing.T) {
+	plan := &atesor.BuildPlan{Phases: []atesor.Phase{
+		{Name: "go-mod", Commands: []string{"test -f go.mod || GOTOOLCHAIN=auto go mod init github.com/pmezard/go-difflib"}},
+		{Name: "build", Commands: []string{"GOTOOLCHAIN=auto go build -buildvcs=false ./... && GOTOOLCHAIN=auto go test -vet=off -buildvcs=false -c -o bin/ ./..."}},
+	}}
+	got := WithPlanTags([]string{"GOTOOLCHAIN=auto go test ./...", "go test -vet=all ./x", "make check"}, plan)
+	if d := cmp.Diff([]string{"GOTOOLCHAIN=auto go test -vet=off ./...", "go test -vet=all ./x", "make check"}, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	plan.Phases[1].Commands = []string{"go build ./... && echo -vet=off"}
+	if got := WithPlanTags([]string{"go test ./..."}, plan); got[0] != "go test ./..." {
+		t.Errorf("vet is on in the plan's go test: %q", got)
+	}
+}

@@ -127,7 +127,7 @@ func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []
 			preBuild = []atesor.Phase{{Name: GoModPhase, Commands: []string{inDir(mod, GoModInitLine(det.GoModulePath))}}}
 		}
 		build = inDir(mod, goBuildCommand(det))
-		tests = []string{inDir(mod, goToolchainEnv+" go test ./...")}
+		tests = []string{inDir(mod, goToolchainEnv+" go test"+goVetFlag(det)+" ./...")}
 	case atesor.BuildCargo:
 		build = inDir(dir, "cargo build --release")
 		tests = []string{inDir(dir, "cargo test --release")}

@@ -68,14 +68,45 @@ func makeGoModInit(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	for at < len(plan.Phases) && plan.Phases[at].Name == "setup" {
 		at++
 	}
+	for i, ph := range plan.Phases {
+		cmds := slices.Clone(ph.Commands)
+		for j, c := range cmds {
+			cmds[j] = WithGoVetOff(c)
+		}
+		plan.Phases[i].Commands = cmds
+	}
 	plan.Phases = slices.Insert(plan.Phases, at, atesor.Phase{Name: knowledge.GoModPhase, Commands: []string{knowledge.GoModInitLine(mod)}})
 	return &Fix{
 		Analysis: fmt.Sprintf("The Go packages have no go.mod, so the go command (module mode) cannot build them: %s. "+
 			"Code written for GOPATH builds as a module once it has a go.mod with its import path (%s, from %s).",
 			strings.TrimSpace(firstMatchOf(f.text(), append([]*regexp.Regexp{goModMissingPackage}, goModMissing...))), mod, from),
-		Strategy: "go mod init " + mod + " before the build",
-		Plan:     &plan,
+		Strategy: "go mod init " + mod + " before the build; go test with " + knowledge.GoVetOff +
+			" (as Debian's dh-golang tests such code: its tests predate the vet checks go test runs)",
+		Plan: &plan,
 	}, ""
+}
+
+// goTestWord is a go test invocation of a command line.
+var goTestWord = re(`(^|&&\s*|;\s*|\|\|\s*|\s)(go\s+test)(\s|$)`)
+
+// WithGoVetOff turns off go test's vet checks on a line's go test commands, unless the
+// line sets -vet itself.
+func WithGoVetOff(line string) string {
+	if strings.Contains(line, "-vet=") {
+		return line
+	}
+	return goTestWord.ReplaceAllString(line, "${1}${2} "+knowledge.GoVetOff+"${3}")
+}
+
+// GoVetsOff reports whether a go test command of the plan turns vet off (a plan for Go
+// packages with no go.mod does): the package's tests then run the same way.
+func GoVetsOff(plan interface{ Commands() []string }) bool {
+	for _, c := range plan.Commands() {
+		if goTestWord.MatchString(c) && strings.Contains(c, " "+knowledge.GoVetOff) {
+			return true
+		}
+	}
+	return false
 }
 
 // goModulePath finds the module path of the repository's Go packages, in this order:
