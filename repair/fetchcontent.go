@@ -155,8 +155,8 @@ func (r *subdirReader) declaredFramework(sub missingSubdir) (framework, bool) {
 				continue
 			}
 			for k, a := range c.Args[:len(c.Args)-1] {
-				if !a.Quoted && (a.Text == "URL" || a.Text == "GIT_REPOSITORY") {
-					if fw, ok := frameworkOfDownload(c.Args[k+1].Text); ok {
+				if url := c.Args[k+1].Text; !a.Quoted && (a.Text == "URL" || a.Text == "GIT_REPOSITORY") && len(url) <= maxExpanded {
+					if fw, ok := frameworkOfDownload(url); ok {
 						return fw, true
 					}
 				}

@@ -126,6 +126,11 @@ func TestCMakeFetchContent(t *testing.T) {
 				"  FetchContent_Declare(catch_ext URL https://example.invalid/catchorg/Catch2/archive/v3.7.1.tar.gz)\n  FetchContent_MakeAvailable(catch_ext)\nendif()\n"},
 			planLine: "cmake -DP_USE_SYSTEM_CATCH2=ON -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)",
 			setup:    "apt-get update && apt-get install -y build-essential cmake pkgconf catch2"},
+		{name: "a declaration's URL beyond the bound is not read",
+			log: fetchError("gtest_ext", "CMakeLists.txt:3 (FetchContent_MakeAvailable)"),
+			tree: memTree{"CMakeLists.txt": "project(p CXX)\nFetchContent_Declare(gtest_ext URL https://example.invalid/" + strings.Repeat("a/", 4096) +
+				"googletest.zip)\nFetchContent_MakeAvailable(gtest_ext)\n"},
+			none: "unconditionally"},
 		{name: "a library the package needs, ungated: no fix",
 			log:  fetchError("zlib", "CMakeLists.txt:4 (FetchContent_MakeAvailable)"),
 			tree: memTree{"CMakeLists.txt": "project(p C)\n" + decl("zlib") + "FetchContent_MakeAvailable(zlib)\n"},
