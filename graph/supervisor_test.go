@@ -6,6 +6,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/recipe"
+	"github.com/eclipse-atesor/atesor-go/repair"
 )
 
 func failedBuild(msg string) atesor.ErrorRecord {
@@ -296,5 +297,27 @@ func TestRecipeSections(t *testing.T) {
 	s.Verified = false
 	if md := fallbackRecipe(s); !strings.Contains(md, "NOT VERIFIED") {
 		t.Error("an unverified recipe is not marked NOT VERIFIED")
+	}
+}
+
+// TestFailureOfVerify: a failed verification reaches the rules as repair.PhaseVerify
+// with its problems and without the last build command's output, which belongs to an
+// earlier, successful command; a failed build keeps its phase, command and output.
+func TestFailureOfVerify(t *testing.T) {
+	tests := []struct {
+		name                string
+		rec                 atesor.ErrorRecord
+		phase, command, out string
+	}{
+		{"verify", atesor.ErrorRecord{Node: NodeVerify, Message: "verification failed: x", Phase: "build", Command: "make"}, repair.PhaseVerify, "", ""},
+		{"build", atesor.ErrorRecord{Node: NodeBuild, Message: "x.c:1: error", Phase: "build", Command: "make"}, "build", "make", "the log"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := failureOf(&atesor.State{}, &tt.rec, "the log")
+			if f.Phase != tt.phase || f.Command != tt.command || f.Output != tt.out || f.Message != tt.rec.Message {
+				t.Errorf("failure %+v, want phase %q command %q output %q", f, tt.phase, tt.command, tt.out)
+			}
+		})
 	}
 }

@@ -66,12 +66,13 @@ func makeHeaderOnlyTests(ctx context.Context, f Failure, env Env) (*Fix, string)
 		switches []string
 		pkgs     []string
 		where    []string
+		target   string
 		why      string
 	)
 	switch kind.name {
 	case "cmake":
 		var sws []testSwitch
-		sws, pkgs, why = cmakeTestSwitches(ctx, env)
+		sws, pkgs, target, why = cmakeTestSwitches(ctx, env)
 		if why != "" {
 			return nil, why
 		}
@@ -87,6 +88,11 @@ func makeHeaderOnlyTests(ctx context.Context, f Failure, env Env) (*Fix, string)
 		if len(defs) > 0 {
 			if plan, ok = withCMakeDefines(plan, f.Phase, defs); !ok {
 				return nil, "no cmake configure command in the plan to pass " + strings.Join(switches, " ") + " to"
+			}
+		}
+		if target != "" {
+			if plan, ok = withTestsTarget(plan, target); !ok {
+				target = ""
 			}
 		}
 	case "meson":
@@ -110,11 +116,17 @@ func makeHeaderOnlyTests(ctx context.Context, f Failure, env Env) (*Fix, string)
 	if len(switches) > 0 {
 		strategy = append(strategy, "configure with "+strings.Join(switches, " "))
 	}
+	if target != "" {
+		strategy = append(strategy, "build the "+target+" target")
+	}
 	analysis := "The install step staged headers and no program or library: a header-only library, which only programs compiled from its headers prove on this platform. Its test programs are those programs, and the build does not build them"
 	if len(where) > 0 {
 		analysis += " (" + strings.Join(slices.Compact(where), ", ") + ": built only with " + strings.Join(switches, " ") + ")"
 	}
 	analysis += ", so the build configures its tests on"
+	if target != "" {
+		analysis += " and builds its " + target + " target, which groups the test programs its default target leaves out"
+	}
 	if len(pkgs) > 0 {
 		analysis += " with " + strings.Join(pkgs, " ") + " installed for them"
 	}
@@ -150,15 +162,18 @@ type testCommand struct {
 // built (each an option or BUILD_TESTING whose name or doc says tests, set the way that
 // turns them on), and the distro packages of the test frameworks the enabled tests look
 // for with find_package(). It returns a reason when no option turns a test on.
-func cmakeTestSwitches(ctx context.Context, env Env) ([]testSwitch, []string, string) {
+func cmakeTestSwitches(ctx context.Context, env Env) ([]testSwitch, []string, string, string) {
 	top := "CMakeLists.txt"
 	if !slices.Contains(env.Files, top) {
-		return nil, nil, "the repository has no top-level CMakeLists.txt"
+		return nil, nil, "", "the repository has no top-level CMakeLists.txt"
 	}
 	r := subdirReader{ctx: ctx, env: env, scripts: map[string]*cmakeScript{}}
 	planned := plannedDefines(*env.Plan)
 	var tests []testCommand
 	var finds []testCommand
+	excluded := false                // a test program is left out of the default build
+	aggregates := map[string]bool{}  // custom targets without a command: names of target groups
+	depends := map[string][]string{} // add_dependencies(): target -> what it depends on
 	type visit struct {
 		file   string
 		guards []guard
@@ -194,6 +209,17 @@ func cmakeTestSwitches(ctx context.Context, env Env) ([]testSwitch, []string, st
 			case "add_executable":
 				if len(c.Args) > 0 && (v.tests || purposeOf(c.Args[0].Text) == "tests") {
 					tests = append(tests, tc)
+					excluded = excluded || slices.ContainsFunc(c.Args[1:], func(a cmakeArg) bool { return !a.Quoted && a.Text == "EXCLUDE_FROM_ALL" })
+				}
+			case "add_custom_target":
+				if len(c.Args) > 0 && !slices.ContainsFunc(c.Args[1:], func(a cmakeArg) bool { return !a.Quoted && (a.Text == "COMMAND" || a.Text == "ALL") }) {
+					aggregates[c.Args[0].Text] = true
+				}
+			case "add_dependencies":
+				if len(c.Args) > 1 {
+					for _, a := range c.Args[1:] {
+						depends[c.Args[0].Text] = append(depends[c.Args[0].Text], a.Text)
+					}
 				}
 			case "find_package":
 				if len(c.Args) > 0 {
@@ -205,7 +231,7 @@ func cmakeTestSwitches(ctx context.Context, env Env) ([]testSwitch, []string, st
 		}
 	}
 	if len(tests) == 0 {
-		return nil, nil, "its CMake build adds no test directory, test program or add_test() the rule can read"
+		return nil, nil, "", "its CMake build adds no test directory, test program or add_test() the rule can read"
 	}
 	settings := maps.Clone(planned)
 	var out []testSwitch
@@ -233,13 +259,63 @@ func cmakeTestSwitches(ctx context.Context, env Env) ([]testSwitch, []string, st
 			}
 		}
 	}
-	if len(out) == 0 && len(pkgs) == 0 {
-		if len(notes) > 0 {
-			return nil, nil, strings.Join(slices.Compact(notes), "; ")
-		}
-		return nil, nil, "the plan already configures every test of the CMake build on"
+	target := ""
+	if excluded {
+		target = testsTarget(aggregates, depends)
 	}
-	return out, pkgs, ""
+	if len(out) == 0 && len(pkgs) == 0 && target == "" {
+		if len(notes) > 0 {
+			return nil, nil, "", strings.Join(slices.Compact(notes), "; ")
+		}
+		return nil, nil, "", "the plan already configures every test of the CMake build on"
+	}
+	return out, pkgs, target, ""
+}
+
+// testsTarget is the custom target that only groups the test programs a build leaves
+// out of its default target (EXCLUDE_FROM_ALL): one whose name says tests, which has
+// no command of its own (immer's "tests"; never a "check" that also runs them, since a
+// failing test would then fail the build) and depends on other targets; "" when there
+// is none.
+func testsTarget(aggregates map[string]bool, depends map[string][]string) string {
+	var names []string
+	for name := range aggregates {
+		if purposeOf(name) == "tests" && len(depends[name]) > 0 && cmakeVarName.MatchString(name) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	if len(names) == 0 {
+		return ""
+	}
+	return names[0]
+}
+
+// cmakeBuildDir finds the build directory of the plan's cmake --build command.
+var cmakeBuildDir = re(`(?:^|&&\s*|;\s*)cmake\s+--build\s+([A-Za-z0-9_./+-]+)`)
+
+// withTestsTarget returns the plan with the tests target built right after the
+// plan's cmake --build command (cmake --build DIR --target NAME), and whether there
+// was such a command.
+func withTestsTarget(plan atesor.BuildPlan, target string) (atesor.BuildPlan, bool) {
+	phases := slices.Clone(plan.Phases)
+	for i := len(phases) - 1; i >= 0; i-- {
+		for j, line := range phases[i].Commands {
+			m := cmakeBuildDir.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			add := "cmake --build " + m[1] + " --target " + target + " -j$(nproc)"
+			if slices.Contains(phases[i].Commands, add) {
+				return plan, true
+			}
+			cmds := slices.Insert(slices.Clone(phases[i].Commands), j+1, add)
+			phases[i].Commands = cmds
+			plan.Phases = phases
+			return plan, true
+		}
+	}
+	return plan, false
 }
 
 // enableTest returns the settings that make every guard of a test command hold, given

@@ -36,6 +36,7 @@ func TestHeaderOnlyTests(t *testing.T) {
 	cli11 := memTree{"CMakeLists.txt": readLog(t, "cmake/cli11-2.4.1.txt"), "tests/CMakeLists.txt": readLog(t, "cmake/cli11-2.4.1-tests.txt"),
 		"meson_options.txt": readLog(t, "meson/cli11-2.4.1.options")}
 	argh := memTree{"CMakeLists.txt": readLog(t, "cmake/argh-1.3.2.txt")}
+	immer := memTree{"CMakeLists.txt": readLog(t, "cmake/immer-0.8.1.txt"), "test/CMakeLists.txt": readLog(t, "cmake/immer-0.8.1-test.txt")}
 	meson := memTree{"meson_options.txt": readLog(t, "meson/cli11-2.4.1.options"), "meson.build": "project('x', 'cpp')\n"}
 	withLine := func(line string) *atesor.BuildPlan {
 		p := defaultPlan(line)
@@ -51,6 +52,7 @@ func TestHeaderOnlyTests(t *testing.T) {
 		dist     *Distribution
 		setup    string // the setup phase's new command ("": unchanged)
 		planLine string // the build phase's new command ("": no fix)
+		added    string // the build phase's command added after it
 		why      string // part of the reason when there is no fix
 	}{
 		{name: "easyloggingpp: option(test) off by default, GTest required",
@@ -84,6 +86,15 @@ func TestHeaderOnlyTests(t *testing.T) {
 		{name: "argh: BUILD_TESTS defaults to whether it is the top project",
 			tree: argh, plan: withLine("cmake -S . -B build -DBUILD_TESTS=OFF && cmake --build build"),
 			planLine: "cmake -S . -B build -DBUILD_TESTS=ON && cmake --build build"},
+		{name: "immer: tests on by default but left out of the default target; its tests target builds them",
+			tree: immer, plan: withLine("cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)"),
+			setup: "apt-get update && apt-get install -y build-essential cmake catch2",
+			added: "cmake --build build --target tests -j$(nproc)"},
+		{name: "immer: the tests target already built, catch2 installed",
+			tree: immer, plan: &atesor.BuildPlan{Phases: []atesor.Phase{
+				{Name: "setup", Commands: []string{"apt-get install -y cmake catch2"}},
+				{Name: "build", Commands: []string{"cmake -S . -B build && cmake --build build", "cmake --build build --target tests -j$(nproc)"}}}},
+			why: "the build-system metadata names no test program"},
 		{name: "meson: CLI11's tests option, off by default",
 			tree: meson, plan: defaultPlan("meson setup build && ninja -C build"),
 			planLine: "meson setup -Dtests=true build && ninja -C build"},
@@ -116,7 +127,7 @@ func TestHeaderOnlyTests(t *testing.T) {
 				env.Distribution = distOf(tt.dist)
 			}
 			fix, notes := Propose(context.Background(), f, env, nil)
-			if tt.planLine == "" && tt.setup == "" {
+			if tt.planLine == "" && tt.setup == "" && tt.added == "" {
 				if fix != nil {
 					t.Fatalf("fix %+v, want none", fix.Plan)
 				}
@@ -136,6 +147,11 @@ func TestHeaderOnlyTests(t *testing.T) {
 			}
 			if n := len(fix.Plan.Phases); n != len(tt.plan.Phases) {
 				t.Fatalf("plan has %d phases: %+v", n, fix.Plan.Phases)
+			}
+			if cmds := fix.Plan.Phases[1].Commands; tt.added != "" && (len(cmds) != 2 || cmds[1] != tt.added) {
+				t.Errorf("build commands %q, want %q added", cmds, tt.added)
+			} else if tt.added == "" && len(cmds) != len(tt.plan.Phases[1].Commands) {
+				t.Errorf("build commands %q", cmds)
 			}
 			wantSetup, wantLine := tt.setup, tt.planLine
 			if wantSetup == "" {
