@@ -45,6 +45,9 @@ type Detection struct {
 	// Go-Import-Path field, an import comment); empty when none is known.
 	GoModulePath     string `json:"go_module_path,omitempty"`
 	GoModulePathFrom string `json:"go_module_path_from,omitempty"`
+	// GoExternalImports are the imports of such a tree outside the standard library and
+	// the module, with the first file naming each: no go.mod requires them.
+	GoExternalImports []Dependency `json:"go_external_imports,omitempty"`
 }
 
 // BuildCandidate is a build system marker detection found but ranked lower.

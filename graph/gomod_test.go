@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -85,5 +86,30 @@ func TestNoGoModulePathEndsOffline(t *testing.T) {
 	}
 	if got := s.Plan.Phases[1].Commands[0]; got != knowledge.GoModInitLine("github.com/pmezard/go-difflib") {
 		t.Errorf("go-mod phase %q", got)
+	}
+}
+
+// TestGoImportsWithoutModuleEndOffline: Go packages with no go.mod that import packages
+// outside the tree end an offline run at the plan with class dependency, naming them.
+func TestGoImportsWithoutModuleEndOffline(t *testing.T) {
+	r, s, _ := testRunOver(t, atesor.BuildGo)
+	s.Status, s.Verified = "", false
+	p, err := knowledge.Profile("debian")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Platform = p
+	dir := t.TempDir()
+	src := "package diff // import \"example.org/diff\"\n\nimport \"github.com/pkg/errors\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "diff.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s.Detection, err = knowledge.DetectWith(context.Background(), dir, knowledge.DetectOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	err = r.heuristicPlanNode(context.Background(), s)
+	if !errors.Is(err, knowledge.ErrGoImportsWithoutModule) || s.FailureClass != atesor.FailureDependency ||
+		!strings.Contains(s.EscalationReason, "github.com/pkg/errors (diff.go)") || s.Plan != nil {
+		t.Errorf("err %v, class %s, reason %q, plan %v", err, s.FailureClass, s.EscalationReason, s.Plan)
 	}
 }

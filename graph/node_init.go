@@ -36,10 +36,14 @@ func (r *run) initNode(ctx context.Context, s *atesor.State) error {
 	return nil
 }
 
-// noGoModulePath ends a run whose Go packages have no go.mod and no known module path,
-// with what to give: no plan builds them.
+// noGoModulePath ends a run whose Go packages have no go.mod and no known module path
+// (class setup), or that import packages no go.mod requires (class dependency), with
+// what to give: no plan builds them.
 func noGoModulePath(s *atesor.State, err error) error {
 	s.FailureClass = atesor.FailureSetup
+	if errors.Is(err, knowledge.ErrGoImportsWithoutModule) {
+		s.FailureClass = atesor.FailureDependency
+	}
 	s.EscalationReason = err.Error()
 	return err
 }
@@ -117,7 +121,7 @@ func (r *run) heuristicPlanNode(ctx context.Context, s *atesor.State) error {
 		return nil
 	}
 	plan, tests, err := knowledge.DefaultPlan(det, s.Platform)
-	if err != nil && r.provider == nil && errors.Is(err, knowledge.ErrNoGoModulePath) {
+	if err != nil && r.provider == nil && (errors.Is(err, knowledge.ErrNoGoModulePath) || errors.Is(err, knowledge.ErrGoImportsWithoutModule)) {
 		return noGoModulePath(s, err)
 	}
 	if err != nil {

@@ -27,7 +27,7 @@ func (r *run) scoutNode(ctx context.Context, s *atesor.State) error {
 		}
 	}
 	plan, tests, err := knowledge.DefaultPlan(s.Detection, s.Platform)
-	if errors.Is(err, knowledge.ErrNoGoModulePath) {
+	if errors.Is(err, knowledge.ErrNoGoModulePath) || errors.Is(err, knowledge.ErrGoImportsWithoutModule) {
 		return noGoModulePath(s, err)
 	}
 	if err != nil {

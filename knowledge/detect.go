@@ -125,6 +125,9 @@ func DetectWith(ctx context.Context, root string, opts DetectOptions) (*atesor.D
 		det.ModuleDir = "."
 		det.HasMain, det.MainPath, det.HasCGO = g.hasMain, g.mainPath, g.hasCGO
 		det.GoCommands, det.GoPortableTags, det.GoArtifacts = g.commands, g.portableTags, g.artifacts()
+		for _, d := range g.external {
+			det.GoExternalImports = append(det.GoExternalImports, atesor.Dependency{Name: d.name, Evidence: d.evidence})
+		}
 	} else if modDir, ok := goModuleDir(t, det, cands); ok {
 		g := analyseGo(t, modDir)
 		det.ModuleDir = displayDir(modDir)

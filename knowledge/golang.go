@@ -32,6 +32,10 @@ type goInfo struct {
 	// cgoDeps are libraries named by #cgo pkg-config and LDFLAGS -l directives, with the
 	// file and line that name them.
 	cgoDeps []rawDep
+	// external are the imports (tests' included) of a tree with no go.mod that are
+	// neither the standard library's nor the module's, each with the first file naming
+	// it; only when the module path is known.
+	external []rawDep
 }
 
 // goLowDirs are directory names whose main packages are helpers, not the product.
@@ -71,6 +75,7 @@ func analyseGoAs(t *tree, modDir, mod string) goInfo {
 	if mod != "" {
 		modBase = goModuleBase(mod)
 	}
+	noModFile := mod != "" && !t.isFile(prefix+"go.mod")
 	// Nested modules are separate builds: their directories are skipped.
 	nested := map[string]bool{}
 	for _, e := range t.files {
@@ -110,6 +115,11 @@ func analyseGoAs(t *tree, modDir, mod string) goInfo {
 			if d := path.Dir(rel); !slices.Contains(g.testDirs, d) {
 				g.testDirs = append(g.testDirs, d)
 			}
+			if noModFile {
+				if f, err := parser.ParseFile(fset, e.rel, src, parser.ImportsOnly); err == nil {
+					g.external = appendExternal(g.external, e.rel, f, mod)
+				}
+			}
 			continue
 		}
 		f, err := parser.ParseFile(fset, e.rel, src, parser.ImportsOnly|parser.ParseComments)
@@ -118,6 +128,9 @@ func analyseGoAs(t *tree, modDir, mod string) goInfo {
 		}
 		if f.Name.Name == "main" {
 			mainDirs[path.Dir(rel)] = true
+		}
+		if noModFile {
+			g.external = appendExternal(g.external, e.rel, f, mod)
 		}
 		for _, decl := range f.Decls {
 			gd, ok := decl.(*ast.GenDecl)
@@ -159,6 +172,22 @@ func analyseGoAs(t *tree, modDir, mod string) goInfo {
 	g.commands = goCommands(g.mains, modBase)
 	slices.Sort(g.portableTags)
 	return g
+}
+
+// appendExternal adds the imports of file f that are neither the standard library's
+// (no dot in the first path element, as the go command tells them) nor module mod's.
+func appendExternal(out []rawDep, file string, f *ast.File, mod string) []rawDep {
+	for _, is := range f.Imports {
+		p, err := strconv.Unquote(is.Path.Value)
+		if err != nil || p == "C" || !strings.Contains(strings.SplitN(p, "/", 2)[0], ".") ||
+			p == mod || strings.HasPrefix(p, mod+"/") {
+			continue
+		}
+		if !slices.ContainsFunc(out, func(d rawDep) bool { return d.name == p }) {
+			out = append(out, rawDep{p, file})
+		}
+	}
+	return out
 }
 
 // goBinDir is the directory, relative to the module, that the default Go plan writes

@@ -210,3 +210,40 @@ func TestDetectGoPathErrors(t *testing.T) {
 		t.Error("a module path with shell syntax made a plan")
 	}
 }
+
+// TestGoPathExternalImports: imports outside the standard library and the module
+// (tests' included) are listed with the first file naming each, and the plan refuses to
+// build what no go.mod can require, naming them.
+func TestGoPathExternalImports(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"diff.go":           "package diff // import \"example.org/diff\"\n\nimport (\n\t\"fmt\"\n\t\"net/http\"\n\t\"example.org/diff/internal/lcs\"\n\t\"github.com/pkg/errors\"\n)\n",
+		"diff_test.go":      "package diff\n\nimport (\n\t\"testing\"\n\t\"github.com/davecgh/go-spew/spew\"\n\t\"github.com/pkg/errors\"\n)\n",
+		"internal/lcs/a.go": "package lcs\n\nimport \"C\"\n",
+		"vendor/x/x.go":     "package x\n\nimport \"example.net/vendored\"\n",
+	})
+	det, err := Detect(t.Context(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []atesor.Dependency{{Name: "github.com/pkg/errors", Evidence: "diff.go"}, {Name: "github.com/davecgh/go-spew/spew", Evidence: "diff_test.go"}}
+	if d := cmp.Diff(want, det.GoExternalImports); d != "" {
+		t.Fatalf("external imports (-want +got):\n%s", d)
+	}
+	deb, _ := Profile("debian")
+	_, _, err = DefaultPlan(det, deb)
+	var ie *GoImportsError
+	if !errors.As(err, &ie) || !errors.Is(err, ErrGoImportsWithoutModule) {
+		t.Fatalf("err %v, want a GoImportsError", err)
+	}
+	for _, s := range []string{"github.com/pkg/errors (diff.go)", "github.com/davecgh/go-spew/spew (diff_test.go)", "go mod tidy"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("the error does not say %q: %v", s, err)
+		}
+	}
+
+	// A tree with a go.mod lists none: its requirements are the go command's.
+	dir = writeTree(t, map[string]string{"go.mod": "module example.org/diff\n", "diff.go": "package diff\n\nimport \"github.com/pkg/errors\"\n"})
+	if det, err = Detect(t.Context(), dir); err != nil || det.GoExternalImports != nil {
+		t.Errorf("module tree: %v, %v", det.GoExternalImports, err)
+	}
+}

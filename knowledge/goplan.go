@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
@@ -15,6 +16,29 @@ const GoModPhase = "go-mod"
 var ErrNoGoModulePath = errors.New("the Go packages have no go.mod and no module path is known " +
 	"(no Go-Import-Path from the distribution, no import comment on a package clause): " +
 	"give the module path (atesor port --go-module PATH, graph Request.GoModule), or add a go.mod to the source")
+
+// GoImportsError is returned by [DefaultPlan] for Go packages with no go.mod that
+// import packages outside the standard library and the tree: no go.mod requires them,
+// so the go command cannot build them, and the port takes no Go dependencies for such
+// code. It wraps [ErrGoImportsWithoutModule].
+type GoImportsError struct {
+	Imports []atesor.Dependency
+}
+
+// ErrGoImportsWithoutModule is wrapped by [GoImportsError].
+var ErrGoImportsWithoutModule = errors.New("the Go packages have no go.mod and import packages outside the tree")
+
+func (e *GoImportsError) Error() string {
+	names := make([]string, 0, len(e.Imports))
+	for _, d := range e.Imports {
+		names = append(names, d.Name+" ("+d.Evidence+")")
+	}
+	return fmt.Sprintf("the Go packages have no go.mod and import %s: with no go.mod nothing requires a version of them, "+
+		"and the port takes no Go dependencies for such code (neither the distribution's golang-*-dev sources nor a module proxy); "+
+		"give the source a go.mod that requires them (go mod init PATH && go mod tidy)", strings.Join(names, ", "))
+}
+
+func (e *GoImportsError) Unwrap() error { return ErrGoImportsWithoutModule }
 
 // GoModInitLine makes a go.mod for module path mod unless one exists: a plan's phases
 // run again after a fix, and the go command refuses to initialise a module twice.

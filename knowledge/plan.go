@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"golang.org/x/mod/module"
@@ -123,6 +124,9 @@ func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []
 			}
 			if err := module.CheckImportPath(det.GoModulePath); err != nil {
 				return atesor.BuildPlan{}, nil, fmt.Errorf("module path for the Go packages with no go.mod: %w", err)
+			}
+			if len(det.GoExternalImports) > 0 {
+				return atesor.BuildPlan{}, nil, &GoImportsError{Imports: slices.Clone(det.GoExternalImports)}
 			}
 			preBuild = []atesor.Phase{{Name: GoModPhase, Commands: []string{inDir(mod, GoModInitLine(det.GoModulePath))}}}
 		}
