@@ -46,7 +46,7 @@ var _ atesor.Node = givenPlanNode{}
 // Measured: 557 s on a loaded machine (the given plan 4 min 22 s, the default 4 min 47 s),
 // 374 s on a lighter load (2 min 45 s and 3 min 25 s).
 //
-//     ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2EGoModInit$' ./graph/
+//	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2EGoModInit$' ./graph/
 func TestE2EGoModInit(t *testing.T) {
 	tier.Long(t)
 	e2e(t)
