@@ -48,7 +48,8 @@ func headerDirRule() Rule {
 	return Rule{
 		Name: headerDirRuleName,
 		Doc: "an #include the compiler cannot find that the distribution installs in a directory of its own " +
-			"(doctest.h in /usr/include/doctest): install its package and add the directory to CPATH, which GCC and clang read under every build system",
+			"(doctest.h in /usr/include/doctest): install its package and add the directory to CPATH, which GCC and clang read under every build system; " +
+			"an include of a bundled copy's path the tree lacks (external/rapidjson/prettywriter.h): link the bundled directory to the system's copy",
 		Categories: []atesor.ErrorCategory{atesor.CategoryDependency, atesor.CategoryCompilation,
 			atesor.CategoryConfiguration, atesor.CategoryUnknown},
 		Signatures: includeMissing,
@@ -175,20 +176,34 @@ func makeHeaderDir(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	}
 	s := &headerSearch{env: env, planPkgs: planInstalls(*env.Plan, installCommand(env))}
 	var found []headerFinding
+	var links []vendorLink
 	var reasons []string
 	for _, name := range names {
+		l, vendored, vwhy := s.vendorLink(ctx, name)
+		if l != nil {
+			links = append(links, *l)
+			continue
+		}
 		h, why := s.find(ctx, name)
 		if h == nil {
+			if vendored {
+				reasons = append(reasons, vwhy)
+			}
 			reasons = append(reasons, why)
 			continue
 		}
 		found = append(found, *h)
 	}
 	reasons = append(reasons, s.notes...)
-	if len(found) == 0 {
+	if len(found) == 0 && len(links) == 0 {
 		return nil, strings.Join(reasons, "; ")
 	}
 	var dirs, pkgs, said []string
+	for _, l := range links {
+		if !slices.Contains(s.planPkgs, l.pkg) && !slices.Contains(pkgs, l.pkg) {
+			pkgs = append(pkgs, l.pkg)
+		}
+	}
 	for _, h := range found {
 		if h.dir != "" && !slices.Contains(dirs, h.dir) {
 			dirs = append(dirs, h.dir)
@@ -204,6 +219,7 @@ func makeHeaderDir(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	}
 	plan := withPackages(*env.Plan, env, pkgs)
 	plan = withIncludeDirs(plan, installCommand(env), dirs)
+	plan = withVendorLinks(plan, installCommand(env), links)
 	if samePlan(plan, *env.Plan) {
 		return nil, "the plan already installs " + strings.Join(s.planPkgs, " ") + " and searches " + strings.Join(dirs, ":")
 	}
@@ -214,7 +230,10 @@ func makeHeaderDir(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	if len(dirs) > 0 {
 		strategy = append(strategy, "add "+strings.Join(dirs, ":")+" to CPATH")
 	}
-	analysis := "The compiler could not find " + strings.Join(said, "; ") + "."
+	if len(links) > 0 {
+		strategy = append(strategy, "link "+vendorLinkList(links))
+	}
+	analysis := "The compiler could not find " + strings.Join(slices.Concat(said, vendorLinkSaid(links)), "; ") + "."
 	if len(dirs) > 0 {
 		analysis += " The source includes the header by a name the distribution's directory layout does not put on the default include path" +
 			" (a repacked tarball drops the bundled copy beside the source); CPATH, which GCC and clang read under every build system," +
@@ -234,13 +253,25 @@ func (s *headerSearch) find(ctx context.Context, name string) (*headerFinding, s
 			return nil, fmt.Sprintf("the source tree has %s (%s): its own include path misses it, not the system's", name, p)
 		}
 	}
+	f, owner, why, installed, reason := s.locate(ctx, name)
+	if reason != "" {
+		return nil, reason
+	}
+	return s.finding(name, f, owner, why, installed)
+}
+
+// locate finds the file of a system include: already in the sandbox, else after
+// installing the packages the tables name for it, else the source's build
+// dependencies; installed says the rule installed its package. A reason, when no file
+// is taken, says why.
+func (s *headerSearch) locate(ctx context.Context, name string) (f HeaderFile, owner, why string, installed bool, reason string) {
 	known := knownPackages(s.env.Platform, name)
 	located, err := s.env.Locate(ctx, name, nil)
 	if err != nil {
-		return nil, fmt.Sprintf("%s: the include directories could not be searched: %v", name, err)
+		return f, "", "", false, fmt.Sprintf("%s: the include directories could not be searched: %v", name, err)
 	}
 	if f, owner, why, ok := s.choose(ctx, located, known); ok {
-		return s.finding(name, f, owner, why, false)
+		return f, owner, why, false, ""
 	}
 	install, from := known, "the package the header is known by"
 	if len(install) == 0 {
@@ -248,21 +279,21 @@ func (s *headerSearch) find(ctx context.Context, name string) (*headerFinding, s
 	}
 	if len(install) == 0 {
 		if len(located) > 0 {
-			return nil, fmt.Sprintf("%s is %s, of no package the source is known to need", name, locatedList(located))
+			return f, "", "", false, fmt.Sprintf("%s is %s, of no package the source is known to need", name, locatedList(located))
 		}
-		return nil, fmt.Sprintf("no package is known to install %s, and the source's build dependencies are not known", name)
+		return f, "", "", false, fmt.Sprintf("no package is known to install %s, and the source's build dependencies are not known", name)
 	}
 	located, err = s.env.Locate(ctx, name, install)
 	if err != nil {
-		return nil, fmt.Sprintf("%s: installing %s (%s) failed: %v", name, strings.Join(install, " "), from, err)
+		return f, "", "", false, fmt.Sprintf("%s: installing %s (%s) failed: %v", name, strings.Join(install, " "), from, err)
 	}
 	if f, owner, why, ok := s.choose(ctx, located, known); ok {
-		return s.finding(name, f, owner, why, true)
+		return f, owner, why, true, ""
 	}
 	if len(located) > 0 {
-		return nil, fmt.Sprintf("%s is %s, of no package the source is known to need", name, locatedList(located))
+		return f, "", "", false, fmt.Sprintf("%s is %s, of no package the source is known to need", name, locatedList(located))
 	}
-	return nil, fmt.Sprintf("%s is nowhere below %s after installing %s (%s)", name, strings.Join(includeRoots, " and "), strings.Join(install, " "), from)
+	return f, "", "", false, fmt.Sprintf("%s is nowhere below %s after installing %s (%s)", name, strings.Join(includeRoots, " and "), strings.Join(install, " "), from)
 }
 
 // finding turns a chosen file into the directory to search: none when the file is on
