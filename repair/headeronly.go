@@ -388,23 +388,8 @@ func turnedByFix(way []leaf, fixes []atesor.FixAttempt) string {
 // name is positive (BUILD_TESTS) and off when negative (SKIP_TESTS), and not a switch
 // between a system and a bundled copy.
 func switchesTestsOn(s *cmakeScript, l leaf) bool {
-	if l.op != "var" {
-		return false
-	}
-	doc := ""
-	if o, ok := s.options[l.name]; ok {
-		doc = o.Doc
-	} else if l.name != "BUILD_TESTING" {
-		return false
-	}
-	if systemWords.MatchString(l.name) || bundledWords.MatchString(l.name) {
-		return false
-	}
-	p := purposeOf(l.name)
-	if p == "" {
-		p = purposeOf(doc)
-	}
-	return p == "tests" && l.want != negativeWords.MatchString(l.name)
+	p, ok := s.optionPurpose(l)
+	return ok && p == "tests" && l.want != negativeWords.MatchString(l.name)
 }
 
 // known evaluates a variable as CMake would see it first: a setting of the plan or the

@@ -487,26 +487,34 @@ func systemSwitch(s *cmakeScript, l leaf) bool {
 // switchesOff reports whether setting an option as the leaf says leaves out a part of
 // the given purpose (or one its name and doc say): LEVELDB_BUILD_TESTS off, SKIP_TESTS on.
 func (s *cmakeScript) switchesOff(l leaf, purpose string) bool {
-	if l.op != "var" {
-		return false
-	}
-	doc := ""
-	if o, ok := s.options[l.name]; ok {
-		doc = o.Doc
-	} else if l.name != "BUILD_TESTING" {
-		return false
-	}
-	if systemWords.MatchString(l.name) || bundledWords.MatchString(l.name) {
-		return false
-	}
-	p := purposeOf(l.name)
-	if p == "" {
-		p = purposeOf(doc)
-	}
-	if p == "" || (purpose != "" && p != purpose && purpose != "tests" && p != "tests") {
+	p, ok := s.optionPurpose(l)
+	if !ok || p == "" || (purpose != "" && p != purpose && purpose != "tests" && p != "tests") {
 		return false
 	}
 	return l.want == negativeWords.MatchString(l.name)
+}
+
+// optionPurpose is the part (tests, benchmarks, examples, docs, ...) an option leaf's
+// name, else its doc, says it is about. ok is false for a leaf that is not an option of
+// the script (nor CTest's BUILD_TESTING) and for a switch between a system and a bundled
+// copy, whose purpose is the copy, not a part.
+func (s *cmakeScript) optionPurpose(l leaf) (purpose string, ok bool) {
+	if l.op != "var" {
+		return "", false
+	}
+	doc := ""
+	if o, found := s.options[l.name]; found {
+		doc = o.Doc
+	} else if l.name != "BUILD_TESTING" {
+		return "", false
+	}
+	if systemWords.MatchString(l.name) || bundledWords.MatchString(l.name) {
+		return "", false
+	}
+	if p := purposeOf(l.name); p != "" {
+		return p, true
+	}
+	return purposeOf(doc), true
 }
 
 // frameworkPackages are the distro packages of a framework: through the Contents index

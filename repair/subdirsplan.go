@@ -43,21 +43,7 @@ func (r *subdirReader) dependents(decided []decision, settings map[string]bool) 
 	var out []decision
 	for _, file := range files {
 		s := r.scripts[file]
-		known := func(op, name string) tri {
-			if op != "var" {
-				return triUnknown
-			}
-			if v, ok := settings[name]; ok {
-				return triOf(v)
-			}
-			if o, ok := s.options[name]; ok {
-				return o.Default
-			}
-			if name == "BUILD_TESTING" {
-				return triTrue // CTest's option is on by default
-			}
-			return triUnknown
-		}
+		known := known(s, settings)
 		for i, c := range s.cmds {
 			if !slices.Contains(linkCommands, c.Name) {
 				continue
