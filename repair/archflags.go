@@ -21,6 +21,11 @@ var (
 	// command-line option '-m64'" or "'-march=native': ISA string must begin with rv32
 	// or rv64", clang "unsupported option '-msse2' for target".
 	x86FlagError = re(`(?:unrecognized (?:command[- ]line|command) option|unsupported option|unknown argument:?|invalid argument|error: unknown cpu|ISA string must begin with rv).{0,8}['‘"]?(?:` + x86Flag + `|native)\b|['‘"](?:` + x86Flag + `)['’"]: ISA string must begin`)
+	// marchVariable is a -march= or -mtune= whose value a build-file variable holds
+	// (CRoaring 0.2's -march=${ROARING_ARCH}, a cache variable that defaults to native).
+	// It is removed only when the compiler refused an x86 or native -march or -mtune,
+	// which is then what the variable held: a riscv64 value in it is left alone.
+	marchVariable = re(`(?:^|[\s"'=(,])(-m(?:arch|tune)=(?:\$\{[A-Za-z0-9_]+\}|\$\([A-Za-z0-9_]+\)|@[A-Za-z0-9_]+@))(?:[\s"'),]|$)`)
 )
 
 func archFlagsRule() Rule {
@@ -53,9 +58,15 @@ func buildFileForFlags(p string, shippedConfigure bool) bool {
 // changed. A flag goes with one space next to it, so "-O2 -m64 -Wall" becomes
 // "-O2 -Wall".
 func RemoveX86Flags(line string) (string, bool) {
+	return removeFlags(line, x86FlagWord)
+}
+
+// removeFlags removes the flags word matches (its first group) from one line, each with
+// one space next to it, and reports whether it changed.
+func removeFlags(line string, word *regexp.Regexp) (string, bool) {
 	changed := false
 	for range 64 {
-		loc := x86FlagWord.FindStringSubmatchIndex(line)
+		loc := word.FindStringSubmatchIndex(line)
 		if loc == nil {
 			break
 		}
@@ -73,6 +84,14 @@ func RemoveX86Flags(line string) (string, bool) {
 
 func makeArchFlags(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	shipped := env.Detection != nil && env.Detection.ShippedConfigure
+	edit := RemoveX86Flags
+	if refused := x86FlagError.FindString(f.text()); strings.Contains(refused, "-march=") || strings.Contains(refused, "-mtune=") {
+		edit = func(line string) (string, bool) {
+			line, direct := RemoveX86Flags(line)
+			line, indirect := removeFlags(line, marchVariable)
+			return line, direct || indirect
+		}
+	}
 	var actions []atesor.Action
 	var files []string
 	if env.ReadFile != nil {
@@ -84,7 +103,7 @@ func makeArchFlags(ctx context.Context, f Failure, env Env) (*Fix, string) {
 			if err != nil {
 				continue
 			}
-			diff, ok := flagDiff(p, string(b))
+			diff, ok := lineDiff(p, string(b), edit)
 			if !ok {
 				continue
 			}
@@ -130,12 +149,6 @@ func noiseDir(p string) bool {
 
 // comment is a comment line of a Makefile, CMake, meson or autoconf file.
 var comment = re(`^\s*(?:#|dnl\b)`)
-
-// flagDiff returns a unified diff (no context lines, a/ b/ prefixes) that removes the
-// x86-only flags from a file, and whether there were any.
-func flagDiff(p, content string) (string, bool) {
-	return lineDiff(p, content, RemoveX86Flags)
-}
 
 // lineDiff returns a unified diff (no context lines, a/ b/ prefixes) of edit applied to
 // each line of a file that is not a comment, and whether edit changed any.

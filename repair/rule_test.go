@@ -466,3 +466,53 @@ func TestGCC14SecondClassRelaxesTheRest(t *testing.T) {
 		})
 	}
 }
+
+// TestX86FlagsThroughVariable checks the -march= whose value a cache variable holds
+// (CRoaring 0.2.66's tools/cmake/FindOptions.cmake, where ROARING_ARCH defaults to
+// native): removed when the compiler refused -march=native, kept when it refused
+// another flag, since the variable may then hold a riscv64 value.
+func TestX86FlagsThroughVariable(t *testing.T) {
+	tree := memTree{
+		"CMakeLists.txt": "project(roaring C)\nset(ROARING_ARCH \"native\" CACHE STRING \"the architecture to optimize for (-march)\")\ninclude(tools/cmake/FindOptions.cmake)\n",
+		"tools/cmake/FindOptions.cmake": "## -march=native is not supported on some platforms\nif(NOT ROARING_DISABLE_NATIVE)\nset(OPT_FLAGS \"-march=${ROARING_ARCH}\")\nendif()\n" +
+			"if(FORCE_AVX)\n   set (OPT_FLAGS \"${OPT_FLAGS} -mavx2 -mbmi2\")\nendif()\n",
+	}
+	tests := []struct {
+		name, message string
+		want          []string // lines the patch of FindOptions.cmake writes
+		keep          string   // a line it must not touch
+	}{
+		{name: "native refused: the variable's -march goes too",
+			message: "cc: error: ‘-march=native’: ISA string must begin with rv32 or rv64",
+			want:    []string{"+set(OPT_FLAGS \"\")", "+   set (OPT_FLAGS \"${OPT_FLAGS}\")"}},
+		{name: "another flag refused: the variable's -march stays",
+			message: "cc: error: unrecognized command-line option '-mavx2'",
+			want:    []string{"+   set (OPT_FLAGS \"${OPT_FLAGS}\")"}, keep: "-march=${ROARING_ARCH}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Failure{Category: atesor.CategoryArchitecture, Message: tt.message, Phase: "build", Command: "cmake --build build"}
+			fix, notes := Propose(context.Background(), f, Env{Platform: debian(t), Plan: defaultPlan("cmake -S . -B build && cmake --build build"), Files: tree.files(), ReadFile: tree.read}, nil)
+			if fix == nil || fix.Rule != "x86-flags" {
+				t.Fatalf("fix = %+v, notes %v", fix, notes)
+			}
+			var diff string
+			for _, a := range fix.Actions {
+				if a.File == "tools/cmake/FindOptions.cmake" {
+					diff = a.Diff
+				}
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(diff, w+"\n") {
+					t.Errorf("the patch lacks %q:\n%s", w, diff)
+				}
+			}
+			if tt.keep != "" && strings.Contains(diff, tt.keep) {
+				t.Errorf("the patch touches %q:\n%s", tt.keep, diff)
+			}
+			if strings.Contains(diff, "## -march=native") {
+				t.Errorf("the patch edits a comment:\n%s", diff)
+			}
+		})
+	}
+}
