@@ -17,11 +17,15 @@
 //   - autoreconf: an autotools tree without a generated configure gets autoreconf -fi
 //     with the autotools installed;
 //   - x86-flags: x86-only flags (-m64, -msse*, -mavx*, -march=native, -march=x86-64...)
-//     are removed from the build files with a recorded patch;
+//     are removed from the build files with a recorded patch, and a -march= a
+//     variable holds when the compiler refused an x86 or native -march;
 //   - gcc14-permissive: GCC 14's new default errors in old C (implicit function
 //     declarations, implicit int, int-conversion, incompatible pointer types) are
 //     relaxed by the smallest -Wno-error= flags, passed through the build system's own
 //     variables (CFLAGS at configure time, CMAKE_C_FLAGS), never by editing sources;
+//   - cxx-cstdint: C++ that uses uint64_t and friends without <cstdint>, which GCC
+//     13's libstdc++ no longer brings in through its other headers, gets #include
+//     <cstdint> before the first #include of each file the errors name (a recorded patch);
 //   - gxx-permissive: C++ errors GCC accepts under -fpermissive (old code a newer
 //     compiler rejects) get the flag through CMAKE_CXX_FLAGS of the build type or
 //     CXXFLAGS at configure time;
