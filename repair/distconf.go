@@ -99,8 +99,13 @@ func makeDistributionConfigure(ctx context.Context, f Failure, env Env) (*Fix, s
 	} else if len(d.Switches) > 0 {
 		notes = append(notes, "its switches, since the plan has no cmake, meson or configure command up to the failing phase")
 	}
+	var systemCopies []string
 	if d.Unread != "" {
 		notes = append(notes, "its debian/rules, which could not be read ("+d.Unread+")")
+		if configures && kind.name == cmakeKind.name {
+			systemCopies = systemCopySwitches(ctx, env, d.Version)
+			switches = append(switches, systemCopies...)
+		}
 	}
 	pkgs := slices.DeleteFunc(slices.Clone(d.BuildDepends), func(p string) bool { return !debianPackage.MatchString(p) })
 	plan := *env.Plan
@@ -112,7 +117,11 @@ func makeDistributionConfigure(ctx context.Context, f Failure, env Env) (*Fix, s
 		return nil, fmt.Sprintf("the plan already configures and installs what %s %s does", d.Package, d.Version)
 	}
 	var analysis, strategy []string
-	if len(switches) > 0 {
+	if len(systemCopies) > 0 {
+		analysis = append(analysis, fmt.Sprintf("Debian's debian/rules of %s %s could not be read, and its repacked tarball lacks bundled copies: "+
+			"the build's own switches for the system's copies go on (%s);", d.Package, d.Version, strings.Join(systemCopies, " ")))
+		strategy = append(strategy, "configure with "+strings.Join(switches, " "))
+	} else if len(switches) > 0 {
 		analysis = append(analysis, fmt.Sprintf("Debian configures %s %s with %s (its debian/rules);", d.Package, d.Version, strings.Join(switches, " ")))
 		strategy = append(strategy, "configure with "+strings.Join(switches, " "))
 	} else if d.Unread != "" {
