@@ -43,7 +43,7 @@ func makeCstdint(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	}
 	var files, types []string
 	for _, m := range cstdintError.FindAllStringSubmatch(f.text()+"\n"+f.Message, 256) {
-		rel, ok := treeFile(env.Files, m[1])
+		rel, ok := locateFile(env.Files, m[1])
 		if ok && !slices.Contains(files, rel) && len(files) < maxCstdintFiles {
 			files = append(files, rel)
 		}
@@ -81,18 +81,6 @@ func makeCstdint(ctx context.Context, f Failure, env Env) (*Fix, string) {
 		Strategy: "include <cstdint> in " + strings.Join(edited, ", "),
 		Actions:  actions,
 	}, ""
-}
-
-// treeFile finds the repository file a compiler's path names: the same relative path,
-// or the longest tree path an absolute (or ../) path ends with.
-func treeFile(files []string, name string) (string, bool) {
-	best := ""
-	for _, p := range files {
-		if (p == name || strings.HasSuffix(name, "/"+p)) && len(p) > len(best) {
-			best = p
-		}
-	}
-	return best, best != ""
 }
 
 // cstdintDiff returns the unified diff that adds #include <cstdint> before the file's

@@ -103,3 +103,17 @@ func FuzzCstdintDiff(f *testing.F) {
 		}
 	})
 }
+
+func TestLocateFile(t *testing.T) {
+	files := []string{"src/JSON2.h", "src/libshared/src/JSON2.h", "meson.build", "sub/dir/x.h", "other/sub/dir/x.h"}
+	for _, tt := range []struct{ name, want string }{
+		{"/workspace/clog/src/libshared/src/JSON2.h", "src/libshared/src/JSON2.h"}, // the longest the path ends with
+		{"src/JSON2.h", "src/JSON2.h"},
+		{"dir/x.h", "sub/dir/x.h"}, // the shortest tree path that ends with the name
+		{"/elsewhere/none.h", ""},
+	} {
+		if got, _ := locateFile(files, tt.name); got != tt.want {
+			t.Errorf("locateFile(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -136,13 +136,19 @@ func makeMesonSubproject(ctx context.Context, f Failure, env Env) (*Fix, string)
 	return nil, fmt.Sprintf("%s: %s %s, and no tests/benchmarks/examples/docs option gates it", at, lookup, strings.Join(names, ", "))
 }
 
-// locateFile finds the repository file a build names relative to its source directory
-// or absolutely: the shortest path in the tree that the name ends with, or that ends
-// with the name.
+// locateFile finds the repository file a build or a compiler names, relative to its
+// source directory or absolutely: of the tree paths the name ends with, the longest (an
+// absolute /workspace/pkg/src/lib/src/x.h is src/lib/src/x.h, not a shorter src/x.h
+// elsewhere); else the shortest path in the tree that ends with the name.
 func locateFile(files []string, name string) (string, bool) {
-	best := ""
+	best, within := "", false
 	for _, p := range files {
-		if p == name || strings.HasSuffix("/"+p, "/"+name) || strings.HasSuffix(name, "/"+p) {
+		switch {
+		case p == name || strings.HasSuffix(name, "/"+p):
+			if !within || len(p) > len(best) {
+				best, within = p, true
+			}
+		case !within && strings.HasSuffix("/"+p, "/"+name):
 			if best == "" || len(p) < len(best) {
 				best = p
 			}
