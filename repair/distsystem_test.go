@@ -21,13 +21,18 @@ option(PREFER_EXTERNAL_ZSTD "Find and use external Zstd library instead of inclu
 option(USE_SYSTEM_FOO "already on" ON)
 option(NO_EXTERNAL_BAR "a negative switch" OFF)
 option(CMAKE_FIND_PACKAGE_PREFER_CONFIG "a search-mode knob" OFF)
+option(BLOSC_USE_VENDORED_JSON "use the bundled json header" ON)
+option(USE_BUNDLED_OFF "a bundled copy already off" OFF)
+option(BUNDLED_SYSTEM_MIX "says both: ambiguous" ON)
+option(NO_BUNDLED_BAZ "a negative switch" ON)
+option(DOWNLOAD_DEPS "fetches at configure time" ON)
 add_subdirectory(blosc)
 `
 
 func TestSystemCopySwitches(t *testing.T) {
 	tree := memTree{"CMakeLists.txt": bloscOptions, "blosc/CMakeLists.txt": "add_library(blosc blosc.c)\n"}
 	env := Env{Files: tree.files(), ReadFile: tree.read}
-	want := "-DPREFER_EXTERNAL_LZ4=ON -DPREFER_EXTERNAL_ZLIB=ON -DPREFER_EXTERNAL_ZSTD=ON"
+	want := "-DBLOSC_USE_VENDORED_JSON=OFF -DPREFER_EXTERNAL_LZ4=ON -DPREFER_EXTERNAL_ZLIB=ON -DPREFER_EXTERNAL_ZSTD=ON"
 	if got := strings.Join(systemCopySwitches(context.Background(), env, "1.21.5+ds-1"), " "); got != want {
 		t.Errorf("repacked: %q, want %q", got, want)
 	}
