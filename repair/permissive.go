@@ -45,26 +45,7 @@ func makePermissive(_ context.Context, f Failure, env Env) (*Fix, string) {
 	if planHas(*env.Plan, "-fpermissive") {
 		return nil, "the plan already passes -fpermissive"
 	}
-	plan, where, ok := editPlan(*env.Plan, f.Phase, []planEdit{
-		{where: "CMAKE_CXX_FLAGS of the build type", do: func(line string) (string, bool) {
-			name, val := "CMAKE_CXX_FLAGS", "-fpermissive"
-			if bt := cmakeBuildType.FindStringSubmatch(line); bt != nil {
-				// After the project's CMAKE_CXX_FLAGS, which a CMakeLists.txt may set
-				// outright and so hide a -DCMAKE_CXX_FLAGS.
-				cfg := strings.ToUpper(bt[1])
-				name, val = "CMAKE_CXX_FLAGS_"+cfg, strings.TrimSpace(cmakeConfigFlags[cfg]+" -fpermissive")
-			}
-			existing := re(`-D` + name + `(?::STRING)?=(?:'([^']*)'|"([^"]*)"|(\S*))`)
-			return editWord(line, cmakeConfig, func(word string) string {
-				return word + " -D" + name + "=" + shellQuote(val)
-			}, existing, "-fpermissive")
-		}},
-		{where: "CXXFLAGS at configure time", do: func(line string) (string, bool) {
-			return editWord(line, configureWord, func(word string) string {
-				return "CXXFLAGS=" + shellQuote("-g -O2 -fpermissive") + " " + word
-			}, cxxflagsArg, "-fpermissive")
-		}},
-	})
+	plan, where, ok := withCXXFlags(*env.Plan, f.Phase, []string{"-fpermissive"})
 	if !ok {
 		return nil, "no cmake or configure command in the plan takes C++ flags"
 	}
@@ -74,4 +55,43 @@ func makePermissive(_ context.Context, f Failure, env Env) (*Fix, string) {
 		Strategy: "pass -fpermissive through " + where,
 		Plan:     &plan,
 	}, ""
+}
+
+// withCXXFlags returns the plan with C++ flags added through the build system's
+// variables, as withLangFlags does.
+func withCXXFlags(plan atesor.BuildPlan, failedPhase string, flags []string) (atesor.BuildPlan, string, bool) {
+	return withLangFlags(plan, failedPhase, "CXX", flags)
+}
+
+// withLangFlags returns the plan with flags for lang (C or CXX) added through the build
+// system's variables in the first phase, from the failing one back, that configures the
+// build: cmake gets CMAKE_<LANG>_FLAGS_<CONFIG> of the build type, with CMake's defaults
+// for it kept (it comes after the project's CMAKE_<LANG>_FLAGS, which a CMakeLists.txt
+// may set outright and so hide a -DCMAKE_<LANG>_FLAGS), or CMAKE_<LANG>_FLAGS with no
+// build type; a configure gets CFLAGS or CXXFLAGS in its environment, keeping
+// autoconf's -g -O2.
+func withLangFlags(plan atesor.BuildPlan, failedPhase, lang string, flags []string) (atesor.BuildPlan, string, bool) {
+	add := strings.Join(flags, " ")
+	envVar, envArg := "CXXFLAGS", cxxflagsArg
+	if lang == "C" {
+		envVar, envArg = "CFLAGS", cflagsArg
+	}
+	return editPlan(plan, failedPhase, []planEdit{
+		{where: "CMAKE_" + lang + "_FLAGS of the build type", do: func(line string) (string, bool) {
+			name, val := "CMAKE_"+lang+"_FLAGS", add
+			if bt := cmakeBuildType.FindStringSubmatch(line); bt != nil {
+				cfg := strings.ToUpper(bt[1])
+				name, val = "CMAKE_"+lang+"_FLAGS_"+cfg, strings.TrimSpace(cmakeConfigFlags[cfg]+" "+add)
+			}
+			existing := re(`-D` + name + `(?::STRING)?=(?:'([^']*)'|"([^"]*)"|(\S*))`)
+			return editWord(line, cmakeConfig, func(word string) string {
+				return word + " -D" + name + "=" + shellQuote(val)
+			}, existing, add)
+		}},
+		{where: envVar + " at configure time", do: func(line string) (string, bool) {
+			return editWord(line, configureWord, func(word string) string {
+				return envVar + "=" + shellQuote("-g -O2 "+add) + " " + word
+			}, envArg, add)
+		}},
+	})
 }
