@@ -134,3 +134,49 @@ func deadPID(t *testing.T) int {
 	}
 	return cmd.Process.Pid
 }
+
+// TestAptBuildConfig: a root filesystem with apt gets the build configuration (no
+// Recommends) before a command with network, rewritten when the build changed it; one
+// without apt (Alpine's) gets no apt directory; a link the sandbox left in the way is
+// not followed out of the root.
+func TestAptBuildConfig(t *testing.T) {
+	j := &Jail{cfg: Config{CABundle: func() string { return "" }}}
+	debianRoot := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(debianRoot, "etc/apt/apt.conf.d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(debianRoot, aptBuildConfigFile)
+	for range 2 {
+		if err := j.installHostConfig(debianRoot); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(file)
+		if err != nil || !strings.Contains(string(got), `APT::Install-Recommends "false";`) {
+			t.Fatalf("apt build configuration: %q, %v", got, err)
+		}
+		if err := os.WriteFile(file, []byte("APT::Install-Recommends \"true\";\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	alpineRoot := t.TempDir()
+	if err := j.installHostConfig(alpineRoot); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(alpineRoot, "etc/apt")); !os.IsNotExist(err) {
+		t.Errorf("a root without apt got etc/apt: %v", err)
+	}
+
+	outside := t.TempDir()
+	linkedRoot := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(linkedRoot, "etc/apt/apt.conf.d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "stolen"), filepath.Join(linkedRoot, aptBuildConfigFile)); err != nil {
+		t.Fatal(err)
+	}
+	_ = j.installHostConfig(linkedRoot)
+	if _, err := os.Stat(filepath.Join(outside, "stolen")); !os.IsNotExist(err) {
+		t.Errorf("the write followed the sandbox's link out of the root: %v", err)
+	}
+}
