@@ -125,7 +125,7 @@ func (r Rule) claims(f Failure) bool {
 func Rules() []Rule {
 	return []Rule{configScriptsRule(), automakeSubdirRule(), autoreconfRule(), archFlagsRule(), gcc14Rule(), cstdintRule(), permissiveRule(), werrorRule(),
 		goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), mesonSubprojectRule(), atomicsRule(), goSanitizerRule(), goModInitRule(),
-		missingPackageRule(), headerDirRule(), parallelRaceRule(), buildSystemRule(), headerOnlyTestsRule(),
+		missingPackageRule(), headerDirRule(), templateHeaderRule(), parallelRaceRule(), buildSystemRule(), headerOnlyTestsRule(),
 		// Last: configuring the way the distribution does answers what no specific rule did.
 		distributionConfigureRule()}
 }

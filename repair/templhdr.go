@@ -1,0 +1,352 @@
+package repair
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
+)
+
+// A release tarball lacks the headers its build generates only in a version-control
+// checkout: anomaly 1.1.0's CMakeLists.txt configures commit.h from commit.h.in inside
+// if (EXISTS ${CMAKE_SOURCE_DIR}/.git/index), so the tarball's build stops at "fatal
+// error: commit.h: No such file or directory" although the template sits in the tree.
+// The rule generates the header from its template the way configure_file would with
+// what a tarball build knows (the top-level project() call and the plain set()s that
+// always run), everything else empty, and records it as a created file the recipe
+// replays.
+
+const templateHeaderRuleName = "template-header"
+
+// Bounds: a template is the package's text, so untrusted; real ones are a few KiB.
+const (
+	maxTemplateBytes   = 256 << 10
+	maxTemplateBuildRd = 64 // build files read to find the command that configures the template
+)
+
+// templateSuffixes are the names a header's template has beside it, as the build
+// systems spell them: X.in (configure_file, meson, make rules), X.cmake.in and X.cmake
+// (CMake projects), and X.in.h (the stem's .in before the extension).
+func templateNames(base string) []string {
+	ext := path.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	out := []string{base + ".in", base + ".cmake.in", base + ".cmake"}
+	if ext != "" {
+		out = append(out, stem+".in"+ext)
+	}
+	return out
+}
+
+func templateHeaderRule() Rule {
+	return Rule{
+		Name: templateHeaderRuleName,
+		Doc: "a header the build generates from a template in the tree only in a git checkout (commit.h from commit.h.in under if (EXISTS .git/index)): " +
+			"the header created beside its template with configure_file's substitutions, the project() version and name known, everything else empty; " +
+			"refused for an autoheader config.h.in and for an unknown value outside a string literal",
+		Categories: []atesor.ErrorCategory{atesor.CategoryDependency, atesor.CategoryCompilation,
+			atesor.CategoryConfiguration, atesor.CategoryUnknown},
+		Signatures: includeMissing,
+		Make:       makeTemplateHeader,
+	}
+}
+
+// headerTemplate is one missing include and the template that generates it.
+type headerTemplate struct {
+	name     string // the include as the source wrote it
+	template string // repository-relative path of the template
+	out      string // repository-relative path of the header to create
+}
+
+func makeTemplateHeader(ctx context.Context, f Failure, env Env) (*Fix, string) {
+	if env.ReadFile == nil {
+		return nil, "the sources cannot be read"
+	}
+	text := f.Message + "\n" + f.Output
+	names := missingIncludes(text)
+	if len(names) == 0 {
+		return nil, "no missing include named"
+	}
+	var reasons []string
+	for _, name := range names {
+		t, why := findTemplate(env.Files, text, name)
+		if t == nil {
+			reasons = append(reasons, why)
+			continue
+		}
+		fix, why := templateFix(ctx, env, *t)
+		if fix != nil {
+			return fix, ""
+		}
+		reasons = append(reasons, why)
+	}
+	return nil, strings.Join(reasons, "; ")
+}
+
+// findTemplate finds the template of a missing include the way the compiler looks for
+// the header: beside the file that includes it first (a quoted include), then anywhere
+// in the tree whose path ends with the include's path.
+func findTemplate(files []string, text, name string) (*headerTemplate, string) {
+	if p, ok := locateFile(files, name); ok && strings.HasSuffix("/"+p, "/"+name) {
+		return nil, fmt.Sprintf("%s is in the tree at %s: its include directory, not a template, is what the compiler misses", name, p)
+	}
+	var dirs []string
+	includer := regexp.MustCompile(`(?m)^(\S+?):\d+(?::\d+)?: fatal error: ` + regexp.QuoteMeta(name) + `: No such file or directory`)
+	if m := includer.FindStringSubmatch(text); m != nil {
+		if rel, ok := locateFile(files, m[1]); ok {
+			dirs = append(dirs, path.Dir(rel))
+		}
+	}
+	dir, base := path.Dir(name), path.Base(name)
+	for _, d := range dirs {
+		for _, tn := range templateNames(base) {
+			if p := path.Join(d, dir, tn); slices.Contains(files, p) {
+				return &headerTemplate{name: name, template: p, out: path.Join(path.Dir(p), base)}, ""
+			}
+		}
+	}
+	for _, tn := range templateNames(base) {
+		want := path.Join(dir, tn)
+		if p, ok := locateFile(files, want); ok && strings.HasSuffix("/"+p, "/"+want) {
+			return &headerTemplate{name: name, template: p, out: path.Join(path.Dir(p), base)}, ""
+		}
+	}
+	return nil, fmt.Sprintf("no template of %s (%s) in the tree", name, strings.Join(templateNames(base), ", "))
+}
+
+func templateFix(ctx context.Context, env Env, t headerTemplate) (*Fix, string) {
+	if slices.Contains(env.Files, t.out) {
+		return nil, t.out + " already exists"
+	}
+	b, err := env.ReadFile(ctx, t.template)
+	if err != nil {
+		return nil, fmt.Sprintf("%s: %v", t.template, err)
+	}
+	if len(b) > maxTemplateBytes {
+		return nil, fmt.Sprintf("%s is %d bytes, more than a header template's %d", t.template, len(b), maxTemplateBytes)
+	}
+	src := string(b)
+	if isAutoheader(src) {
+		return nil, t.template + " is an autoheader template (#undef lines that configure turns into the system's facts): run the package's configure instead"
+	}
+	vals, origin := templateValues(ctx, env)
+	content, used, why := renderTemplate(t.template, src, vals, !slices.Contains(env.Files, "meson.build") || slices.Contains(env.Files, "CMakeLists.txt"))
+	if why != "" {
+		return nil, why
+	}
+	gen, always := configuringCommand(ctx, env, t.template)
+	if always {
+		return nil, gen + ": the build generates " + t.name + " itself, so it is missing for another reason (the directory it goes to is not on the include path)"
+	}
+	var said []string
+	for _, u := range used {
+		if v, ok := vals[u]; ok {
+			said = append(said, fmt.Sprintf("%s=%q", u, v))
+		} else {
+			said = append(said, u+" empty")
+		}
+	}
+	analysis := fmt.Sprintf("The compiler could not find %s; the tree has its template %s", t.name, t.template)
+	if gen != "" {
+		analysis += ", which " + gen
+	}
+	analysis += ". " + t.out + " is created from it the way configure_file would in a tarball build"
+	if len(said) > 0 {
+		analysis += ": " + strings.Join(said, ", ")
+		if origin != "" {
+			analysis += " (known values from " + origin + "; the others are unknown outside a checkout and left empty)"
+		}
+	}
+	analysis += "."
+	return &Fix{
+		Analysis: analysis,
+		Strategy: "create " + t.out + " from " + t.template,
+		Actions:  []atesor.Action{{Type: atesor.ActionCreateFile, Path: t.out, Content: content}},
+	}, ""
+}
+
+var (
+	undefLine   = re(`(?m)^[ \t]*#[ \t]*undef[ \t]+[A-Za-z_]\w*[ \t]*$`)
+	substMarker = re(`#[ \t]*(?:cmakedefine|mesondefine)\b|\$\{[A-Za-z0-9_./+-]+\}|@[A-Za-z_][A-Za-z0-9_]*@`)
+)
+
+// isAutoheader tells autoheader's config.h.in: #undef lines for configure to turn into
+// #defines, and none of CMake's or meson's substitutions. Filling it with nothing
+// would leave every feature the system has undefined.
+func isAutoheader(src string) bool {
+	return undefLine.MatchString(src) && !substMarker.MatchString(src)
+}
+
+// templateValues are the variables a tarball build knows when it configures a template:
+// the top-level CMakeLists.txt's project() call and its plain set()s that run in every
+// configuration, or the top-level meson.build's project() name and version. origin says
+// where they come from ("" when nothing is known).
+func templateValues(ctx context.Context, env Env) (map[string]string, string) {
+	vals := map[string]string{}
+	if slices.Contains(env.Files, "CMakeLists.txt") {
+		if b, err := env.ReadFile(ctx, "CMakeLists.txt"); err == nil {
+			if s, err := readCMakeScript("CMakeLists.txt", string(b)); err == nil {
+				cmakeProjectValues(s, vals)
+				if len(vals) > 0 {
+					return vals, "CMakeLists.txt's project() and set()"
+				}
+			}
+		}
+	}
+	if slices.Contains(env.Files, "meson.build") {
+		if b, err := env.ReadFile(ctx, "meson.build"); err == nil {
+			if toks, err := lexMeson(string(b)); err == nil {
+				if calls := mesonCalls(toks, "project"); len(calls) > 0 {
+					c := calls[0]
+					if len(c.Args) > 0 && fitsDefine(c.Args[0]) {
+						vals["PROJECT_NAME"] = c.Args[0]
+					}
+					if v := c.Kw["version"]; len(v) == 1 && v[0].kind == 's' && fitsDefine(v[0].text) {
+						// vcs_tag() falls back to the project's version outside a checkout.
+						vals["PROJECT_VERSION"], vals["VCS_TAG"] = v[0].text, v[0].text
+					}
+				}
+				if len(vals) > 0 {
+					return vals, "meson.build's project()"
+				}
+			}
+		}
+	}
+	return vals, ""
+}
+
+// cmakeProjectValues sets what project() defines (PROJECT_NAME, PROJECT_VERSION and its
+// components, the same under the project's name) and the values of the file's plain
+// set(NAME value) commands outside any if(), in order, where every reference they make
+// is known: what configure_file sees in every configuration of the tree.
+func cmakeProjectValues(s *cmakeScript, vals map[string]string) {
+	project := false
+	for i, c := range s.cmds {
+		if len(s.guards[i]) > 0 {
+			continue
+		}
+		switch {
+		case c.Name == "project" && !project && len(c.Args) > 0:
+			project = true
+			name := c.Args[0].Text
+			if !fitsDefine(name) || !cmakeVarName.MatchString(name) {
+				return
+			}
+			vals["PROJECT_NAME"], vals["CMAKE_PROJECT_NAME"] = name, name
+			for k := 1; k+1 < len(c.Args); k++ {
+				key := c.Args[k].Text
+				if c.Args[k].Quoted || (key != "VERSION" && key != "DESCRIPTION" && key != "HOMEPAGE_URL") {
+					continue
+				}
+				v := c.Args[k+1].Text
+				if !fitsDefine(v) {
+					continue
+				}
+				if key == "DESCRIPTION" || key == "HOMEPAGE_URL" {
+					vals["PROJECT_"+key] = v
+					continue
+				}
+				for _, p := range []string{"PROJECT", name, "CMAKE_PROJECT"} {
+					vals[p+"_VERSION"] = v
+					for j, part := range strings.SplitN(v, ".", 4) {
+						vals[p+"_VERSION_"+[]string{"MAJOR", "MINOR", "PATCH", "TWEAK"}[j]] = part
+					}
+				}
+			}
+		case c.Name == "set" && len(c.Args) == 2 && cmakeVarName.MatchString(c.Args[0].Text):
+			if v, ok := expandKnown(c.Args[1].Text, vals); ok {
+				vals[c.Args[0].Text] = v
+			}
+		}
+	}
+}
+
+// expandKnown expands ${NAME} references with vals; false when one is unknown or the
+// value would not fit on a #define line.
+func expandKnown(v string, vals map[string]string) (string, bool) {
+	ok := true
+	out := cmakeRef.ReplaceAllStringFunc(v, func(ref string) string {
+		x, known := vals[ref[2:len(ref)-1]]
+		ok = ok && known
+		return x
+	})
+	return out, ok && fitsDefine(out)
+}
+
+// fitsDefine reports whether a value fits on one #define line.
+func fitsDefine(v string) bool {
+	return !strings.ContainsAny(v, "\n\r") && len(v) <= maxExpanded
+}
+
+// gitCondition is an if() that holds only in a git checkout: a test of the .git
+// directory, of git's presence, or of git's output.
+var gitCondition = re(`(?i)\.git\b|\bgit_(?:found|executable)\b|\bgit_found\b`)
+
+// configuringCommand says which build-file command configures the template and, when
+// its if() shows it, that it runs only in a git checkout; "" when no CMakeLists.txt or
+// meson.build of the tree names the template. always is true for a configure_file()
+// outside any if(), which a tarball build runs too.
+func configuringCommand(ctx context.Context, env Env, template string) (said string, always bool) {
+	base := path.Base(template)
+	read := 0
+	for _, p := range env.Files {
+		if read == maxTemplateBuildRd {
+			break
+		}
+		name := path.Base(p)
+		if name != "CMakeLists.txt" && name != "meson.build" {
+			continue
+		}
+		read++
+		b, err := env.ReadFile(ctx, p)
+		if err != nil {
+			continue
+		}
+		if name == "meson.build" {
+			for i, l := range strings.Split(excerpt.Head(string(b), maxMesonBytes), "\n") {
+				if strings.Contains(l, base) {
+					return fmt.Sprintf("%s:%d names it (%s)", p, i+1, strings.TrimSpace(l)), false
+				}
+			}
+			continue
+		}
+		s, err := readCMakeScript(p, string(b))
+		if err != nil {
+			continue
+		}
+		for i, c := range s.cmds {
+			if c.Name != "configure_file" || len(c.Args) < 2 || path.Base(c.Args[0].Text) != base {
+				continue
+			}
+			said := fmt.Sprintf("%s:%d configures into %s", p, c.Line, c.Args[1].Text)
+			for _, g := range s.guards[i] {
+				if cond := s.condText(g.line); gitCondition.MatchString(cond) {
+					return said + fmt.Sprintf(" only under if (%s) at line %d, that is only in a git checkout, which a release tarball is not", cond, g.line), false
+				}
+			}
+			if len(s.guards[i]) == 0 {
+				return said + " in every configuration", true
+			}
+			return said + fmt.Sprintf(" only when its if() at line %d holds", s.guards[i][len(s.guards[i])-1].line), false
+		}
+	}
+	return "", false
+}
+
+// condText is the condition of the if() or elseif() on a line, as written.
+func (s *cmakeScript) condText(line int) string {
+	for _, c := range s.cmds {
+		if c.Line == line && (c.Name == "if" || c.Name == "elseif") {
+			words := make([]string, len(c.Args))
+			for i, a := range c.Args {
+				words[i] = a.Text
+			}
+			return strings.Join(words, " ")
+		}
+	}
+	return ""
+}
