@@ -67,10 +67,12 @@
 //     every command of the plan, which the compiler reads under any build system;
 //   - template-header: a missing #include whose template is in the tree (X.in,
 //     X.cmake.in, X.cmake, X.in.h: commit.h.in that the CMakeLists.txt configures
-//     only in a git checkout) is created beside its template, as a recorded file,
-//     with configure_file's substitutions: the top-level project()'s name and version
-//     and the plain set()s that always run are known, the rest is empty; refused for
-//     an autoheader config.h.in and for an unknown value outside a string literal;
+//     only in a git checkout) is created where the build looks for it (the
+//     configure_file()'s output, beside a quoted include's file, beside the template),
+//     as a recorded file, with configure_file's substitutions: the top-level
+//     project()'s name and version and the plain set()s that always run are known,
+//     the rest is empty; refused for an autoheader config.h.in, a template configure.ac
+//     lists and an unknown value outside a string literal;
 //   - parallel-make-race: a race of parallel jobs reruns the failing phase serially;
 //   - next-build-system: a wrongly chosen build system gives way to the next detected
 //     system's default plan, never to one in a secondary directory (bindings, extras,

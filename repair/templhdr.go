@@ -60,6 +60,12 @@ type headerTemplate struct {
 	name     string // the include as the source wrote it
 	template string // repository-relative path of the template
 	out      string // repository-relative path of the header to create
+	// beside is the include's path beside the file that includes it with quotes, which
+	// the compiler searches first; "" for an <> include or an unknown includer.
+	beside string
+	// loose is a template found by its base name only, away from the include's
+	// directory.
+	loose bool
 }
 
 func makeTemplateHeader(ctx context.Context, f Failure, env Env) (*Fix, string) {
@@ -95,30 +101,64 @@ func findTemplate(files []string, text, name string) (*headerTemplate, string) {
 		return nil, fmt.Sprintf("%s is in the tree at %s: its include directory, not a template, is what the compiler misses", name, p)
 	}
 	var dirs []string
+	beside := ""
 	includer := regexp.MustCompile(`(?m)^(\S+?):\d+(?::\d+)?: fatal error: ` + regexp.QuoteMeta(name) + `: No such file or directory`)
 	if m := includer.FindStringSubmatch(text); m != nil {
 		if rel, ok := locateFile(files, m[1]); ok {
 			dirs = append(dirs, path.Dir(rel))
+			if regexp.MustCompile(`#[ \t]*include[ \t]*"` + regexp.QuoteMeta(name) + `"`).MatchString(text) {
+				beside = path.Join(path.Dir(rel), name)
+			}
 		}
 	}
 	dir, base := path.Dir(name), path.Base(name)
 	for _, d := range dirs {
 		for _, tn := range templateNames(base) {
 			if p := path.Join(d, dir, tn); slices.Contains(files, p) {
-				return &headerTemplate{name: name, template: p, out: path.Join(path.Dir(p), base)}, ""
+				return &headerTemplate{name: name, template: p, out: path.Join(path.Dir(p), base), beside: beside}, ""
 			}
 		}
 	}
 	for _, tn := range templateNames(base) {
 		want := path.Join(dir, tn)
 		if p, ok := locateFile(files, want); ok && strings.HasSuffix("/"+p, "/"+want) {
-			return &headerTemplate{name: name, template: p, out: path.Join(path.Dir(p), base)}, ""
+			return &headerTemplate{name: name, template: p, out: path.Join(path.Dir(p), base), beside: beside}, ""
+		}
+	}
+	if dir != "." {
+		// An include with a directory whose template sits elsewhere under its base
+		// name (cmake/version.h.in for p/version.h): taken only when a build file
+		// configures that template into the include's path.
+		for _, tn := range templateNames(base) {
+			if p, ok := locateFile(files, tn); ok && path.Base(p) == tn {
+				return &headerTemplate{name: name, template: p, out: path.Join(path.Dir(p), base), beside: beside, loose: true}, ""
+			}
 		}
 	}
 	return nil, fmt.Sprintf("no template of %s (%s) in the tree", name, strings.Join(templateNames(base), ", "))
 }
 
 func templateFix(ctx context.Context, env Env, t headerTemplate) (*Fix, string) {
+	if conf := autoconfOutput(ctx, env, t.template); conf != "" {
+		return nil, conf + " generates " + strings.TrimSuffix(t.template, ".in") + " from " + t.template + " with its own values: run the package's configure instead"
+	}
+	gen := configuringCommand(ctx, env, t)
+	if gen.always {
+		return nil, gen.said + ": the build generates " + t.name + " itself, so it is missing for another reason (the directory it goes to is not on the include path)"
+	}
+	// Where the build looks for the header: the configure_file()'s own output in the
+	// source tree, else beside the file that includes it with quotes, else beside
+	// its template.
+	where := "beside its template"
+	switch {
+	case gen.out != "":
+		t.out, where = gen.out, "where the configure_file() writes it"
+	case t.beside != "" && t.beside != t.out:
+		t.out, where = t.beside, "beside the file that includes it with quotes, which the compiler searches first"
+	}
+	if t.loose && gen.out == "" && t.beside == "" {
+		return nil, fmt.Sprintf("%s has the base name of %s's template, but no configure_file() of the tree writes it to a path that include finds", t.template, t.name)
+	}
 	if slices.Contains(env.Files, t.out) {
 		return nil, t.out + " already exists"
 	}
@@ -134,31 +174,35 @@ func templateFix(ctx context.Context, env Env, t headerTemplate) (*Fix, string) 
 		return nil, t.template + " is an autoheader template (#undef lines that configure turns into the system's facts): run the package's configure instead"
 	}
 	vals, origin := templateValues(ctx, env)
-	content, used, why := renderTemplate(t.template, src, vals, !slices.Contains(env.Files, "meson.build") || slices.Contains(env.Files, "CMakeLists.txt"))
+	cmake := !gen.atOnly && (!slices.Contains(env.Files, "meson.build") || slices.Contains(env.Files, "CMakeLists.txt"))
+	content, used, why := renderTemplate(t.template, src, vals, cmake)
 	if why != "" {
 		return nil, why
 	}
-	gen, always := configuringCommand(ctx, env, t.template)
-	if always {
-		return nil, gen + ": the build generates " + t.name + " itself, so it is missing for another reason (the directory it goes to is not on the include path)"
-	}
 	var said []string
+	known := false
 	for _, u := range used {
 		if v, ok := vals[u]; ok {
 			said = append(said, fmt.Sprintf("%s=%q", u, v))
+			known = true
 		} else {
 			said = append(said, u+" empty")
 		}
 	}
 	analysis := fmt.Sprintf("The compiler could not find %s; the tree has its template %s", t.name, t.template)
-	if gen != "" {
-		analysis += ", which " + gen
+	if gen.said != "" {
+		analysis += ", which " + gen.said
 	}
-	analysis += ". " + t.out + " is created from it the way configure_file would in a tarball build"
+	analysis += ". " + t.out + " is created from it, " + where + ", the way configure_file would in a tarball build"
 	if len(said) > 0 {
 		analysis += ": " + strings.Join(said, ", ")
-		if origin != "" {
-			analysis += " (known values from " + origin + "; the others are unknown outside a checkout and left empty)"
+		switch {
+		case known && len(said) > 1:
+			analysis += " (the values from " + origin + "; the others are unknown outside a checkout and left empty)"
+		case known:
+			analysis += " (from " + origin + ")"
+		default:
+			analysis += " (unknown outside a checkout, and inside string literals or comments only)"
 		}
 	}
 	analysis += "."
@@ -286,12 +330,26 @@ func fitsDefine(v string) bool {
 // directory, of git's presence, or of git's output.
 var gitCondition = re(`(?i)\.git\b|\bgit_(?:found|executable)\b|\bgit_found\b`)
 
-// configuringCommand says which build-file command configures the template and, when
-// its if() shows it, that it runs only in a git checkout; "" when no CMakeLists.txt or
-// meson.build of the tree names the template. always is true for a configure_file()
-// outside any if(), which a tarball build runs too.
-func configuringCommand(ctx context.Context, env Env, template string) (said string, always bool) {
-	base := path.Base(template)
+// configuring is what the build files say of a template.
+type configuring struct {
+	// said names the command that configures the template and, when its if() shows
+	// it, that it runs only in a git checkout; "" when no CMakeLists.txt or
+	// meson.build of the tree names the template.
+	said string
+	// always is true for a configure_file() outside any if(), which a tarball build
+	// runs too.
+	always bool
+	// out is the configure_file()'s output when it names a source-tree path the
+	// include resolves to.
+	out string
+	// atOnly is configure_file()'s @ONLY: ${VAR} is left as written.
+	atOnly bool
+}
+
+// configuringCommand reads the tree's build files for the command that configures the
+// template.
+func configuringCommand(ctx context.Context, env Env, t headerTemplate) configuring {
+	base := path.Base(t.template)
 	read := 0
 	for _, p := range env.Files {
 		if read == maxTemplateBuildRd {
@@ -309,7 +367,7 @@ func configuringCommand(ctx context.Context, env Env, template string) (said str
 		if name == "meson.build" {
 			for i, l := range strings.Split(excerpt.Head(string(b), maxMesonBytes), "\n") {
 				if strings.Contains(l, base) {
-					return fmt.Sprintf("%s:%d names it (%s)", p, i+1, strings.TrimSpace(l)), false
+					return configuring{said: fmt.Sprintf("%s:%d names it (%s)", p, i+1, strings.TrimSpace(l))}
 				}
 			}
 			continue
@@ -322,19 +380,55 @@ func configuringCommand(ctx context.Context, env Env, template string) (said str
 			if c.Name != "configure_file" || len(c.Args) < 2 || path.Base(c.Args[0].Text) != base {
 				continue
 			}
-			said := fmt.Sprintf("%s:%d configures into %s", p, c.Line, c.Args[1].Text)
+			r := configuring{said: fmt.Sprintf("%s:%d configures into %s", p, c.Line, c.Args[1].Text)}
+			for _, a := range c.Args[2:] {
+				r.atOnly = r.atOnly || (!a.Quoted && a.Text == "@ONLY")
+			}
+			if o := c.Args[1].Text; strings.Contains(o, "SOURCE_DIR}") || strings.Contains(o, "LIST_DIR}") {
+				if out, ok := s.subdir(cmakeCommand{Args: []cmakeArg{{Text: o}}}, ""); ok && strings.HasSuffix("/"+out, "/"+t.name) {
+					r.out = out
+				}
+			}
 			for _, g := range s.guards[i] {
 				if cond := s.condText(g.line); gitCondition.MatchString(cond) {
-					return said + fmt.Sprintf(" only under if (%s) at line %d, that is only in a git checkout, which a release tarball is not", cond, g.line), false
+					r.said += fmt.Sprintf(" only under if (%s) at line %d, that is only in a git checkout, which a release tarball is not", cond, g.line)
+					return r
 				}
 			}
 			if len(s.guards[i]) == 0 {
-				return said + " in every configuration", true
+				r.said += " in every configuration"
+				r.always = true
+				return r
 			}
-			return said + fmt.Sprintf(" only when its if() at line %d holds", s.guards[i][len(s.guards[i])-1].line), false
+			r.said += fmt.Sprintf(" only when its if() at line %d holds", s.guards[i][len(s.guards[i])-1].line)
+			return r
 		}
 	}
-	return "", false
+	return configuring{}
+}
+
+// autoconfOutput names the configure.ac (or configure.in) that lists the template's
+// output among its AC_CONFIG_FILES, AC_CONFIG_HEADERS or AC_OUTPUT: configure fills
+// that template with values only it knows; "" when none does.
+func autoconfOutput(ctx context.Context, env Env, template string) string {
+	out := strings.TrimSuffix(template, ".in")
+	if out == template {
+		return ""
+	}
+	for _, conf := range []string{"configure.ac", "configure.in"} {
+		if !slices.Contains(env.Files, conf) {
+			continue
+		}
+		b, err := env.ReadFile(ctx, conf)
+		if err != nil {
+			continue
+		}
+		listed := regexp.MustCompile(`AC_(?:CONFIG_FILES|CONFIG_HEADERS?|OUTPUT)\(\s*\[?[^)]*?(?:^|[\s\[,(])` + regexp.QuoteMeta(out) + `(?:[\s\]:,)]|$)`)
+		if listed.MatchString(excerpt.Head(string(b), maxCMakeBytes)) {
+			return conf
+		}
+	}
+	return ""
 }
 
 // condText is the condition of the if() or elseif() on a line, as written.
