@@ -29,7 +29,7 @@ const (
 	maxTemplateBuildRd = 64 // build files read to find the command that configures the template
 )
 
-// templateSuffixes are the names a header's template has beside it, as the build
+// templateNames are the names a header's template has beside it, as the build
 // systems spell them: X.in (configure_file, meson, make rules), X.cmake.in and X.cmake
 // (CMake projects), and X.in.h (the stem's .in before the extension).
 func templateNames(base string) []string {
