@@ -27,6 +27,9 @@ type repackedCase struct {
 	artifact         string
 	// built, when set, is a line the verified port's build log holds.
 	built string
+	// origin, when set, is the distribution's source package the tarball is from, as
+	// debian:NAME resolves it (the rules that read its packaging need it).
+	origin *atesor.DistroSource
 }
 
 // TestE2EScriptedMissingSubdir ports Debian's repacked leveldb 1.23 offline. Its
@@ -64,7 +67,7 @@ func runRepackedCase(t *testing.T, c repackedCase) {
 	e2e(t)
 	src := debiantest.SourceTarball(t, c.pkg, c.file)
 	ctx := context.Background()
-	req := atesor.Request{Source: src, TestTimeout: 5 * time.Minute}
+	req := atesor.Request{Source: src, TestTimeout: 5 * time.Minute, Origin: c.origin}
 
 	if c.before != "" {
 		// Before: no rule, the port stops where the rule answers.

@@ -119,7 +119,7 @@ func makeDistributionConfigure(ctx context.Context, f Failure, env Env) (*Fix, s
 	var analysis, strategy []string
 	if len(systemCopies) > 0 {
 		analysis = append(analysis, fmt.Sprintf("Debian's debian/rules of %s %s could not be read, and its repacked tarball lacks bundled copies: "+
-			"the build's own switches for the system's copies go on (%s);", d.Package, d.Version, strings.Join(systemCopies, " ")))
+			"the build's own switches choose the system's copies (%s);", d.Package, d.Version, strings.Join(systemCopies, " ")))
 		strategy = append(strategy, "configure with "+strings.Join(switches, " "))
 	} else if len(switches) > 0 {
 		analysis = append(analysis, fmt.Sprintf("Debian configures %s %s with %s (its debian/rules);", d.Package, d.Version, strings.Join(switches, " ")))
