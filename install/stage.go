@@ -103,6 +103,13 @@ func (st Stager) Stage(ctx context.Context, pkg Package) *atesor.Install {
 		}
 		inst.Commands = append(inst.Commands, line)
 	}
+	if line, n := fixPermsLine(ctx, st.Sandbox, inst.StageDir); line != "" {
+		// Recorded as an install line, so the recipe's install does it too.
+		if _, failed, err := st.Run(ctx, line, installTimeout); err == nil && !failed {
+			inst.Commands = append(inst.Commands, line)
+			emit(atesor.Event{Kind: atesor.EventInfo, Phase: "install", Line: fmt.Sprintf("made %s in a bin directory executable, as Debian's dh_fixperms does", count(n, "staged file", "staged files"))})
+		}
+	}
 	files, err := listStaged(ctx, st.Sandbox, inst.StageDir)
 	if err != nil {
 		inst.Error = err.Error()
@@ -250,4 +257,37 @@ func count(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// maxFixPerms bounds the files one fixperms line names.
+const maxFixPerms = 200
+
+// fixPermsLine returns the line that makes the staged files of bin and sbin directories
+// that are not executable executable, and how many there are ("" when there are none):
+// a build that installs a built program with install(FILES) instead of
+// install(PROGRAMS) (zst 0.4's CMakeLists.txt does both, the second copy last) stages it
+// with mode 0644, and Debian's dh_fixperms makes every file in such a directory
+// executable. Without it the program could not be run here.
+func fixPermsLine(ctx context.Context, sb Execer, stage string) (string, int) {
+	res, err := sb.Exec(ctx, atesor.Command{Line: `find . -type f \( -path './*bin/*' -o -path './usr/games/*' \) ! -perm -u+x -print`,
+		Dir: stage, Timeout: 2 * time.Minute})
+	if err != nil || !res.OK() {
+		return "", 0
+	}
+	var files []string
+	for _, l := range strings.Split(res.Stdout, "\n") {
+		l = strings.TrimPrefix(strings.TrimSpace(l), "./")
+		if l == "" || strings.Contains(l, "/../") {
+			continue
+		}
+		if d := path.Base(path.Dir(l)); d != "bin" && d != "sbin" && d != "games" {
+			continue // a file deeper below, in a directory of its own
+		}
+		files = append(files, shellwords.Quote(stage+"/"+l))
+	}
+	if len(files) == 0 || len(files) > maxFixPerms {
+		return "", 0
+	}
+	sort.Strings(files)
+	return "chmod 0755 " + strings.Join(files, " "), len(files)
 }

@@ -267,3 +267,36 @@ func TestChooseHeaderOnly(t *testing.T) {
 		})
 	}
 }
+
+// TestStageFixPerms: a program staged without its execute bits (install(FILES) of a
+// built program) is made executable by a recorded install line, as dh_fixperms does;
+// files deeper below a bin directory, and a stage with none, get no line.
+func TestStageFixPerms(t *testing.T) {
+	st, sb, events, _ := stagerOver(t)
+	sb.OnPrefix("find . -maxdepth 3", sandboxtest.OK("./build/CMakeCache.txt\n"))
+	sb.OnPrefix(`find . -type f \( -path './*bin/*'`, sandboxtest.OK("./usr/local/bin/zst\n./usr/local/bin/sub/data.txt\n./usr/sbin/d\n"))
+	inst := st.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", Detection: &atesor.Detection{BuildSystem: atesor.BuildCMake}})
+	want := []string{"rm -rf '/workspace/pkg/.atesor-stage' && DESTDIR='/workspace/pkg/.atesor-stage' cmake --install 'build'",
+		"chmod 0755 '/workspace/pkg/.atesor-stage/usr/local/bin/zst' '/workspace/pkg/.atesor-stage/usr/sbin/d'"}
+	if d := cmp.Diff(want, inst.Commands); d != "" {
+		t.Fatalf("install commands (-want +got):\n%s", d)
+	}
+	for _, c := range inst.Commands {
+		if err := validate.PlanLine(c); err != nil {
+			t.Errorf("%s: %v", c, err)
+		}
+	}
+	found := false
+	for _, e := range *events {
+		found = found || strings.Contains(e.Line, "made 2 staged files in a bin directory executable")
+	}
+	if !found {
+		t.Errorf("no event says what was made executable: %+v", *events)
+	}
+
+	st2, sb2, _, _ := stagerOver(t)
+	sb2.OnPrefix("find . -maxdepth 3", sandboxtest.OK("./build/CMakeCache.txt\n"))
+	if inst := st2.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", Detection: &atesor.Detection{BuildSystem: atesor.BuildCMake}}); len(inst.Commands) != 1 {
+		t.Errorf("nothing to fix: commands %q", inst.Commands)
+	}
+}
