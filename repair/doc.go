@@ -38,7 +38,10 @@
 //     benchmarks, examples, docs or fuzzers (the CMakeLists.txt is read, never run);
 //     a framework no option gates gets a CMakeLists.txt in its missing directory that
 //     imports the distro's copy under the vendored target names ([IsFrameworkImport]),
-//     and a configure-time file(DOWNLOAD) of a framework is answered like its directory;
+//     a stripped bundled library no option gates (libdivsufsort, whose -dev package the
+//     distribution's Build-Depends or the Contents index name) one whose interface
+//     targets, named as those the project links and defines nowhere, link the installed
+//     library found by find_library() ([IsLibraryImport]), and a configure-time file(DOWNLOAD) of a framework is answered like its directory;
 //     a FetchContent population that fails offline, found by its call stack, also
 //     gets the distro's copy through FetchContent's own settings
 //     (FETCHCONTENT_SOURCE_DIR_<NAME>, FETCHCONTENT_TRY_FIND_PACKAGE_MODE);

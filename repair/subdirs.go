@@ -38,7 +38,8 @@ var (
 func cmakeSubdirRule() Rule {
 	return Rule{
 		Name: "cmake-missing-subdir",
-		Doc: "add_subdirectory() of a directory the tarball lacks (a repacked source without its vendored googletest or benchmark), " +
+		Doc: "add_subdirectory() of a directory the tarball lacks (a repacked source without its vendored googletest or benchmark, " +
+			"or a bundled library the distribution packages, imported under the target names the project links), " +
 			"or a configure-time download of such a framework offline (a FetchContent population too): the distro's copy through the build's switch for a system copy " +
 			"or FetchContent's own settings, else the option that gates it off",
 		Signatures: cmakeSubdirMissing,
@@ -70,6 +71,8 @@ type decision struct {
 	// create is the CMakeLists.txt written into the missing directory when the distro's
 	// copy of the framework stands in for it.
 	create *atesor.Action
+	// lib is the stripped vendored library whose distro copy create imports.
+	lib *libraryImport
 }
 
 func makeCMakeSubdir(ctx context.Context, f Failure, env Env) (*Fix, string) {
@@ -410,6 +413,13 @@ func (r *subdirReader) decideAt(sub missingSubdir, settings map[string]bool, dep
 	if isFW && sub.cmd == "add_subdirectory" && sub.rel != "" {
 		// No option leaves the vendored framework out: the distro's copy stands in for it.
 		if imp, ok := r.importDecision(d, fw); ok {
+			return imp, ""
+		}
+	}
+	if !isFW && d.purpose == "" && sub.cmd == "add_subdirectory" && sub.rel != "" && !optionGated(s, guards) {
+		// A stripped bundled copy of a library the distribution packages: its copy stands
+		// in under the targets the project links.
+		if imp, ok := r.libraryDecision(d); ok {
 			return imp, ""
 		}
 	}

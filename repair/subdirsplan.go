@@ -258,6 +258,10 @@ func describe(d decision) string {
 	at := fmt.Sprintf("%s:%d", d.sub.file, d.sub.line)
 	adds, lacks := callWords(d.sub.cmd)
 	switch {
+	case d.lib != nil:
+		return fmt.Sprintf("%s %s %s, which the tarball lacks: the repacked source stripped its bundled copy of the library %s, "+
+			"which the distribution packages as %s, and no option of the build leaves it out; %s imports the installed library under the target names the build links (%s).",
+			at, adds, what, d.lib.dir, d.lib.pkg, d.create.Path, strings.Join(d.lib.targets, ", "))
 	case d.create != nil:
 		var names []string
 		for _, fw := range frameworks {
