@@ -121,6 +121,14 @@ func (r *run) heuristicPlanNode(ctx context.Context, s *atesor.State) error {
 		return nil
 	}
 	plan, tests, err := knowledge.DefaultPlan(det, s.Platform)
+	if errors.Is(err, knowledge.ErrGoImportsWithoutModule) {
+		gp, gtests, why := r.goPathPlan(ctx, s)
+		if why == "" {
+			plan, tests, err = gp, gtests, nil
+		} else {
+			err = fmt.Errorf("%w; no GOPATH build: %s", err, why)
+		}
+	}
 	if err != nil && r.provider == nil && (errors.Is(err, knowledge.ErrNoGoModulePath) || errors.Is(err, knowledge.ErrGoImportsWithoutModule)) {
 		return noGoModulePath(s, err)
 	}

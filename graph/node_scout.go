@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
@@ -27,6 +28,13 @@ func (r *run) scoutNode(ctx context.Context, s *atesor.State) error {
 		}
 	}
 	plan, tests, err := knowledge.DefaultPlan(s.Detection, s.Platform)
+	if errors.Is(err, knowledge.ErrGoImportsWithoutModule) {
+		if gp, gtests, why := r.goPathPlan(ctx, s); why == "" {
+			plan, tests, err = gp, gtests, nil
+		} else {
+			err = fmt.Errorf("%w; no GOPATH build: %s", err, why)
+		}
+	}
 	if errors.Is(err, knowledge.ErrNoGoModulePath) || errors.Is(err, knowledge.ErrGoImportsWithoutModule) {
 		return noGoModulePath(s, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/eclipse-atesor/atesor-go/gotool"
 	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
 )
 
 // stageDirName is the staging directory of the install step, inside the repository so
@@ -160,7 +161,10 @@ func commands(ctx context.Context, sb Execer, pkg Package) (string, []string, er
 		if pkg.Detection != nil && pkg.Detection.ModuleDir != "" && pkg.Detection.ModuleDir != "." {
 			mod = pkg.Detection.ModuleDir
 		}
-		return "go", gotool.WithPlanTags([]string{clean + " && " + inDirLine(mod, gotool.InstallLine(pkg.GoToolchain, stage+"/usr/local/bin"))}, pkg.Plan), nil
+		line := inDirLine(mod, gotool.InstallLine(pkg.GoToolchain, stage+"/usr/local/bin"))
+		// Go packages with no go.mod built in GOPATH mode install the same way.
+		line = knowledge.GoPathLine(pkg.Detection, pkg.Plan, line)
+		return "go", gotool.WithPlanTags([]string{clean + " && " + line}, pkg.Plan), nil
 	case atesor.BuildCargo:
 		if len(pkg.CargoWorkspacePrograms) > 0 {
 			bin := shellwords.Quote(stage + "/usr/local/bin")

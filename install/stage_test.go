@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/sandbox/sandboxtest"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
@@ -84,6 +85,31 @@ func TestStageChoices(t *testing.T) {
 	failed := st.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", Detection: &atesor.Detection{BuildSystem: atesor.BuildCargo}})
 	if failed.OK || !strings.Contains(failed.Error, "(exit 101): error: no binaries") || len(failed.Commands) != 0 {
 		t.Errorf("cargo: %+v", failed)
+	}
+}
+
+// TestStageGoPath: Go packages with no go.mod that a GOPATH plan builds install in
+// GOPATH mode from the repository's link under the GOPATH, as they were built.
+func TestStageGoPath(t *testing.T) {
+	st, _, _, _ := stagerOver(t)
+	det := &atesor.Detection{BuildSystem: atesor.BuildGo, ModuleDir: ".", GoNoModFile: true, GoModulePath: "github.com/cznic/b"}
+	plan := &atesor.BuildPlan{Phases: []atesor.Phase{
+		{Name: knowledge.GoPathPhase, Commands: []string{"mkdir -p .gopath/src/github.com/cznic && ln -sfn ../../../.. .gopath/src/github.com/cznic/b"}},
+		{Name: "build", Commands: []string{"go build ./... && go test -vet=off -c -o bin/ ./..."}},
+	}}
+	inst := st.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", Plan: plan, Detection: det})
+	want := `rm -rf '/workspace/pkg/.atesor-stage' && export GO111MODULE=off GOPATH="$PWD/.gopath:/usr/share/gocode" && ` +
+		`cd .gopath/src/github.com/cznic/b && GOTOOLCHAIN=auto GOBIN='/workspace/pkg/.atesor-stage/usr/local/bin' go install -buildvcs=false ./...`
+	if !slices.Equal(inst.Commands, []string{want}) {
+		t.Errorf("install %+v, want the command %q", inst, want)
+	}
+	if err := validate.DenyRules(want); err != nil {
+		t.Errorf("the safety rules refuse the install: %v", err)
+	}
+	plan.Phases = plan.Phases[1:] // a go.mod-less tree built another way installs as before
+	inst = st.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", Plan: plan, Detection: det})
+	if len(inst.Commands) != 1 || strings.Contains(inst.Commands[0], "GO111MODULE") {
+		t.Errorf("install without the GOPATH phase: %+v", inst)
 	}
 }
 

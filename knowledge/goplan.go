@@ -34,7 +34,8 @@ func (e *GoImportsError) Error() string {
 		names = append(names, d.Name+" ("+d.Evidence+")")
 	}
 	return fmt.Sprintf("the Go packages have no go.mod and import %s: with no go.mod nothing requires a version of them, "+
-		"and the port takes no Go dependencies for such code (neither the distribution's golang-*-dev sources nor a module proxy); "+
+		"and no golang-*-dev Build-Depends of a distribution's package of the source provide them for a GOPATH build "+
+		"(the port takes no Go dependencies from a module proxy for such code); "+
 		"give the source a go.mod that requires them (go mod init PATH && go mod tidy)", strings.Join(names, ", "))
 }
 

@@ -1,0 +1,141 @@
+package knowledge
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"golang.org/x/mod/module"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/textlist"
+)
+
+// Go code with no go.mod that imports packages outside the tree has nothing that names a
+// version of them, so module mode cannot build it. Debian builds such a source one way:
+// dh-golang's GOPATH mode (GO111MODULE=off), the source placed at
+// $GOPATH/src/<Go-Import-Path>, and the golang-*-dev Build-Depends' sources, installed
+// under /usr/share/gocode/src, on the GOPATH. [GoPathPlan] is that build as plan lines.
+
+// GoPathPhase is the plan phase that lays out the GOPATH of [GoPathPlan].
+const GoPathPhase = "go-path"
+
+// GoPathDir is the GOPATH directory, relative to the repository, that [GoPathPlan] lays
+// out: a dot directory, so go build ./... and go test ./... do not walk into it.
+const GoPathDir = ".gopath"
+
+// DistGoPath is where Debian's golang-*-dev packages install their sources, the GOPATH
+// entry dh-golang builds against.
+const DistGoPath = "/usr/share/gocode"
+
+// goDevPackage is the name of a Debian package of Go sources for GOPATH builds.
+var goDevPackage = regexp.MustCompile(`^golang-[a-z0-9][a-z0-9+.-]*-dev$`)
+
+// GoDevPackages are the packages of names that are Debian's Go source packages
+// (golang-*-dev), in order, each once.
+func GoDevPackages(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if goDevPackage.MatchString(n) && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// ErrNoGoDevPackages is returned by [GoPathPlan] when no golang-*-dev package is given.
+var ErrNoGoDevPackages = errors.New("no golang-*-dev package provides the imported Go packages")
+
+// GoPathPlan is the plan for Go packages with no go.mod that import packages outside the
+// standard library and the tree (Detection.GoExternalImports), built as Debian's
+// dh-golang builds them: setup installs the Go toolchain and devPackages (the
+// distribution's golang-*-dev Build-Depends, whose sources land under [DistGoPath]/src);
+// the [GoPathPhase] links the repository at [GoPathDir]/src/<module path>; the build runs
+// from that link with GO111MODULE=off and GOPATH=<repository>/.gopath:/usr/share/gocode,
+// with the default Go plan's commands and flags (a library's test binaries into bin/, go
+// test with -vet=off). The link is relative, so the plan replays in another workspace.
+// It also returns the test command.
+func GoPathPlan(det *atesor.Detection, p atesor.Platform, devPackages []string) (atesor.BuildPlan, []string, error) {
+	switch {
+	case det == nil:
+		return atesor.BuildPlan{}, nil, ErrNoDetection
+	case det.BuildSystem != atesor.BuildGo || !det.GoNoModFile:
+		return atesor.BuildPlan{}, nil, errors.New("a GOPATH build is for Go packages with no go.mod")
+	case det.GoModulePath == "":
+		return atesor.BuildPlan{}, nil, ErrNoGoModulePath
+	case p.InstallCommand == "" || p.UpdateCommand == "":
+		return atesor.BuildPlan{}, nil, fmt.Errorf("platform %q has no install command: get it from knowledge.Profile", p.Name)
+	}
+	if err := module.CheckImportPath(det.GoModulePath); err != nil {
+		return atesor.BuildPlan{}, nil, fmt.Errorf("import path for the GOPATH build: %w", err)
+	}
+	if strings.Contains(det.ModuleDir, "..") || strings.HasPrefix(det.ModuleDir, "/") || shellDir(det.ModuleDir) != "" {
+		return atesor.BuildPlan{}, nil, fmt.Errorf("the Go packages with no go.mod are in %q, not at the top of the repository", det.ModuleDir)
+	}
+	devs := GoDevPackages(devPackages)
+	if len(devs) == 0 {
+		return atesor.BuildPlan{}, nil, ErrNoGoDevPackages
+	}
+	tools := slices.Clone(toolDeps[atesor.BuildGo])
+	if det.HasCGO {
+		tools = append(tools, "build-essential", "pkg-config")
+	}
+	setup := setupCommand(p, tools, det.Dependencies)
+	if setup == "" {
+		setup = p.UpdateCommand + " && " + p.InstallCommand
+	}
+	for _, d := range devs {
+		if !slices.Contains(strings.Fields(setup), d) {
+			setup += " " + d
+		}
+	}
+	link := GoPathDir + "/src/" + det.GoModulePath
+	up := strings.Repeat("../", strings.Count(link, "/"))
+	layout := fmt.Sprintf("mkdir -p %s && ln -sfn %s %s",
+		shellQuote(path.Dir(link)), strings.TrimSuffix(up, "/"), shellQuote(link))
+	build := goPathEnv(link, goBuildCommand(det))
+	tests := []string{goPathEnv(link, goToolchainEnv+" go test"+goVetFlag(det)+" ./...")}
+	plan := atesor.BuildPlan{
+		Reasoning: fmt.Sprintf("Default go plan from scripted detection (evidence %s, confidence %.2f). "+
+			"The Go packages have no go.mod and import %s: built as Debian's dh-golang builds them, in GOPATH mode "+
+			"(GO111MODULE=off) at %s (import path %s, from %s), against the sources of %s under %s/src.",
+			textlist.OrNone(det.Evidence), det.Confidence, importNames(det.GoExternalImports), link,
+			det.GoModulePath, textlist.OrNone(det.GoModulePathFrom), strings.Join(devs, " "), DistGoPath),
+		Phases: []atesor.Phase{
+			{Name: "setup", Commands: []string{setup}},
+			{Name: GoPathPhase, Commands: []string{layout}},
+			{Name: "build", Commands: []string{build}},
+		},
+	}
+	return plan, tests, nil
+}
+
+// goPathEnv runs the go commands of cmd in GOPATH mode from the repository's link under
+// the GOPATH: the go command takes a package's import path from the directory it runs
+// in, which must lie under a GOPATH entry's src.
+func goPathEnv(link, cmd string) string {
+	return fmt.Sprintf(`export GO111MODULE=off GOPATH="$PWD/%s:%s" && cd %s && %s`, GoPathDir, DistGoPath, shellQuote(link), cmd)
+}
+
+// importNames lists imports with the file naming each.
+func importNames(deps []atesor.Dependency) string {
+	names := make([]string, 0, len(deps))
+	for _, d := range deps {
+		names = append(names, d.Name+" ("+d.Evidence+")")
+	}
+	return textlist.OrNone(strings.Join(names, ", "))
+}
+
+// GoPathLine is a go command line (an install step's) run the way a [GoPathPlan]
+// builds, in GOPATH mode from the repository's link under the GOPATH, when plan has its
+// [GoPathPhase] and det the import path; else line as it is.
+func GoPathLine(det *atesor.Detection, plan *atesor.BuildPlan, line string) string {
+	if det == nil || plan == nil || !det.GoNoModFile || module.CheckImportPath(det.GoModulePath) != nil ||
+		!slices.ContainsFunc(plan.Phases, func(ph atesor.Phase) bool { return ph.Name == GoPathPhase }) {
+		return line
+	}
+	return goPathEnv(GoPathDir+"/src/"+det.GoModulePath, line)
+}

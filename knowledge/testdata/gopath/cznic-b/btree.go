@@ -1,0 +1,11 @@
+// Copyright 2014 The b Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package b
+
+import (
+	"fmt"
+	"io"
+	"sync"
+)
