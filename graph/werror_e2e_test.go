@@ -12,7 +12,8 @@ import (
 // myhtml/serialization.c, so the build stops there. Without scripted repairs the port
 // escalates with that error; with them werror-new-warning passes
 // -Wno-error=stringop-truncation through CMAKE_C_FLAGS_RELEASE, the port verifies (the
-// modest library) and the recipe replays it.
+// modest library) and the recipe replays it. Measured: 582 s in all (verified port
+// 5 min 20 s, replay 2 min 11 s) beside a batch of ports.
 //
 //	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2EScriptedWerror$' ./graph/
 func TestE2EScriptedWerror(t *testing.T) {
@@ -29,7 +30,8 @@ func TestE2EScriptedWerror(t *testing.T) {
 // repairs the port escalates at the missing header; with them distribution-configure
 // turns the bundled copy's switch off (-DCPP_JWT_USE_VENDORED_NLOHMANN_JSON=OFF), the
 // build takes nlohmann-json3-dev from the Build-Depends, and the header-only library
-// verifies by its test programs; the recipe replays it.
+// verifies by its test programs; the recipe replays it. Measured: 497 s in all (verified
+// port 3 min 30 s, replay 3 min 54 s) beside a batch of ports.
 //
 //	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2EScriptedBundledSwitchOff$' ./graph/
 func TestE2EScriptedBundledSwitchOff(t *testing.T) {
