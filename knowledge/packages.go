@@ -117,6 +117,10 @@ var canonicalPackages = []pkgRow{
 	{"hwloc", "libhwloc-dev", "hwloc-dev"},
 	{"glib", "libglib2.0-dev", "glib-dev"},
 	{"gc", "libgc-dev", "gc-dev"},
+	// flex recommends its library, which a sandbox that installs without Recommends
+	// (as Debian's build daemons do) leaves out: "cannot find -lfl" needs the name.
+	{"fl", "libfl-dev", "flex-dev"},
+	{"ltdl", "libltdl-dev", "libltdl"},
 	// Databases.
 	{"sqlite", "libsqlite3-dev", "sqlite-dev"},
 	{"postgresql", "libpq-dev", "libpq-dev"},
