@@ -163,7 +163,9 @@ func commands(ctx context.Context, sb Execer, pkg Package) (string, []string, er
 		}
 		line := inDirLine(mod, gotool.InstallLine(pkg.GoToolchain, stage+"/usr/local/bin"))
 		// Go packages with no go.mod built in GOPATH mode install the same way.
-		line = knowledge.GoPathLine(pkg.Detection, pkg.Plan, line)
+		if gp, ok := knowledge.GoPathInstallLine(pkg.Detection, pkg.Plan, stage+"/usr/local/bin"); ok {
+			line = gp
+		}
 		return "go", gotool.WithPlanTags([]string{clean + " && " + line}, pkg.Plan), nil
 	case atesor.BuildCargo:
 		if len(pkg.CargoWorkspacePrograms) > 0 {

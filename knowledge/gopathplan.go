@@ -129,13 +129,16 @@ func importNames(deps []atesor.Dependency) string {
 	return textlist.OrNone(strings.Join(names, ", "))
 }
 
-// GoPathLine is a go command line (an install step's) run the way a [GoPathPlan]
-// builds, in GOPATH mode from the repository's link under the GOPATH, when plan has its
-// [GoPathPhase] and det the import path; else line as it is.
-func GoPathLine(det *atesor.Detection, plan *atesor.BuildPlan, line string) string {
+// GoPathInstallLine is the install step of a [GoPathPlan]'s build (plan has its
+// [GoPathPhase] and det the import path): the commands' programs built into directory bin
+// in GOPATH mode from the repository's link. go install would also write each library
+// package's Go archive (.a, no ELF) under the GOPATH's pkg directory, inside the
+// repository, where they would pass for the port's artifacts; go build -o bin/ writes
+// only the programs. ok is false for any other plan.
+func GoPathInstallLine(det *atesor.Detection, plan *atesor.BuildPlan, bin string) (line string, ok bool) {
 	if det == nil || plan == nil || !det.GoNoModFile || module.CheckImportPath(det.GoModulePath) != nil ||
 		!slices.ContainsFunc(plan.Phases, func(ph atesor.Phase) bool { return ph.Name == GoPathPhase }) {
-		return line
+		return "", false
 	}
-	return goPathEnv(GoPathDir+"/src/"+det.GoModulePath, line)
+	return goPathEnv(GoPathDir+"/src/"+det.GoModulePath, goToolchainEnv+" go build -buildvcs=false -o "+shellQuote(bin)+"/ ./..."), true
 }

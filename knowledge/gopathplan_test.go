@@ -137,25 +137,28 @@ func TestGoDevPackages(t *testing.T) {
 	}
 }
 
-// TestGoPathLine: an install line runs in GOPATH mode only for a plan with the GOPATH
-// phase; other plans' lines stay as they are.
-func TestGoPathLine(t *testing.T) {
+// TestGoPathInstallLine: the install step builds the programs in GOPATH mode only for a
+// plan with the GOPATH phase.
+func TestGoPathInstallLine(t *testing.T) {
 	det, deps := cznicB(t)
 	deb, _ := knowledge.Profile("debian")
 	plan, _, err := knowledge.GoPathPlan(det, deb, knowledge.GoDevPackages(deps))
 	if err != nil {
 		t.Fatal(err)
 	}
-	const line = "GOTOOLCHAIN=auto GOBIN=/stage go install -buildvcs=false ./..."
-	want := `export GO111MODULE=off GOPATH="$PWD/.gopath:/usr/share/gocode" && cd .gopath/src/github.com/cznic/b && ` + line
-	if got := knowledge.GoPathLine(det, &plan, line); got != want {
-		t.Errorf("GOPATH plan: %q, want %q", got, want)
+	want := `export GO111MODULE=off GOPATH="$PWD/.gopath:/usr/share/gocode" && cd .gopath/src/github.com/cznic/b && ` +
+		"GOTOOLCHAIN=auto go build -buildvcs=false -o '/w/.stage dir/bin'/ ./..."
+	if got, ok := knowledge.GoPathInstallLine(det, &plan, "/w/.stage dir/bin"); !ok || got != want {
+		t.Errorf("GOPATH plan: %q %t, want %q", got, ok, want)
+	}
+	if err := validate.PlanLine(want); err != nil {
+		t.Errorf("the install line does not validate: %v", err)
 	}
 	other := atesor.BuildPlan{Phases: []atesor.Phase{{Name: "build", Commands: []string{"go build ./..."}}}}
-	if got := knowledge.GoPathLine(det, &other, line); got != line {
+	if got, ok := knowledge.GoPathInstallLine(det, &other, "/bin"); ok {
 		t.Errorf("plan without the GOPATH phase: %q", got)
 	}
-	if got := knowledge.GoPathLine(nil, &plan, line); got != line {
+	if got, ok := knowledge.GoPathInstallLine(nil, &plan, "/bin"); ok {
 		t.Errorf("no detection: %q", got)
 	}
 }
