@@ -15,6 +15,8 @@ import (
 // conflict. apt-conflict drops the plan's own choice, the port verifies (the mpdscribble
 // program) and the recipe replays it. The before run is skipped: without scripted
 // repairs the port stops earlier, at the configure distribution-configure answers.
+// Measured: 774 s in all (verified port 6 min 47 s, replay 6 min 3 s) beside a batch of
+// ports and a CI run.
 //
 //	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2EScriptedAptConflict$' ./graph/
 func TestE2EScriptedAptConflict(t *testing.T) {
