@@ -93,7 +93,7 @@ func TestStageChoices(t *testing.T) {
 // build -o (go install would leave the libraries' Go archives in the repository).
 func TestStageGoPath(t *testing.T) {
 	st, _, _, _ := stagerOver(t)
-	det := &atesor.Detection{BuildSystem: atesor.BuildGo, ModuleDir: ".", GoNoModFile: true, GoModulePath: "github.com/cznic/b"}
+	det := &atesor.Detection{BuildSystem: atesor.BuildGo, ModuleDir: ".", GoNoModFile: true, GoModulePath: "github.com/cznic/b", HasMain: true, MainPath: "cmd/b"}
 	plan := &atesor.BuildPlan{Phases: []atesor.Phase{
 		{Name: knowledge.GoPathPhase, Commands: []string{"mkdir -p .gopath/src/github.com/cznic && ln -sfn ../../../.. .gopath/src/github.com/cznic/b"}},
 		{Name: "build", Commands: []string{"go build ./... && go test -vet=off -c -o bin/ ./..."}},

@@ -134,11 +134,17 @@ func importNames(deps []atesor.Dependency) string {
 // in GOPATH mode from the repository's link. go install would also write each library
 // package's Go archive (.a, no ELF) under the GOPATH's pkg directory, inside the
 // repository, where they would pass for the port's artifacts; go build -o bin/ writes
-// only the programs. ok is false for any other plan.
+// only the programs. A library's step builds its packages and stages nothing. ok is
+// false for any other plan.
 func GoPathInstallLine(det *atesor.Detection, plan *atesor.BuildPlan, bin string) (line string, ok bool) {
 	if det == nil || plan == nil || !det.GoNoModFile || module.CheckImportPath(det.GoModulePath) != nil ||
 		!slices.ContainsFunc(plan.Phases, func(ph atesor.Phase) bool { return ph.Name == GoPathPhase }) {
 		return "", false
+	}
+	if !det.HasMain {
+		// A library has no program to stage, as go install ./... stages none of a library
+		// module; go build -o refuses a pattern with no main package.
+		return goPathEnv(GoPathDir+"/src/"+det.GoModulePath, goToolchainEnv+" go build -buildvcs=false ./..."), true
 	}
 	return goPathEnv(GoPathDir+"/src/"+det.GoModulePath, goToolchainEnv+" go build -buildvcs=false -o "+shellQuote(bin)+"/ ./..."), true
 }

@@ -146,6 +146,7 @@ func TestGoPathInstallLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	det.HasMain, det.MainPath = true, "cmd/b" // a tree with a program
 	want := `export GO111MODULE=off GOPATH="$PWD/.gopath:/usr/share/gocode" && cd .gopath/src/github.com/cznic/b && ` +
 		"GOTOOLCHAIN=auto go build -buildvcs=false -o '/w/.stage dir/bin'/ ./..."
 	if got, ok := knowledge.GoPathInstallLine(det, &plan, "/w/.stage dir/bin"); !ok || got != want {
@@ -153,6 +154,11 @@ func TestGoPathInstallLine(t *testing.T) {
 	}
 	if err := validate.PlanLine(want); err != nil {
 		t.Errorf("the install line does not validate: %v", err)
+	}
+	det.HasMain = false // a library: nothing to stage, and go build -o refuses no main package
+	lib := `export GO111MODULE=off GOPATH="$PWD/.gopath:/usr/share/gocode" && cd .gopath/src/github.com/cznic/b && GOTOOLCHAIN=auto go build -buildvcs=false ./...`
+	if got, ok := knowledge.GoPathInstallLine(det, &plan, "/w/.stage dir/bin"); !ok || got != lib {
+		t.Errorf("GOPATH plan of a library: %q %t, want %q", got, ok, lib)
 	}
 	other := atesor.BuildPlan{Phases: []atesor.Phase{{Name: "build", Commands: []string{"go build ./..."}}}}
 	if got, ok := knowledge.GoPathInstallLine(det, &other, "/bin"); ok {
