@@ -13,7 +13,6 @@ import (
 	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
-	"github.com/eclipse-atesor/atesor-go/replay"
 )
 
 // TestE2EGoPath ports Debian's golang-github-cznic-b 0.0~git20151027 offline: Go
@@ -93,17 +92,5 @@ func TestE2EGoPath(t *testing.T) {
 	}
 
 	// The recipe replays.
-	in, err := replay.ReadInputFrom(recipePath, got.Tarball)
-	if err != nil {
-		t.Fatal(err)
-	}
-	start = time.Now()
-	rp, err := e.pipeline(t, nil).Replay(ctx, in, "debian", filepath.Join(t.TempDir(), "replay"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("replay: %s in %s (%d compared)", rp.Verdict, time.Since(start).Round(time.Second), rp.Compared)
-	if rp.Verdict != replay.Reproduced || rp.Compared == 0 {
-		t.Errorf("the recipe replayed as %s (%d compared): %+v %s", rp.Verdict, rp.Compared, rp.Differs, rp.Failure)
-	}
+	checkReplays(ctx, t, e, recipePath, got.Tarball)
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/eclipse-atesor/atesor-go/install"
 	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
 	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
-	"github.com/eclipse-atesor/atesor-go/replay"
 )
 
 // TestE2EHeaderOnlyTests ports Debian's easyloggingpp 9.97.1+dfsg offline: a
@@ -98,17 +97,5 @@ func TestE2EHeaderOnlyTests(t *testing.T) {
 	}
 
 	// The recipe's commands replay the port.
-	in, err := replay.ReadInputFrom(recipePath, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	start = time.Now()
-	rp, err := e.pipeline(t, nil).Replay(ctx, in, "debian", filepath.Join(t.TempDir(), "replay"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("replay: %s in %s (%d compared)", rp.Verdict, time.Since(start).Round(time.Second), rp.Compared)
-	if rp.Verdict != replay.Reproduced || rp.Compared == 0 {
-		t.Errorf("the recipe replayed as %s (%d compared): %+v %s", rp.Verdict, rp.Compared, rp.Differs, rp.Failure)
-	}
+	checkReplays(ctx, t, e, recipePath, src)
 }

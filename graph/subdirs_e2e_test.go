@@ -123,11 +123,18 @@ func runRepackedCase(t *testing.T, c repackedCase) {
 	}
 
 	// The recipe's commands replay the fix.
+	checkReplays(ctx, t, e, recipePath, src)
+}
+
+// checkReplays replays the recipe at recipePath on src in a fresh sandbox and fails the
+// test unless it reproduces the port's artifacts.
+func checkReplays(ctx context.Context, t *testing.T, e *e2eEnv, recipePath, src string) {
+	t.Helper()
 	in, err := replay.ReadInputFrom(recipePath, src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	start = time.Now()
+	start := time.Now()
 	rp, err := e.pipeline(t, nil).Replay(ctx, in, "debian", filepath.Join(t.TempDir(), "replay"))
 	if err != nil {
 		t.Fatal(err)
