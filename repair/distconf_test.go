@@ -238,3 +238,39 @@ func FuzzDistributionSwitches(f *testing.F) {
 		}
 	})
 }
+
+// TestDistributionKeepsTests: the packaging's switches that turn the tests off are left
+// out (cppzmq 4.10's debian/rules passes -DCPPZMQ_BUILD_TESTS=OFF, and a header-only
+// library's tests are its only evidence), and the note says so; its other switches and
+// a test switch set on are taken.
+func TestDistributionKeepsTests(t *testing.T) {
+	tests := []struct {
+		name     string
+		kind     configureKind
+		tree     memTree
+		switches []string
+		want     []string
+	}{
+		{name: "cppzmq: cmake", kind: cmakeKind,
+			tree:     memTree{"CMakeLists.txt": "option(CPPZMQ_BUILD_TESTS \"Whether or not to build the tests\" ON)\noption(ENABLE_DRAFTS \"drafts\" OFF)\n"},
+			switches: []string{"-DCPPZMQ_BUILD_TESTS=OFF", "-DENABLE_DRAFTS=ON"}, want: []string{"-DENABLE_DRAFTS=ON"}},
+		{name: "cmake: tests on stay", kind: cmakeKind, tree: memTree{"CMakeLists.txt": "option(BUILD_TESTING \"t\" OFF)\n"},
+			switches: []string{"-DBUILD_TESTING=ON"}, want: []string{"-DBUILD_TESTING=ON"}},
+		{name: "meson", kind: mesonKind, tree: memTree{"meson_options.txt": "option('tests', type : 'boolean', value : true)\noption('docs', type : 'boolean')\n"},
+			switches: []string{"-Dtests=false", "-Ddocs=false"}, want: []string{"-Ddocs=false"}},
+		{name: "configure", kind: autotoolsKind, tree: memTree{"configure.ac": "AC_ARG_ENABLE([tests], [x])\nAC_ARG_ENABLE([foo], [y])\n"},
+			switches: []string{"--disable-tests", "--enable-foo"}, want: []string{"--enable-foo"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, notes := pickSwitches(context.Background(), Env{Files: tt.tree.files(), ReadFile: tt.tree.read}, tt.kind, tt.switches)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("switches %q, want %q (notes %q)", got, tt.want, notes)
+			}
+			offs := len(tt.switches) - len(tt.want)
+			if said := strings.Contains(strings.Join(notes, "; "), "turn the tests off"); said != (offs > 0) {
+				t.Errorf("notes %q: a note on the tests-off switch %v, want %v", notes, said, offs > 0)
+			}
+		})
+	}
+}

@@ -64,7 +64,7 @@ func pickSwitches(ctx context.Context, env Env, kind configureKind, all []string
 		}
 	}
 	named := buildFileText(ctx, env, kind)
-	var out, twoWays, layout, unnamed []string
+	var out, twoWays, layout, unnamed, testsOff []string
 	seen := map[string]bool{}
 	for _, sw := range all {
 		k := switchKey(sw)
@@ -81,6 +81,13 @@ func pickSwitches(ctx context.Context, env Env, kind configureKind, all []string
 		}
 		if name == "" {
 			layout = append(layout, sw)
+			continue
+		}
+		if turnsTestsOff(kind, sw, name) {
+			// Debian's build may skip its tests (the archive runs no riscv64 test suite
+			// for it, or the packaging builds them under nocheck only); here the tests
+			// are the port's evidence, and a header-only library's only one.
+			testsOff = append(testsOff, sw)
 			continue
 		}
 		if len(values[k]) > 1 {
@@ -104,6 +111,9 @@ func pickSwitches(ctx context.Context, env Env, kind configureKind, all []string
 	}
 	if len(unnamed) > 0 {
 		notes = append(notes, fmt.Sprintf("switches the %s build files do not name: %s", kind.name, strings.Join(unnamed, " ")))
+	}
+	if len(testsOff) > 0 {
+		notes = append(notes, "the packaging's switches that turn the tests off ("+strings.Join(testsOff, " ")+"): the tests are the port's evidence")
 	}
 	return out, notes
 }
@@ -232,4 +242,24 @@ func buildFileText(ctx context.Context, env Env, kind configureKind) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// turnsTestsOff reports whether sw, a switch of kind whose name is name, turns the
+// package's tests off: a CMake or meson option for tests set false
+// (-DCPPZMQ_BUILD_TESTS=OFF, -Dtests=false), a --disable or --without of a test feature.
+func turnsTestsOff(kind configureKind, sw, name string) bool {
+	if purposeOf(name) != "tests" {
+		return false
+	}
+	switch kind {
+	case cmakeKind, mesonKind:
+		_, val, _ := strings.Cut(sw, "=")
+		switch strings.ToLower(strings.Trim(val, `'"`)) {
+		case "off", "false", "no", "n", "0", "disabled":
+			return true
+		}
+	case autotoolsKind:
+		return strings.HasPrefix(sw, "--disable-") || strings.HasPrefix(sw, "--without-")
+	}
+	return false
 }
