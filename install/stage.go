@@ -139,6 +139,12 @@ func commands(ctx context.Context, sb Execer, pkg Package) (string, []string, er
 	if pkg.BuildSystem != "" && pkg.BuildSystem != atesor.BuildUnknown {
 		bs = pkg.BuildSystem
 	}
+	if pkg.Plan != nil && !runsSystem(pkg.Plan, bs) {
+		// A fix switched the build (next-build-system): install the way the plan built.
+		if ran := PlanBuildSystem(pkg.Plan); ran != bs && cBuild[ran] && cBuild[bs] {
+			bs, buildDir, shipped = ran, "", false
+		}
+	}
 	clean := "rm -rf " + shellwords.Quote(stage)
 	q := shellwords.Quote(stage)
 	switch bs {
@@ -183,6 +189,10 @@ func commands(ctx context.Context, sb Execer, pkg Package) (string, []string, er
 	}
 	return "", nil, fmt.Errorf("the %s build system has no known install step", bs)
 }
+
+// cBuild are the build systems next-build-system switches among (a Go or cargo build
+// run by a Makefile is still installed the Go or cargo way).
+var cBuild = map[atesor.BuildSystem]bool{atesor.BuildCMake: true, atesor.BuildMeson: true, atesor.BuildAutotools: true, atesor.BuildMake: true}
 
 // inDirLine prefixes a command with a cd into a repository subdirectory.
 func inDirLine(dir, line string) string {

@@ -1,0 +1,62 @@
+package install
+
+import (
+	"regexp"
+
+	"github.com/eclipse-atesor/atesor-go"
+)
+
+// The build system that did the build is the plan's, not always the detection's: a fix
+// may switch a port to another build of the tree (next-build-system moves cvector from
+// its CMakeLists.txt, which needs macros of the project it was cut from, to its
+// Makefile), and the install step must then install the way the plan built.
+var planSystems = []struct {
+	system atesor.BuildSystem
+	word   *regexp.Regexp
+}{
+	{atesor.BuildCMake, regexp.MustCompile(`(?:^|&&|;|\s)cmake\s`)},
+	{atesor.BuildMeson, regexp.MustCompile(`(?:^|&&|;|\s)meson\s+(?:setup\s|compile\s|-D|[^-\s])`)},
+	{atesor.BuildCargo, regexp.MustCompile(`(?:^|&&|;|\s)cargo\s+(?:build|test|install)\b`)},
+	{atesor.BuildAutotools, regexp.MustCompile(`(?:^|&&|;|\s)(?:\./|\.\./|\S+/)?configure(?:\s|$)`)},
+	{atesor.BuildGo, regexp.MustCompile(`(?:^|&&|;|\s)go\s+(?:build|install|test)\b`)},
+	{atesor.BuildMake, regexp.MustCompile(`(?:^|&&|;|\s)g?make(?:\s|$)`)},
+}
+
+// PlanBuildSystem returns the build system the plan's commands run, outside its setup
+// phases, in the order above (a cmake plan that also runs make is cmake's, a configure
+// that runs make is autotools'); BuildUnknown when no command names one.
+func PlanBuildSystem(plan *atesor.BuildPlan) atesor.BuildSystem {
+	if plan == nil {
+		return atesor.BuildUnknown
+	}
+	for _, ps := range planSystems {
+		for _, ph := range plan.Phases {
+			if ph.Name == "setup" {
+				continue
+			}
+			for _, c := range ph.Commands {
+				if ps.word.MatchString(c) {
+					return ps.system
+				}
+			}
+		}
+	}
+	return atesor.BuildUnknown
+}
+
+// runsSystem reports whether the plan runs bs outside its setup phases.
+func runsSystem(plan *atesor.BuildPlan, bs atesor.BuildSystem) bool {
+	for _, ps := range planSystems {
+		if ps.system != bs {
+			continue
+		}
+		for _, ph := range plan.Phases {
+			for _, c := range ph.Commands {
+				if ph.Name != "setup" && ps.word.MatchString(c) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
