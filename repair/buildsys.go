@@ -34,10 +34,17 @@ func buildSystemRule() Rule {
 	}
 }
 
-func makeNextBuildSystem(_ context.Context, _ Failure, env Env) (*Fix, string) {
+func makeNextBuildSystem(_ context.Context, f Failure, env Env) (*Fix, string) {
 	det := env.Detection
 	if det == nil || len(det.Alternatives) == 0 {
 		return nil, "detection found no other build system"
+	}
+	if libs := missingLibraries(f.text() + "\n" + f.Message); len(libs) > 0 {
+		// gstreamermm's shipped configure reported pkg-config modules not found, and a
+		// switch to autoreconf of its configure.ac broke on macros of its own
+		// toolchain: a build system that misses packages is not the wrong one, and
+		// every other build of the tree needs them too.
+		return nil, "the build failed for missing packages (" + strings.Join(libs, ", ") + "), which another build system needs as well"
 	}
 	chosen := det.BuildSystem
 	var secondary []string
@@ -108,4 +115,16 @@ func samePlan(a, b atesor.BuildPlan) bool {
 	return slices.EqualFunc(a.Phases, b.Phases, func(x, y atesor.Phase) bool {
 		return x.Name == y.Name && slices.Equal(x.Commands, y.Commands)
 	})
+}
+
+// missingLibraries returns the pkg-config modules, headers and libraries the output
+// says are missing (programs aside: a configure that only wraps CMake misses cmake).
+func missingLibraries(text string) []string {
+	var out []string
+	for _, m := range FindMissing(text) {
+		if m.Kind != KindProgram {
+			out = append(out, m.Name)
+		}
+	}
+	return out
 }

@@ -86,3 +86,21 @@ func TestNextBuildSystemSecondary(t *testing.T) {
 		})
 	}
 }
+
+// TestNextBuildSystemMissingPackages: gstreamermm 1.10's shipped configure failed for
+// pkg-config modules it did not find; that is no reason to build with autoreconf of its
+// configure.ac instead, while a configure that misses only a program (cmake, for a
+// configure that wraps CMake) still switches.
+func TestNextBuildSystemMissingPackages(t *testing.T) {
+	det := &atesor.Detection{BuildSystem: atesor.BuildAutotools, Evidence: "configure", ShippedConfigure: true,
+		Alternatives: []atesor.BuildCandidate{{BuildSystem: atesor.BuildAutotools, Evidence: "configure.ac"}, {BuildSystem: atesor.BuildCMake, Evidence: "CMakeLists.txt"}}}
+	env := Env{Platform: debian(t), Detection: det, Plan: defaultPlan("./configure && make -j$(nproc)")}
+	missing := readLog(t, "configure-missing-gstreamermm.log")
+	if fix, why := makeNextBuildSystem(context.Background(), Failure{Message: missing, Phase: "build"}, env); fix != nil || !strings.Contains(why, "giomm-2.4") {
+		t.Fatalf("missing packages: fix %+v, reason %q", fix, why)
+	}
+	program := "configure: error: cmake: command not found\n"
+	if fix, why := makeNextBuildSystem(context.Background(), Failure{Message: program, Phase: "build"}, env); fix == nil {
+		t.Fatalf("a missing program: no switch: %s", why)
+	}
+}
