@@ -26,19 +26,9 @@ var planSystems = []struct {
 // phases, in the order above (a cmake plan that also runs make is cmake's, a configure
 // that runs make is autotools'); BuildUnknown when no command names one.
 func PlanBuildSystem(plan *atesor.BuildPlan) atesor.BuildSystem {
-	if plan == nil {
-		return atesor.BuildUnknown
-	}
 	for _, ps := range planSystems {
-		for _, ph := range plan.Phases {
-			if ph.Name == "setup" {
-				continue
-			}
-			for _, c := range ph.Commands {
-				if ps.word.MatchString(c) {
-					return ps.system
-				}
-			}
+		if runsCommand(plan, ps.word) {
+			return ps.system
 		}
 	}
 	return atesor.BuildUnknown
@@ -47,14 +37,25 @@ func PlanBuildSystem(plan *atesor.BuildPlan) atesor.BuildSystem {
 // runsSystem reports whether the plan runs bs outside its setup phases.
 func runsSystem(plan *atesor.BuildPlan, bs atesor.BuildSystem) bool {
 	for _, ps := range planSystems {
-		if ps.system != bs {
+		if ps.system == bs && runsCommand(plan, ps.word) {
+			return true
+		}
+	}
+	return false
+}
+
+// runsCommand reports whether a command outside the plan's setup phases matches word.
+func runsCommand(plan *atesor.BuildPlan, word *regexp.Regexp) bool {
+	if plan == nil {
+		return false
+	}
+	for _, ph := range plan.Phases {
+		if ph.Name == "setup" {
 			continue
 		}
-		for _, ph := range plan.Phases {
-			for _, c := range ph.Commands {
-				if ph.Name != "setup" && ps.word.MatchString(c) {
-					return true
-				}
+		for _, c := range ph.Commands {
+			if word.MatchString(c) {
+				return true
 			}
 		}
 	}
