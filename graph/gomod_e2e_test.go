@@ -51,14 +51,7 @@ func TestE2EGoModInit(t *testing.T) {
 	tier.Long(t)
 	e2e(t)
 	ctx := context.Background()
-	res := &debsrc.Resolver{Mirror: debiantest.Mirror(t), Suite: "trixie", CacheDir: filepath.Join(debiantest.CacheDir(), "sources")}
-	got, err := res.Resolve(ctx, "debian:golang-github-pmezard-go-difflib=1.0.0-3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Origin.GoImportPath != "github.com/pmezard/go-difflib" {
-		t.Fatalf("origin %+v: want the Go-Import-Path", got.Origin)
-	}
+	got := resolveGoSource(ctx, t, "debian:golang-github-pmezard-go-difflib=1.0.0-3", "github.com/pmezard/go-difflib")
 	req := atesor.Request{Source: got.Tarball, Name: "go-difflib", TestTimeout: 5 * time.Minute, Origin: &got.Origin}
 
 	// A given plan without the go.mod: the first build fails, the rule repairs it.
@@ -111,4 +104,19 @@ func TestE2EGoModInit(t *testing.T) {
 	if !strings.Contains(string(md), knowledge.GoModInitLine("github.com/pmezard/go-difflib")) {
 		t.Errorf("the recipe does not make the go.mod:\n%s", md)
 	}
+}
+
+// resolveGoSource resolves a debian:NAME=VERSION spec of a Go source through the verified
+// archive and fails the test unless its origin carries importPath, its Go-Import-Path.
+func resolveGoSource(ctx context.Context, t *testing.T, spec, importPath string) *debsrc.Resolved {
+	t.Helper()
+	res := &debsrc.Resolver{Mirror: debiantest.Mirror(t), Suite: "trixie", CacheDir: filepath.Join(debiantest.CacheDir(), "sources")}
+	got, err := res.Resolve(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Origin.GoImportPath != importPath {
+		t.Fatalf("origin %+v: want the Go-Import-Path", got.Origin)
+	}
+	return got
 }

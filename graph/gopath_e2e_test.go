@@ -9,10 +9,8 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/internal/debiantest"
 	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
-	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 )
 
 // TestE2EGoPath ports Debian's golang-github-cznic-b 0.0~git20151027 offline: Go
@@ -35,14 +33,7 @@ func TestE2EGoPath(t *testing.T) {
 	tier.Long(t)
 	e2e(t)
 	ctx := context.Background()
-	res := &debsrc.Resolver{Mirror: debiantest.Mirror(t), Suite: "trixie", CacheDir: filepath.Join(debiantest.CacheDir(), "sources")}
-	got, err := res.Resolve(ctx, "debian:golang-github-cznic-b=0.0~git20151027.0.01b13d7-2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Origin.GoImportPath != "github.com/cznic/b" {
-		t.Fatalf("origin %+v: want the Go-Import-Path", got.Origin)
-	}
+	got := resolveGoSource(ctx, t, "debian:golang-github-cznic-b=0.0~git20151027.0.01b13d7-2", "github.com/cznic/b")
 
 	// Before: no distribution to take the Go packages from.
 	tarball, err := os.ReadFile(got.Tarball)

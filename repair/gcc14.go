@@ -192,12 +192,7 @@ type planEdit struct {
 // the edit's where.
 func editPlan(plan atesor.BuildPlan, failedPhase string, edits []planEdit) (atesor.BuildPlan, string, bool) {
 	phases := slices.Clone(plan.Phases)
-	end := len(phases) - 1
-	for i, ph := range phases {
-		if ph.Name == failedPhase {
-			end = i
-		}
-	}
+	end := phaseEnd(plan, failedPhase)
 	for _, e := range edits {
 		edited := false
 		start := end
