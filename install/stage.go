@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/gotool"
@@ -285,16 +286,18 @@ const maxFixPerms = 200
 // with mode 0644, and Debian's dh_fixperms makes every file in such a directory
 // executable. Without it the program could not be run here.
 func fixPermsLine(ctx context.Context, sb Execer, stage string) (string, int) {
-	res, err := sb.Exec(ctx, atesor.Command{Line: `find . -type f \( -path './*bin/*' -o -path './usr/games/*' \) ! -perm -u+x -print`,
+	// NUL-separated: the names are the build's, and one with a newline in it would
+	// otherwise read as two (the second of its choosing).
+	res, err := sb.Exec(ctx, atesor.Command{Line: `find . -type f \( -path './*bin/*' -o -path './usr/games/*' \) ! -perm -u+x -print0`,
 		Dir: stage, Timeout: 2 * time.Minute})
 	if err != nil || !res.OK() {
 		return "", 0
 	}
 	var files []string
-	for _, l := range strings.Split(res.Stdout, "\n") {
-		l = strings.TrimPrefix(strings.TrimSpace(l), "./")
-		if l == "" || strings.Contains(l, "/../") {
-			continue
+	for _, name := range strings.Split(res.Stdout, "\x00") {
+		l, ok := strings.CutPrefix(name, "./")
+		if !ok || l == "" || path.Clean(l) != l || strings.HasPrefix(l, "../") || strings.ContainsFunc(l, unicode.IsControl) {
+			continue // not a name find printed below the stage
 		}
 		if d := path.Base(path.Dir(l)); d != "bin" && d != "sbin" && d != "games" {
 			continue // a file deeper below, in a directory of its own

@@ -301,7 +301,7 @@ func TestChooseHeaderOnly(t *testing.T) {
 func TestStageFixPerms(t *testing.T) {
 	st, sb, events, _ := stagerOver(t)
 	sb.OnPrefix("find . -maxdepth 3", sandboxtest.OK("./build/CMakeCache.txt\n"))
-	sb.OnPrefix(`find . -type f \( -path './*bin/*'`, sandboxtest.OK("./usr/local/bin/zst\n./usr/local/bin/sub/data.txt\n./usr/sbin/d\n"))
+	sb.OnPrefix(`find . -type f \( -path './*bin/*'`, sandboxtest.OK("./usr/local/bin/zst\x00./usr/local/bin/sub/data.txt\x00./usr/sbin/d\x00"))
 	inst := st.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", Detection: &atesor.Detection{BuildSystem: atesor.BuildCMake}})
 	want := []string{"rm -rf '/workspace/pkg/.atesor-stage' && DESTDIR='/workspace/pkg/.atesor-stage' cmake --install 'build'",
 		"chmod 0755 '/workspace/pkg/.atesor-stage/usr/local/bin/zst' '/workspace/pkg/.atesor-stage/usr/sbin/d'"}
@@ -325,5 +325,20 @@ func TestStageFixPerms(t *testing.T) {
 	sb2.OnPrefix("find . -maxdepth 3", sandboxtest.OK("./build/CMakeCache.txt\n"))
 	if inst := st2.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", Detection: &atesor.Detection{BuildSystem: atesor.BuildCMake}}); len(inst.Commands) != 1 {
 		t.Errorf("nothing to fix: commands %q", inst.Commands)
+	}
+}
+
+// TestStageFixPermsHostileNames: the staged names are the build's. A name with a
+// newline that reads as a second path (a bin directory outside the stage), and names
+// that are not plain paths below the stage, are never given to chmod.
+func TestStageFixPermsHostileNames(t *testing.T) {
+	st, sb, _, _ := stagerOver(t)
+	sb.OnPrefix("find . -maxdepth 3", sandboxtest.OK("./build/CMakeCache.txt\n"))
+	sb.OnPrefix(`find . -type f \( -path './*bin/*'`, sandboxtest.OK(
+		"./usr/bin/ok\x00./usr/bin/x\n../../../usr/bin/evil\x00../bin/evil\x00./usr/bin/../../bin/evil\x00/usr/bin/evil\x00./usr/bin/\x1b[2Jevil\x00"))
+	inst := st.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", Detection: &atesor.Detection{BuildSystem: atesor.BuildCMake}})
+	want := "chmod 0755 '/workspace/pkg/.atesor-stage/usr/bin/ok'"
+	if len(inst.Commands) != 2 || inst.Commands[1] != want {
+		t.Fatalf("install commands %q, want the install and %q", inst.Commands, want)
 	}
 }
