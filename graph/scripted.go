@@ -17,6 +17,8 @@ import (
 type repairOptions struct {
 	off      bool
 	packages repair.PackageFinder
+	// skip are rules left out (repair.Input.Skip), for comparing a port without one.
+	skip []string
 }
 
 // WithoutScriptedRepairs turns the scripted repair rules (package repair) off: every fix
@@ -103,7 +105,7 @@ func (r *run) scriptedFix(ctx context.Context, s *atesor.State, last *atesor.Err
 			return r.applyActions(ctx, s, actions, attempt)
 		},
 		Emit: func(e atesor.Event) { r.emitScriptedFix(e.Rule, e.Line) },
-		Now:  r.p.opts.now,
+		Now:  r.p.opts.now, Skip: r.p.opts.repair.skip,
 	})
 	s.FixAttempts = append(s.FixAttempts, res.Attempts...)
 	if res.Applied == nil {

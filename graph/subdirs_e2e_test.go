@@ -30,6 +30,17 @@ type repackedCase struct {
 	// origin, when set, is the distribution's source package the tarball is from, as
 	// debian:NAME resolves it (the rules that read its packaging need it).
 	origin *atesor.DistroSource
+	// others runs the before port with every rule but rule on, for a package that
+	// needs other rules to reach the failure rule answers.
+	others bool
+	// tests, when set, is how many of the package's tests at least must pass, none
+	// failing.
+	tests int
+}
+
+// withoutRepairRule leaves one scripted rule out of a port.
+func withoutRepairRule(name string) Option {
+	return func(o *options) { o.repair.skip = append(o.repair.skip, name) }
 }
 
 // TestE2EScriptedMissingSubdir ports Debian's repacked leveldb 1.23 offline. Its
@@ -72,7 +83,11 @@ func runRepackedCase(t *testing.T, c repackedCase) {
 	if c.before != "" {
 		// Before: no rule, the port stops where the rule answers.
 		before := newE2EEnv(t)
-		res, err := before.pipeline(t, nil, WithoutScriptedRepairs()).Run(ctx, req)
+		off := WithoutScriptedRepairs()
+		if c.others {
+			off = withoutRepairRule(c.rule)
+		}
+		res, err := before.pipeline(t, nil, off).Run(ctx, req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,6 +127,13 @@ func runRepackedCase(t *testing.T, c repackedCase) {
 	}
 	if rep.LLM.Calls != 0 {
 		t.Errorf("an offline port made %d model calls", rep.LLM.Calls)
+	}
+	if c.tests > 0 {
+		if rep.Tests == nil || rep.Tests.Counts == nil || rep.Tests.Counts.Passed < c.tests || rep.Tests.Counts.Failed > 0 {
+			t.Errorf("tests %+v, want at least %d passed and none failing", rep.Tests, c.tests)
+		} else {
+			t.Logf("tests: %s", rep.Tests.Summary())
+		}
 	}
 	recipePath := filepath.Join(e.out, res.Package+"_recipe.md")
 	md, err := os.ReadFile(recipePath)

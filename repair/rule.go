@@ -58,6 +58,9 @@ type Env struct {
 	// Locate installs packages in the sandbox and finds a header below its include
 	// directories; nil when the sandbox cannot be searched.
 	Locate LocateFunc
+	// RepoDir is the repository's absolute path in the sandbox, for a fix that names a
+	// directory of the tree to the compiler; "" when unknown.
+	RepoDir string
 }
 
 // Fix is what a rule proposes: actions like a model's strategy, and/or a new build plan.
@@ -125,7 +128,7 @@ func (r Rule) claims(f Failure) bool {
 func Rules() []Rule {
 	return []Rule{configScriptsRule(), automakeSubdirRule(), autoreconfRule(), archFlagsRule(), gcc14Rule(), cstdintRule(), permissiveRule(), werrorRule(), aptConflictRule(), makeAllRule(),
 		goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), mesonSubprojectRule(), atomicsRule(), goSanitizerRule(), goModInitRule(),
-		missingPackageRule(), headerDirRule(), templateHeaderRule(), parallelRaceRule(), buildSystemRule(), headerOnlyTestsRule(),
+		catch2CompatRule(), missingPackageRule(), headerDirRule(), templateHeaderRule(), parallelRaceRule(), buildSystemRule(), headerOnlyTestsRule(),
 		// Last: configuring the way the distribution does answers what no specific rule did.
 		distributionConfigureRule()}
 }

@@ -57,6 +57,9 @@ type Input struct {
 	Emit func(atesor.Event)
 	// Now stamps the attempts; nil is time.Now.
 	Now func() time.Time
+	// Skip names rules left out of this repair, so that a port can be compared with
+	// and without one of them.
+	Skip []string
 }
 
 // Result is what [Run] did.
@@ -94,11 +97,12 @@ func Run(ctx context.Context, in Input) Result {
 		ReadFile: func(ctx context.Context, rel string) ([]byte, error) {
 			return sandbox.ReadBounded(ctx, in.Sandbox, path.Join(in.RepoDir, path.Clean("/"+rel)), sandbox.BoundConfigLog)
 		},
-		Packages: in.Packages, Distribution: in.Distribution, Fixes: in.Fixes, Locate: in.Locate,
+		Packages: in.Packages, Distribution: in.Distribution, Fixes: in.Fixes, Locate: in.Locate, RepoDir: in.RepoDir,
 	}
 	var res Result
 	fixes := slices.Clone(in.Fixes)
-	tried := TriedIn(func() []atesor.FixAttempt { return fixes })
+	inRun := TriedIn(func() []atesor.FixAttempt { return fixes })
+	tried := func(rule, key string) bool { return slices.Contains(in.Skip, rule) || inRun(rule, key) }
 	record := func(a atesor.FixAttempt) {
 		fixes = append(fixes, a)
 		res.Attempts = append(res.Attempts, a)
