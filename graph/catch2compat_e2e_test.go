@@ -15,7 +15,9 @@ import (
 // Catch2 v2 that fails offline, and the port escalates at "catch2/catch.hpp: No such
 // file"; with it the compat header is written into the tree, the tests compile and
 // link against Catch2 3's library, the port verifies with its tests passing, and the
-// recipe, whose patch writes the header, replays it.
+// recipe, whose patch writes the header, replays it. Measured: 689 s in all
+// (escalation about 2 min 30 s, verified port 4 min 18 s with 102 of 102 tests
+// passing, replay reproduced 4 min 10 s) on 2 cores shared with other runs.
 //
 //	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2EScriptedCatch2Compat$' ./graph/
 func TestE2EScriptedCatch2Compat(t *testing.T) {

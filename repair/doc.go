@@ -60,6 +60,13 @@
 //   - go-no-race: Go's -race or -msan, which linux/riscv64 lacks, are dropped
 //     from the plan's go commands, overridden in the Makefile's variable on make's
 //     command line, or removed from a build file with a recorded edit;
+//   - catch2-compat: tests written for Catch2 2's single header (<catch2/catch.hpp>,
+//     "catch.hpp") where Catch2 3 is installed, or named by the plan or the
+//     Build-Depends, and the tree has no copy: a compat header written into the tree
+//     as a recorded file (catch_all.hpp, Approx where Catch2 2 had it, a weak main()
+//     running Catch::Session in each unit that defines CATCH_CONFIG_MAIN), its
+//     directory on CPATH; refused for Catch2 2 reporters, listeners and matcher
+//     internals, and for a find_package() asking for Catch2 2;
 //   - missing-package: a missing header, library, pkg-config module or program is
 //     looked up in the archive's Contents index ([Contents]) and its package installed;
 //   - header-subdir: an #include the compiler could not resolve that the distribution
