@@ -16,6 +16,7 @@ const (
 	GoTest   = "go"
 	Cargo    = "cargo"
 	TAP      = "tap"
+	Doctest  = "doctest"
 )
 
 // MaxFailedNames bounds the failed test names kept; Counts.Failed keeps the total.
@@ -43,7 +44,7 @@ type Result struct {
 type parser func(out string) (Result, bool)
 
 // parsers are tried in order: the most specific markers first.
-var parsers = []parser{parseGoJSON, parseCargo, parseCTest, parseMeson, parseAutomake, parseProve, parseTAP, parseGoPlain, parseMakeNothing}
+var parsers = []parser{parseGoJSON, parseCargo, parseCTest, parseMeson, parseAutomake, parseDoctest, parseProve, parseTAP, parseGoPlain, parseMakeNothing}
 
 // Parse reads the output of a test command. Output no parser recognises gives a Result
 // with nil Counts and [NoteUnknown].

@@ -60,6 +60,10 @@ func TestParseRealOutputs(t *testing.T) {
 		{file: "tap-prove-mixed.txt", want: &atesor.TestCounts{Framework: TAP, Ran: 9, Passed: 6, Failed: 3, Skipped: 2,
 			FailedTests: []string{"t/basic.t", "t/crash.t"}}, signalled: []string{"t/crash.t"}},
 		{file: "tap-prove-pass.txt", want: &atesor.TestCounts{Framework: TAP, Ran: 2, Passed: 2, Skipped: 1}},
+		{file: "doctest-mixed.txt", want: &atesor.TestCounts{Framework: Doctest, Ran: 4, Passed: 2, Failed: 2, Skipped: 1,
+			FailedTests: []string{"subtracts wrongly", "crashes"}}, signalled: []string{"crashes"}},
+		{file: "doctest-nocrash.txt", want: &atesor.TestCounts{Framework: Doctest, Ran: 3, Passed: 2, Failed: 1, Skipped: 1,
+			FailedTests: []string{"subtracts wrongly"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
