@@ -55,10 +55,11 @@ type Install struct {
 	// vendored framework's.
 	PrimaryTestPrograms int `json:"primary_test_programs,omitempty"`
 	// TestPrograms are the sandbox paths of programs the build-system metadata marks as
-	// tests (ctest's test list, automake's check_PROGRAMS, meson's test introspection).
+	// tests (ctest's test list, automake's check_PROGRAMS, meson's test introspection,
+	// and for a header-only library whose ctest lists none, CMake's file API).
 	TestPrograms []string `json:"test_programs,omitempty"`
 	// TestProgramsFrom names the metadata the test programs came from (ctest, automake,
-	// meson).
+	// meson, cmake-file-api).
 	TestProgramsFrom []string `json:"test_programs_from,omitempty"`
 }
 

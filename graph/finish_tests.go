@@ -6,6 +6,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/gotool"
+	"github.com/eclipse-atesor/atesor-go/install"
 	"github.com/eclipse-atesor/atesor-go/pkgtest"
 	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/repair"
@@ -31,6 +32,8 @@ func (r *run) runTests(ctx context.Context, s *atesor.State) *atesor.TestResult 
 	return pkgtest.Run(ctx, r.sb, r.finishEmit, pkgtest.Suite{
 		Commands: gotool.WithPlanTags(cmds, s.Plan), BuildSystem: bs, Dir: s.RepoDir,
 		Env: env, Timeout: s.Request.WithDefaults().TestTimeout,
+		// Test programs only CMake's file API names (no add_test) run on their own.
+		Programs: install.UnregisteredTestPrograms(s.Install),
 	})
 }
 

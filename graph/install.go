@@ -7,6 +7,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/install"
+	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/verify"
 )
 
@@ -39,7 +40,11 @@ func (r *run) chooseArtifacts(ctx context.Context, s *atesor.State, built []ates
 	c := install.Chooser{Sandbox: r.sb, HostTree: r.hostTree,
 		Scan: func(ctx context.Context, dir string) ([]atesor.Artifact, error) {
 			return verify.ScanArtifacts(ctx, r.sb, dir, r.log)
-		}}
+		},
+		Read: func(ctx context.Context, p string, b sandbox.Bound) ([]byte, error) {
+			return sandbox.ReadBounded(ctx, r.sb, p, b)
+		},
+		Log: r.log}
 	var arts []atesor.Artifact
 	s.Install, arts = c.Choose(ctx, s.RepoDir, s.Install, built, shipped)
 	return arts

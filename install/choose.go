@@ -2,6 +2,7 @@ package install
 
 import (
 	"context"
+	"log/slog"
 	"path"
 	"slices"
 	"sort"
@@ -20,6 +21,11 @@ type Chooser struct {
 	HostTree string
 	// Scan lists the ELF artifacts below a sandbox directory (the staging directory).
 	Scan func(ctx context.Context, dir string) ([]atesor.Artifact, error)
+	// Read reads the reply of CMake's file API, asked for the test programs of a
+	// header-only library when ctest lists none (nil: it is not asked).
+	Read ReadFunc
+	// Log receives why a metadata query found nothing (nil: not logged).
+	Log *slog.Logger
 }
 
 // Choose decides the artifact roles after the curator rules chose among built (the
@@ -76,6 +82,9 @@ func (c Chooser) Choose(ctx context.Context, repoDir string, inst *atesor.Instal
 		inst.Error = "the install step staged no program or library"
 		if n := headerCount(inst.Files); n > 0 && !buildsLibrary(repoDir, built) {
 			inst.HeaderOnly, inst.Headers = true, n
+			if !slices.Contains(from, "ctest") {
+				c.apiTestPrograms(ctx, repoDir, inst, built)
+			}
 			return inst, headerOnlyArtifacts(repoDir, inst, built)
 		}
 		return inst, built
@@ -92,6 +101,44 @@ func (c Chooser) Choose(ctx context.Context, repoDir string, inst *atesor.Instal
 	inst.ArtifactsFrom = atesor.ArtifactsFromInstall
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return inst, out
+}
+
+// apiTestPrograms adds to inst the test programs CMake's file API names among the
+// built files, for a header-only library whose ctest lists none: a project that builds
+// its test programs and never registers them (no add_test) still says in its
+// codemodel which executables are built from its test directories.
+func (c Chooser) apiTestPrograms(ctx context.Context, repoDir string, inst *atesor.Install, built []atesor.Artifact) {
+	if c.Read == nil {
+		return
+	}
+	progs, why := cmakeAPIPrograms(ctx, c.Sandbox, c.Read, repoDir, c.HostTree)
+	if why != "" && c.Log != nil {
+		c.Log.Info("the CMake file API names no test program", "repo", repoDir, "reason", why)
+	}
+	set := map[string]bool{}
+	for _, p := range progs {
+		set[p] = true
+	}
+	found := false
+	for _, a := range built {
+		if a.Kind == atesor.KindExecutable && matchesTestProgram(a.Path, set) && !slices.Contains(inst.TestPrograms, a.Path) {
+			inst.TestPrograms = append(inst.TestPrograms, a.Path)
+			found = true
+		}
+	}
+	if found {
+		inst.TestProgramsFrom = append(inst.TestProgramsFrom, FromCMakeFileAPI)
+	}
+}
+
+// UnregisteredTestPrograms are the test programs of inst that no test command runs:
+// those CMake's file API found because ctest lists none. The tests step runs them
+// itself.
+func UnregisteredTestPrograms(inst *atesor.Install) []string {
+	if inst == nil || !slices.Contains(inst.TestProgramsFrom, FromCMakeFileAPI) || slices.Contains(inst.TestProgramsFrom, "ctest") {
+		return nil
+	}
+	return slices.Clone(inst.TestPrograms)
 }
 
 // headerOnlyArtifacts decides the roles for a header-only library (the install step

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
 	"github.com/eclipse-atesor/atesor-go/testresult"
 )
@@ -108,6 +109,9 @@ func firstFault(cr atesor.CommandResult) atesor.CommandResult {
 // Makefile's check, test or tests target.
 func (r *runner) testCandidates(ctx context.Context, tried []string) []testCandidate {
 	var out []testCandidate
+	if c, ok := r.programsCandidate(); ok {
+		out = append(out, c) // built already: cheaper than a reconfigure and rebuild
+	}
 	isCMake := r.su.BuildSystem == atesor.BuildCMake
 	for _, c := range tried {
 		isCMake = isCMake || strings.Contains(c, "ctest")
@@ -135,6 +139,30 @@ func (r *runner) testCandidates(ctx context.Context, tried []string) []testCandi
 		}
 	}
 	return out
+}
+
+// programsCandidate runs the suite's unregistered test programs one by one, each from
+// its own directory, where ctest runs a test by default; paths outside the
+// repository are left out.
+func (r *runner) programsCandidate() (testCandidate, bool) {
+	var cmds []string
+	for _, p := range r.su.Programs {
+		rel, ok := strings.CutPrefix(path.Clean(p), strings.TrimSuffix(r.su.Dir, "/")+"/")
+		if !ok || rel == "" || strings.HasPrefix(rel, "../") {
+			continue
+		}
+		line := "./" + shellwords.Quote(path.Base(rel))
+		if d := path.Dir(rel); d != "." {
+			line = "cd " + shellwords.Quote(d) + " && " + line
+		}
+		if !slices.Contains(cmds, line) {
+			cmds = append(cmds, line)
+		}
+	}
+	if len(cmds) == 0 {
+		return testCandidate{}, false
+	}
+	return testCandidate{cmds: cmds, why: "the test programs the build built and registered with no test command, run one by one"}, true
 }
 
 // sandboxText runs a read-only command in the repository and returns its output, or ""

@@ -39,6 +39,11 @@ type Suite struct {
 	Env []string
 	// Timeout bounds all test commands together, reruns and fallbacks included.
 	Timeout time.Duration
+	// Programs are test programs (sandbox paths below Dir) that the build built and
+	// no test command registers, as CMake's file API found them for a header-only
+	// library whose ctest lists none: when the commands run no test, each is run from
+	// its own directory, before the other fallbacks.
+	Programs []string
 }
 
 // defaultTests are the build system's own test commands, used when the plan had none.

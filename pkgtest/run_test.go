@@ -188,3 +188,26 @@ func TestAutomakeSegfaultRerunSelectsTheTest(t *testing.T) {
 		t.Errorf("summary %q", got)
 	}
 }
+
+func TestNoTestsRunsTheUnregisteredTestPrograms(t *testing.T) {
+	su, sb := suiteOver(t, atesor.BuildCMake)
+	su.Programs = []string{"/workspace/pkg/build/test/tests", "/workspace/other/x", "/workspace/pkg/../evil"}
+	sb.OnPrefix("ctest", sandboxtest.OK("Test project /workspace/pkg/build\nNo tests were found!!!\n"))
+	sb.OnPrefix("find . -maxdepth 3 -name CMakeLists.txt", sandboxtest.OK("project(a)\noption(A_BUILD_TESTS \"Build tests\" ${TOP})\n"))
+	sb.OnPrefix("cd 'build/test' && ./'tests'", sandboxtest.OK("[doctest] doctest version is \"2.4.11\"\n"+
+		"===============================================================================\n"+
+		"[doctest] test cases: 186 | 186 passed | 0 failed | 0 skipped\n[doctest] Status: SUCCESS!\n"))
+	res := Run(context.Background(), sb, nil, *su)
+	want := &atesor.TestCounts{Framework: testresult.Doctest, Ran: 186, Passed: 186}
+	if diff := cmp.Diff(want, res.Counts); diff != "" {
+		t.Fatalf("counts (-want +got):\n%s\n%+v", diff, res)
+	}
+	if !res.Passed || res.NoTests || len(res.Commands) != 1 {
+		t.Errorf("result %+v", res)
+	}
+	lines := strings.Join(sb.Lines(), "\n")
+	// The built program ran before any reconfigure, and nothing outside the repository.
+	if strings.Contains(lines, "cmake -S") || strings.Contains(lines, "evil") || strings.Contains(lines, "other") {
+		t.Errorf("ran more than the program:\n%s", lines)
+	}
+}

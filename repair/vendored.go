@@ -118,6 +118,15 @@ var purposeRes = func() []*regexp.Regexp {
 	return out
 }()
 
+// PurposeTests is what [Purpose] says of a test directory or option.
+const PurposeTests = "tests"
+
+// Purpose classifies text (a directory name, an option's name) as tests
+// ([PurposeTests]), benchmarks, examples, docs or fuzzers, as the scripted rules do;
+// "" is anything else. Packages above repair use it to tell a package's test
+// directories with the same words the rules use.
+func Purpose(text string) string { return purposeOf(text) }
+
 // purposeOf classifies text (a directory path, an option's name and doc) as tests,
 // benchmarks, examples, docs or fuzzers: what a build can leave out without changing
 // the library or program it builds. "" is anything else.
