@@ -73,6 +73,9 @@ type decision struct {
 	create *atesor.Action
 	// lib is the stripped vendored library whose distro copy create imports.
 	lib *libraryImport
+	// patch comments out the call of a tests, docs or examples directory the tarball
+	// lacks and nothing gates off (see leaveOutDecision).
+	patch *atesor.Action
 }
 
 func makeCMakeSubdir(ctx context.Context, f Failure, env Env) (*Fix, string) {
@@ -421,6 +424,12 @@ func (r *subdirReader) decideAt(sub missingSubdir, settings map[string]bool, dep
 		// in under the targets the project links.
 		if imp, ok := r.libraryDecision(d); ok {
 			return imp, ""
+		}
+	}
+	if !isFW && depth == 0 {
+		// Nothing gates the directory off, here or above: its call is left out.
+		if lo, ok := r.leaveOutDecision(d); ok {
+			return lo, ""
 		}
 	}
 	if len(guards) == 0 {

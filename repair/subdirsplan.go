@@ -184,6 +184,9 @@ func subdirFix(env Env, failedPhase string, decisions []decision, notes []string
 		if d.create != nil {
 			actions = append(actions, *d.create)
 		}
+		if d.patch != nil {
+			actions = append(actions, *d.patch)
+		}
 		for _, l := range d.settings {
 			if !slices.Contains(defs, l) {
 				defs = append(defs, l)
@@ -233,6 +236,10 @@ func subdirFix(env Env, failedPhase string, decisions []decision, notes []string
 		strategy = append(strategy, "install "+strings.Join(pkgs, " "))
 	}
 	for _, a := range actions {
+		if a.Type == atesor.ActionPatch {
+			strategy = append(strategy, "comment out "+a.File+"'s call of the missing directory")
+			continue
+		}
 		strategy = append(strategy, "write "+a.Path+" to import it")
 	}
 	if len(flags) > 0 {
@@ -262,6 +269,9 @@ func describe(d decision) string {
 		return fmt.Sprintf("%s %s %s, which the tarball lacks: the repacked source stripped its bundled copy of the library %s, "+
 			"which the distribution packages as %s, and no option of the build leaves it out; %s imports the installed library under the target names the build links (%s).",
 			at, adds, what, d.lib.dir, d.lib.pkg, d.create.Path, strings.Join(d.lib.targets, ", "))
+	case d.patch != nil:
+		return fmt.Sprintf("%s %s %s, %s (the repacked source has no %s/), and no option of the build leaves it out; the call is commented out, as it only adds the package's %s.",
+			at, adds, what, lacks, what, d.purpose)
 	case d.create != nil:
 		var names []string
 		for _, fw := range frameworks {
