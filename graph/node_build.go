@@ -127,10 +127,29 @@ func (r *run) failBuild(ctx context.Context, s *atesor.State, phase, line string
 		rec.Message, rec.Category = ev.Text, ev.Category()
 	}
 	s.Record(rec)
+	if strings.Contains(res.Output, cmakeConfigureFailed) {
+		r.forgetFailedConfigure(ctx, s)
+	}
 	r.lastOutput = res.Output
 	s.BuiltFixes = len(s.FixAttempts) // those fixes were followed by a failed build
 	s.Status = atesor.StatusBuildFailed
 	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeBuild, Phase: phase, Line: "failed: " + line, Err: excerpt.FirstLine(rec.Message)})
+}
+
+// cmakeConfigureFailed is what CMake prints when a configure stops at an error.
+const cmakeConfigureFailed = "-- Configuring incomplete, errors occurred!"
+
+// forgetFailedConfigure removes the CMakeCache.txt files in the package's tree after a
+// CMake configure stopped at an error. CMake initialises some settings only on a first
+// configure (a project that sets its prefix when CMAKE_INSTALL_PREFIX_INITIALIZED_TO_DEFAULT
+// installs elsewhere when configured again over the cache), so the rebuild after the fix
+// would configure differently from a replay, which configures once in a fresh tree. The
+// compiled objects stay: only the cache of the failed configure goes.
+func (r *run) forgetFailedConfigure(ctx context.Context, s *atesor.State) {
+	res, err := r.sb.Exec(ctx, atesor.Command{Line: "find . -maxdepth 4 -type f -name CMakeCache.txt -delete", Dir: s.RepoDir, Timeout: time.Minute})
+	if err != nil || !res.OK() {
+		r.log.Warn("remove the cache of the failed CMake configure", "err", err, "exit", res.ExitCode)
+	}
 }
 
 // appendLog keeps the full output of every build command.
