@@ -29,6 +29,10 @@ func (r *subdirReader) leaveOutDecision(d decision) (decision, bool) {
 	if d.purpose == "" || d.fw != "" || d.sub.cmd != "add_subdirectory" || d.sub.rel == "" || r.inTree(d.sub.rel) {
 		return d, false
 	}
+	if strings.HasPrefix(strings.ToLower(path.Base(d.sub.rel)), "lib") {
+		// libtest/ may be a library the rest of the build links: not left out.
+		return d, false
+	}
 	b, err := r.env.ReadFile(r.ctx, d.sub.file)
 	if err != nil || len(b) > maxCMakeBytes {
 		return d, false
