@@ -55,6 +55,7 @@ var (
 	catch2BuildMain = re(`(?:^|[\s(;"])(?:-D)?CATCH_CONFIG_MAIN\b`)
 	catch2WithMain  = re(`\bCatch2::Catch2WithMain\b`)
 	catch2Approx    = re(`\bApprox\b`)
+	catch2Matchers  = re(`\bCatch::(?:EndsWith|Equals|Matches|Predicate|StartsWith|UnorderedEquals|VectorContains|WithinAbs|WithinRel|WithinULP|MatcherBase)\b`)
 	cxxSource       = re(`\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|ipp|inl|tpp)$`)
 )
 
@@ -67,6 +68,8 @@ var catch2Unbridged = []struct {
 	{re(`\b(?:TestEventListenerBase|IStreamingReporter|StreamingReporterBase|CumulativeReporterBase)\b`),
 		"a reporter or listener written against Catch2 2's interfaces, whose virtual functions Catch2 3 changed"},
 	{re(`\bMatchers::Impl::`), "Catch2 2's matcher internals (Catch::Matchers::Impl), which Catch2 3 reorganised"},
+	{re(`\b(?:REQUIRE|CHECK)_THAT\s*\([^;]*?\bContains\s*\(|_THROWS_WITH\s*\([^;]*?\bContains\s*\(`),
+		"Catch2 2's Contains matcher, which Catch2 3 renamed ContainsSubstring for strings (its Contains matches a range's elements, so the same call compiles to another matcher or not at all)"},
 	{re(`#[ \t]*include[ \t]*[<"]catch2/catch_reporter_[a-z_]+\.hpp[>"]`), "a Catch2 2 reporter header, which Catch2 3 builds into its library under other names"},
 }
 
@@ -74,8 +77,8 @@ func catch2CompatRule() Rule {
 	return Rule{
 		Name: catch2CompatRuleName,
 		Doc: "tests written for Catch2 2's single header (catch2/catch.hpp, catch.hpp) built where Catch2 3 is installed: " +
-			"a compat catch2/catch.hpp written into the tree (catch_all.hpp, Approx in the global namespace, and main() running Catch::Session in the unit that defines CATCH_CONFIG_MAIN) " +
-			"with its directory on CPATH; refused for a vendored copy, for Catch2 2 interfaces Catch2 3 changed (reporters, matcher internals) and for a find_package() asking for version 2",
+			"a compat catch2/catch.hpp written into the tree (catch_all.hpp, Approx and the matchers where Catch2 2 had them, and main() running Catch::Session in the unit that defines CATCH_CONFIG_MAIN) " +
+			"with its directory on CPATH; refused for a vendored copy, for Catch2 2 interfaces Catch2 3 changed (reporters, matcher internals, the Contains matcher) and for a find_package() asking for version 2",
 		Categories: []atesor.ErrorCategory{atesor.CategoryDependency, atesor.CategoryCompilation,
 			atesor.CategoryConfiguration, atesor.CategoryUnknown},
 		Signatures: append(slices.Clone(catch2Missing), catch2VersionRequest),
@@ -89,6 +92,7 @@ type catch2Use struct {
 	runners   []string // file:line of each CATCH_CONFIG_RUNNER
 	withMain  []string // build files linking Catch2::Catch2WithMain
 	approx    bool
+	matchers  bool     // matchers named as members of Catch, as Catch2 2 had them
 	unbridged []string // file:line: what
 }
 
@@ -180,7 +184,11 @@ func makeCatch2Compat(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	if use.approx {
 		approx += ", which the tests use"
 	}
-	maps := []string{approx}
+	matchers := "the matchers as members of Catch (Catch::Equals, Catch::StartsWith, Catch::WithinAbs, ... and Catch::MatcherBase), where Catch2 2 had them"
+	if use.matchers {
+		matchers += ", which the tests use"
+	}
+	maps := []string{approx, matchers}
 	switch {
 	case len(use.mains) > 0:
 		maps = append(maps, "main() running Catch::Session in each translation unit that defines CATCH_CONFIG_MAIN ("+strings.Join(use.mains, ", ")+
@@ -292,6 +300,7 @@ func readCatch2Use(ctx context.Context, env Env, dirs []string) catch2Use {
 			continue
 		}
 		u.approx = u.approx || catch2Approx.MatchString(src)
+		u.matchers = u.matchers || catch2Matchers.MatchString(src)
 		for _, hit := range []struct {
 			re  *regexp.Regexp
 			out *[]string
@@ -351,6 +360,23 @@ namespace Catch {
 namespace Detail {
 using Catch::Approx;
 }
+}
+
+// Catch2 2 also made its matchers members of Catch (using namespace Matchers) and
+// called their base Catch::MatcherBase; Catch2 3 keeps them in Catch::Matchers.
+namespace Catch {
+using Matchers::EndsWith;
+using Matchers::Equals;
+using Matchers::Matches;
+using Matchers::Predicate;
+using Matchers::StartsWith;
+using Matchers::UnorderedEquals;
+using Matchers::VectorContains;
+using Matchers::WithinAbs;
+using Matchers::WithinRel;
+using Matchers::WithinULP;
+template <typename T>
+using MatcherBase = Matchers::MatcherBase<T>;
 }
 
 // Catch2 2's CATCH_CONFIG_MAIN put main() into the translation unit that defines it;

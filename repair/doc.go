@@ -63,10 +63,11 @@
 //   - catch2-compat: tests written for Catch2 2's single header (<catch2/catch.hpp>,
 //     "catch.hpp") where Catch2 3 is installed, or named by the plan or the
 //     Build-Depends, and the tree has no copy: a compat header written into the tree
-//     as a recorded file (catch_all.hpp, Approx where Catch2 2 had it, a weak main()
-//     running Catch::Session in each unit that defines CATCH_CONFIG_MAIN), its
-//     directory on CPATH; refused for Catch2 2 reporters, listeners and matcher
-//     internals, and for a find_package() asking for Catch2 2;
+//     as a recorded file (catch_all.hpp, Approx and the matchers where Catch2 2 had
+//     them, a weak main() running Catch::Session in each unit that defines
+//     CATCH_CONFIG_MAIN), its directory on CPATH; refused for Catch2 2 reporters,
+//     listeners, matcher internals and its Contains matcher, and for a find_package()
+//     asking for Catch2 2;
 //   - missing-package: a missing header, library, pkg-config module or program is
 //     looked up in the archive's Contents index ([Contents]) and its package installed;
 //   - header-subdir: an #include the compiler could not resolve that the distribution
