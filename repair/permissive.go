@@ -69,12 +69,13 @@ func withCXXFlags(plan atesor.BuildPlan, failedPhase string, flags []string) (at
 // for it kept (it comes after the project's CMAKE_<LANG>_FLAGS, which a CMakeLists.txt
 // may set outright and so hide a -DCMAKE_<LANG>_FLAGS), or CMAKE_<LANG>_FLAGS with no
 // build type; a configure gets CFLAGS or CXXFLAGS in its environment, keeping
-// autoconf's -g -O2.
+// autoconf's -g -O2; meson setup gets its c_args or cpp_args option (which the
+// project's own arguments come after).
 func withLangFlags(plan atesor.BuildPlan, failedPhase, lang string, flags []string) (atesor.BuildPlan, string, bool) {
 	add := strings.Join(flags, " ")
-	envVar, envArg := "CXXFLAGS", cxxflagsArg
+	envVar, envArg, mesonOpt := "CXXFLAGS", cxxflagsArg, "cpp_args"
 	if lang == "C" {
-		envVar, envArg = "CFLAGS", cflagsArg
+		envVar, envArg, mesonOpt = "CFLAGS", cflagsArg, "c_args"
 	}
 	return editPlan(plan, failedPhase, []planEdit{
 		{where: "CMAKE_" + lang + "_FLAGS of the build type", do: func(line string) (string, bool) {
@@ -92,6 +93,12 @@ func withLangFlags(plan atesor.BuildPlan, failedPhase, lang string, flags []stri
 			return editWord(line, configureWord, func(word string) string {
 				return envVar + "=" + shellQuote("-g -O2 "+add) + " " + word
 			}, envArg, add)
+		}},
+		{where: "meson's -D" + mesonOpt, do: func(line string) (string, bool) {
+			existing := re(`-D` + mesonOpt + `=(?:'([^']*)'|"([^"]*)"|(\S*))`)
+			return editWord(line, mesonSetupCmd, func(word string) string {
+				return word + " -D" + mesonOpt + "=" + shellQuote(add)
+			}, existing, add)
 		}},
 	})
 }

@@ -28,6 +28,8 @@ func TestPermissiveRule(t *testing.T) {
 			want: "cmake -S . -B b -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG='-O0 -fpermissive' && cmake --build b"},
 		{name: "configure", log: short, build: "./configure && make -j$(nproc)",
 			want: "CXXFLAGS='-g -O2 -fpermissive' ./configure && make -j$(nproc)"},
+		{name: "meson: cpp_args", log: short, build: "meson setup build && ninja -C build",
+			want: "meson setup -Dcpp_args='-fpermissive' build && ninja -C build"},
 		{name: "already passed", log: short, build: "CXXFLAGS='-fpermissive' ./configure && make", none: "already passes -fpermissive"},
 		{name: "a plain make build: no fix", log: short, build: "make -j$(nproc)", none: "no cmake or configure command"},
 		{name: "an error -fpermissive does not relax", log: "x.cpp:3:9: error: 'foo' was not declared in this scope\n", build: cmakeBuild,
