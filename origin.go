@@ -23,4 +23,7 @@ type DistroSource struct {
 	// Go-Import-Path field); a port of Go packages with no go.mod takes it as the
 	// module path.
 	GoImportPath string `json:"go_import_path,omitempty"`
+	// Architectures is the source's Architecture field: the architectures or wildcards
+	// (any, linux-any, all, s390x) the distribution builds its binary packages for.
+	Architectures []string `json:"architectures,omitempty"`
 }

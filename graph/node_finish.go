@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"strings"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
 	"github.com/eclipse-atesor/atesor-go/internal/osroot"
 	"github.com/eclipse-atesor/atesor-go/internal/pkgtree"
+	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 	"github.com/eclipse-atesor/atesor-go/memory"
 	"github.com/eclipse-atesor/atesor-go/recipe"
 	"github.com/eclipse-atesor/atesor-go/sandbox"
@@ -113,6 +115,7 @@ func (r *run) escalateNode(ctx context.Context, s *atesor.State) error {
 	if s.EscalationReason == "" && s.LastError != nil {
 		s.EscalationReason = excerpt.FirstLine(s.LastError.Message)
 	}
+	s.EscalationReason += notBuiltHere(s.Request.Origin)
 	r.emit(atesor.Event{Kind: atesor.EventInfo, Node: NodeEscalate, Line: fmt.Sprintf("%s (%s): %s", s.Status, s.FailureClass, s.EscalationReason)})
 	s.Recipe = recipe.AppendCommands(fallbackRecipe(s), s)
 	return r.writeOutputs(ctx, s)
@@ -201,4 +204,18 @@ func (r *run) sourceKey() string {
 		return r.src.Dir
 	}
 	return source.RedactURL(r.src.Raw)
+}
+
+// notBuiltHere says, for a port of a distribution's source that the distribution itself
+// does not build for riscv64 (libica's Architecture field is s390x), that the failure
+// may well be the package's nature rather than something to repair; "" otherwise.
+func notBuiltHere(o *atesor.DistroSource) string {
+	if o == nil || debsrc.BuildsFor(o.Architectures, "riscv64") {
+		return ""
+	}
+	distro := o.Distro
+	if distro != "" {
+		distro = strings.ToUpper(distro[:1]) + distro[1:]
+	}
+	return fmt.Sprintf(" (%s builds %s only for %s, not for riscv64: its source's Architecture field)", distro, o.Package, debsrc.ArchList(o.Architectures))
 }

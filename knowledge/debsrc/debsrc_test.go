@@ -27,6 +27,7 @@ func sourcesIndex(tarball []byte) string {
 	return fmt.Sprintf(`Package: zlib
 Binary: zlib1g, zlib1g-dev
 Version: 1:1.3.dfsg+really1.3.1-1
+Architecture: any all
 Format: 3.0 (quilt)
 Directory: pool/main/z/zlib
 Checksums-Sha256:
@@ -83,7 +84,8 @@ func TestResolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := atesor.DistroSource{Distro: "debian", Package: "zlib", Version: "1:1.3.dfsg+really1.3.1-1", Suite: "trixie",
-		Component: "main", Path: "pool/main/z/zlib/zlib_1.3.dfsg+really1.3.1.orig.tar.gz", SHA256: sum(tarball), Size: int64(len(tarball))}
+		Component: "main", Path: "pool/main/z/zlib/zlib_1.3.dfsg+really1.3.1.orig.tar.gz", SHA256: sum(tarball), Size: int64(len(tarball)),
+		Architectures: []string{"any", "all"}}
 	if d := cmp.Diff(want, got.Origin); d != "" {
 		t.Errorf("origin (-want +got):\n%s", d)
 	}

@@ -94,7 +94,7 @@ func (r *Resolver) Resolve(ctx context.Context, spec string) (*Resolved, error) 
 	}
 	origin := atesor.DistroSource{Distro: "debian", Package: src.Package, Version: src.Version, Suite: r.Suite,
 		Component: r.component(), Path: src.PoolPath(orig), SHA256: orig.SHA256, Size: orig.Size,
-		GoImportPath: src.GoImportPath}
+		GoImportPath: src.GoImportPath, Architectures: src.Architecture}
 	file, err := r.fetchTarball(ctx, origin)
 	if err != nil {
 		return nil, err

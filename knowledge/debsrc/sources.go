@@ -28,6 +28,9 @@ type Source struct {
 	// GoImportPath is the import path Debian builds a Go source under: the first valid
 	// path of its Go-Import-Path field (XS-Go-Import-Path in debian/control), or "".
 	GoImportPath string
+	// Architecture is the Architecture field: the architectures or wildcards (any,
+	// linux-any, all, s390x) Debian builds the source's binary packages for.
+	Architecture []string
 }
 
 // File is one file of a source package.
@@ -71,7 +74,8 @@ func ParseSources(r io.Reader, fn func(Source) bool) error {
 	err := deb822.Read(r, func(p deb822.Paragraph) bool {
 		cur := Source{Package: p.Get("Package"), Version: p.Get("Version"), Format: p.Get("Format"), Directory: p.Get("Directory"),
 			BuildDepends: joinFields(p.Get("Build-Depends"), p.Get("Build-Depends-Arch")),
-			GoImportPath: GoImportPath(cmp.Or(p.Get("Go-Import-Path"), p.Get("XS-Go-Import-Path")))}
+			GoImportPath: GoImportPath(cmp.Or(p.Get("Go-Import-Path"), p.Get("XS-Go-Import-Path"))),
+			Architecture: archFields(p.Get("Architecture"))}
 		if cur.Package == "" {
 			return true
 		}
@@ -81,7 +85,7 @@ func ParseSources(r io.Reader, fn func(Source) bool) error {
 			}
 		}
 		return fn(cur)
-	}, "Package", "Version", "Format", "Directory", "Checksums-Sha256", "Build-Depends", "Build-Depends-Arch", "Go-Import-Path", "XS-Go-Import-Path")
+	}, "Package", "Version", "Format", "Directory", "Checksums-Sha256", "Build-Depends", "Build-Depends-Arch", "Go-Import-Path", "XS-Go-Import-Path", "Architecture")
 	if err != nil {
 		return fmt.Errorf("read the Sources index: %w", err)
 	}
