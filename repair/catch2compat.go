@@ -166,6 +166,17 @@ func makeCatch2Compat(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	plan := withPackages(*env.Plan, env, install)
 	plan = withIncludeDirs(plan, installCommand(env), cpath)
 
+	analysis := catch2Analysis(names, includers, found, install, use, cpath)
+	strategy := "write " + catch2CompatDir + "/catch2/catch.hpp for Catch2 3"
+	if len(install) > 0 {
+		strategy = "install " + strings.Join(install, " ") + ", " + strategy
+	}
+	return &Fix{Analysis: analysis, Strategy: strategy + " and add " + strings.Join(cpath, ":") + " to CPATH", Actions: actions, Plan: &plan}, ""
+}
+
+// catch2Analysis says which header was missing and where, which Catch2 the sandbox
+// has, and what the compat header maps.
+func catch2Analysis(names, includers []string, found HeaderFile, install []string, use catch2Use, cpath []string) string {
 	owner := "no package"
 	if len(found.Packages) > 0 {
 		owner = strings.Join(found.Packages, ", ")
@@ -206,11 +217,7 @@ func makeCatch2Compat(ctx context.Context, f Failure, env Env) (*Fix, string) {
 		analysis += " " + catch2CompatDir + "/catch.hpp forwards the v2-style include to it."
 	}
 	analysis += " CPATH, which GCC and clang read under every build system, adds " + strings.Join(cpath, ":") + " to the plan's compiles without editing the build files."
-	strategy := "write " + catch2CompatDir + "/catch2/catch.hpp for Catch2 3"
-	if len(install) > 0 {
-		strategy = "install " + strings.Join(install, " ") + ", " + strategy
-	}
-	return &Fix{Analysis: analysis, Strategy: strategy + " and add " + strings.Join(cpath, ":") + " to CPATH", Actions: actions, Plan: &plan}, ""
+	return analysis
 }
 
 // treeCopy finds a file of the tree an include resolves to by its path: a vendored
