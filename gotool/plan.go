@@ -6,6 +6,7 @@ import (
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/shellwords"
+	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/repair"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
@@ -32,14 +33,17 @@ func WithArtifacts(expected []string, d *atesor.Detection) []string {
 // WithPlanTags gives commands (tests, the install step) the build tags the plan's go
 // commands use (a scripted fix may have added purego): code built without them would
 // not be the code that was verified. When the plan's go test turns vet off (Go
-// packages with no go.mod), so do the commands' go test lines.
+// packages with no go.mod), so do the commands' go test lines. When the plan names its
+// packages one by one in place of ./... (it leaves directories out that cannot be
+// built, see [knowledge.GoPlanPackages]), the commands' ./... become the same lists.
 func WithPlanTags(cmds []string, plan *atesor.BuildPlan) []string {
 	if plan == nil {
 		return cmds
 	}
 	tags := repair.GoTags(*plan)
 	vetOff := repair.GoVetsOff(*plan)
-	if len(tags) == 0 && !vetOff {
+	build, test, listed := knowledge.GoPlanPackages(plan)
+	if len(tags) == 0 && !vetOff && !listed {
 		return cmds
 	}
 	out := make([]string, len(cmds))
@@ -47,6 +51,9 @@ func WithPlanTags(cmds []string, plan *atesor.BuildPlan) []string {
 		out[i] = repair.WithGoTags(c, tags)
 		if vetOff {
 			out[i] = repair.WithGoVetOff(out[i])
+		}
+		if listed {
+			out[i] = knowledge.WithGoPackages(out[i], build, test)
 		}
 	}
 	return out

@@ -62,3 +62,15 @@ func TestWithPlanVetOff(t *testing.T) {
 		t.Errorf("vet is on in the plan's go test: %q", got)
 	}
 }
+
+// TestWithPlanPackages: a plan that names its packages in place of ./... gives the
+// tests and the install step the same lists.
+func TestWithPlanPackages(t *testing.T) {
+	plan := &atesor.BuildPlan{Phases: []atesor.Phase{{Name: "build", Commands: []string{
+		"GOTOOLCHAIN=auto go build -buildvcs=false . ./lib && GOTOOLCHAIN=auto go test -c -o bin/ . ./lib ./onlytests"}}}}
+	got := WithPlanTags([]string{"GOTOOLCHAIN=auto go test ./...", "GOBIN=/s go install -buildvcs=false ./...", "make check"}, plan)
+	want := []string{"GOTOOLCHAIN=auto go test . ./lib ./onlytests", "GOBIN=/s go install -buildvcs=false . ./lib", "make check"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}

@@ -141,10 +141,19 @@ func GoPathInstallLine(det *atesor.Detection, plan *atesor.BuildPlan, bin string
 		!slices.ContainsFunc(plan.Phases, func(ph atesor.Phase) bool { return ph.Name == GoPathPhase }) {
 		return "", false
 	}
-	if !det.HasMain {
+	pkgs := "./..."
+	hasMain := det.HasMain
+	if build, _, ok := GoPlanPackages(plan); ok && len(build) > 0 {
+		// The plan leaves directories out (examples of several mains): the install step
+		// builds what the plan built, and has a program to stage only when one of the
+		// module's commands is among them.
+		pkgs = goPackageWords(build)
+		hasMain = goListHasCommand(build, det.GoCommands)
+	}
+	if !hasMain {
 		// A library has no program to stage, as go install ./... stages none of a library
 		// module; go build -o refuses a pattern with no main package.
-		return goPathEnv(GoPathDir+"/src/"+det.GoModulePath, goToolchainEnv+" go build -buildvcs=false ./..."), true
+		return goPathEnv(GoPathDir+"/src/"+det.GoModulePath, goToolchainEnv+" go build -buildvcs=false "+pkgs), true
 	}
-	return goPathEnv(GoPathDir+"/src/"+det.GoModulePath, goToolchainEnv+" go build -buildvcs=false -o "+shellQuote(bin)+"/ ./..."), true
+	return goPathEnv(GoPathDir+"/src/"+det.GoModulePath, goToolchainEnv+" go build -buildvcs=false -o "+shellQuote(bin)+"/ "+pkgs), true
 }

@@ -29,6 +29,12 @@
 //   - gxx-permissive: C++ errors GCC accepts under -fpermissive (old code a newer
 //     compiler rejects) get the flag through CMAKE_CXX_FLAGS of the build type or
 //     CXXFLAGS at configure time;
+//   - go-exclude: go build ./... stopping at compile errors that all lie in
+//     directories no part of the library (a directory of several package main
+//     programs, each run alone with go run FILE; examples, docs, benchmarks, tools):
+//     the plan's go build and go test name the tree's other package directories in
+//     place of ./..., and the tests and the install step build the same lists; refused
+//     for the module's root and any other package (a real compile error);
 //   - go-portable-tags: a Go implementation only in another architecture's assembly
 //     is built with the module's portable tags (purego, noasm);
 //   - cmake-missing-subdir: an add_subdirectory() of a directory the tarball lacks (a
