@@ -157,6 +157,43 @@ func TestFcommonRule(t *testing.T) {
 	}
 }
 
+// TestFcommonLinkers judges each duplicate of a real link by GNU ld, lld and mold (host
+// gcc 12, binutils 2.40, lld 14, mold 1.10), with and without debug information, of two
+// files that each define a tentative x and y, a function f and an initialized z: x and y
+// are -fcommon's, f and z are not, whichever form the linker reports them in.
+func TestFcommonLinkers(t *testing.T) {
+	tree := memTree{"a.c": "int x;\nstruct s { int a; } y;\nint f(void){return 0;}\nint z = 1;\n",
+		"b.c": "int x;\nstruct s { int a; } y;\nint f(void){return 1;}\nint z = 2;\nint main(void){return 0;}\n"}
+	want := map[string]string{"x": "", "y": "", "f": "function", "z": "initializers in more than one definition"}
+	for _, name := range []string{"fcommon-linkers-g.log", "fcommon-linkers.log"} {
+		for i, out := range strings.SplitAfter(readLog(t, name), "collect2: error: ld returned 1 exit status\n") {
+			if strings.TrimSpace(out) == "" {
+				continue
+			}
+			t.Run(name+"/"+strconv.Itoa(i), func(t *testing.T) {
+				dups := parseDuplicates(out)
+				var syms []string
+				for _, d := range dups {
+					syms = append(syms, d.Symbol)
+				}
+				if !slices.Equal(syms, []string{"x", "y", "f", "z"}) {
+					t.Fatalf("symbols %v", syms)
+				}
+				r := &fcommonReader{ctx: context.Background(), env: Env{Files: tree.files(), ReadFile: tree.read}, cache: map[string][]byte{}, hasC: true}
+				for _, d := range dups {
+					if _, why := r.judge(d); want[d.Symbol] == "" && why != "" || !strings.Contains(why, want[d.Symbol]) {
+						t.Errorf("%s (%+v): %q, want %q", d.Symbol, d.Defs, why, want[d.Symbol])
+					}
+				}
+				f := Failure{Category: atesor.CategoryLinking, Message: out, Phase: "build", Command: "make"}
+				if fix, why := makeFcommon(context.Background(), f, Env{Plan: defaultPlan("make"), Files: tree.files(), ReadFile: tree.read}); fix != nil || !strings.Contains(why, "function") {
+					t.Errorf("the whole link: fix %+v, reason %q; want none, for f", fix, why)
+				}
+			})
+		}
+	}
+}
+
 // TestRemoveObjects names every object of the tree, sorted, quoted where the shell
 // would read the name otherwise, in commands of a bounded length.
 func TestRemoveObjects(t *testing.T) {
