@@ -99,7 +99,7 @@ func (r *run) scriptedFix(ctx context.Context, s *atesor.State, last *atesor.Err
 	res := repair.Run(ctx, repair.Input{
 		Failure: failureOf(s, last, r.lastOutput), Platform: s.Platform, Detection: s.Detection,
 		Plan: s.Plan, Completed: s.CompletedPhases, RepoDir: s.RepoDir, Tree: r.liveTree(s),
-		Sandbox: r.sb, Packages: r.packageFinder(ctx, s), Distribution: r.distribution(s), Fixes: s.FixAttempts,
+		Sandbox: r.sb, Packages: r.packageFinder(ctx, s), Distribution: r.distribution(s), GoPackage: r.goPackage(s), Fixes: s.FixAttempts,
 		Locate: repair.SandboxLocator(r.sb, s.Platform, buildEnv(s)),
 		Apply: func(ctx context.Context, actions []atesor.Action, attempt *atesor.FixAttempt) error {
 			return r.applyActions(ctx, s, actions, attempt)
@@ -163,6 +163,24 @@ func (r *run) distribution(s *atesor.State) repair.DistributionFunc {
 			}
 			return d, nil
 		})
+	}
+}
+
+// goPackage finds the golang-*-dev package of a Go import path in the Sources index of
+// the suite of the run's Debian counterpart (a GOPATH build is Debian's build of it);
+// nil when the source has none.
+func (r *run) goPackage(s *atesor.State) repair.GoPackageFunc {
+	cp, ok := counterpart(s)
+	if !ok {
+		return nil
+	}
+	return func(ctx context.Context, importPath string) (string, string, error) {
+		mirror, err := knowledge.DebianMirror(r.p.cfg.DebianMirror)
+		if err != nil {
+			return "", "", err
+		}
+		res := &debsrc.Resolver{Mirror: mirror, Suite: cp.Suite, CacheDir: r.p.debianCache()}
+		return res.GoPackage(ctx, importPath)
 	}
 }
 

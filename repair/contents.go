@@ -30,7 +30,15 @@ const (
 	KindLibrary   FileKind = "library"    // cannot find -lz
 	KindPkgConfig FileKind = "pkg-config" // No package 'zlib' found
 	KindProgram   FileKind = "program"    // bison: command not found
+	// KindGoPackage is a Go package's import path that a GOPATH build found on no GOPATH
+	// entry (cannot find package "github.com/onsi/ginkgo" in any of: ...): Debian's
+	// golang-*-dev packages install their sources under usr/share/gocode/src.
+	KindGoPackage FileKind = "go-package"
 )
+
+// GoPackageFunc returns the distro package that installs the sources of a Go import
+// path for GOPATH builds and the source it is built from; "" when none does.
+type GoPackageFunc func(ctx context.Context, importPath string) (pkg, source string, err error)
 
 // PackageFinder finds the distro packages that provide a file, best first.
 type PackageFinder interface {
@@ -116,8 +124,12 @@ func (c *Contents) add(r io.Reader, triplet string) error {
 
 // interestingPrefixes are the directories classifyPath looks at; other lines are
 // skipped before any allocation (most of an index is documentation and data).
-var interestingPrefixes = [][]byte{[]byte("usr/include/"), []byte("usr/bin/"), []byte("usr/sbin/"),
+var interestingPrefixes = [][]byte{[]byte(goSourceDir), []byte("usr/include/"), []byte("usr/bin/"), []byte("usr/sbin/"),
 	[]byte("bin/"), []byte("sbin/"), []byte("usr/lib/"), []byte("lib/"), []byte("usr/share/pkgconfig/")}
+
+// goSourceDir is where Debian's golang-*-dev packages install Go sources, by import
+// path (knowledge.DistGoPath's src, without the leading slash).
+const goSourceDir = "usr/share/gocode/src/"
 
 func interesting(line []byte) bool {
 	for _, p := range interestingPrefixes {
@@ -134,6 +146,11 @@ func classifyPath(p, triplet string) (FileKind, string) {
 	dir, base := path.Split(p)
 	dir = strings.TrimSuffix(dir, "/")
 	switch {
+	case strings.HasPrefix(p, goSourceDir) && strings.HasSuffix(base, ".go") && !strings.HasSuffix(base, "_test.go"):
+		if pkg := strings.TrimPrefix(dir, strings.TrimSuffix(goSourceDir, "/")); strings.HasPrefix(pkg, "/") {
+			return KindGoPackage, pkg[1:]
+		}
+		return "", ""
 	case strings.HasPrefix(p, "usr/include/"):
 		rel := strings.TrimPrefix(p, "usr/include/")
 		if triplet != "" {
@@ -279,7 +296,9 @@ func OpenContents(ctx context.Context, opts ContentsOptions) (*Contents, error) 
 	if err != nil {
 		return nil, fmt.Errorf("repair: the Contents index: %w", err)
 	}
-	var gzFiles, hashes []string
+	// The index's format is part of its key: an index saved before the Go packages
+	// were indexed is made again.
+	gzFiles, hashes := []string(nil), []string{contentsIndexFormat}
 	for _, arch := range []string{opts.Arch, "all"} {
 		name := opts.Component + "/Contents-" + arch + ".gz"
 		file, err := client.Index(ctx, name)
@@ -304,6 +323,9 @@ func OpenContents(ctx context.Context, opts ContentsOptions) (*Contents, error) 
 	}
 	return c, nil
 }
+
+// contentsIndexFormat names the kinds a saved index holds.
+const contentsIndexFormat = "kinds: header library pkg-config program go-package"
 
 // indexFile is the gob form of a cut-down index.
 type indexFile struct {

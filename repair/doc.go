@@ -74,8 +74,11 @@
 //     CATCH_CONFIG_MAIN), its directory on CPATH; refused for Catch2 2 reporters,
 //     listeners, matcher internals and its Contains matcher, and for a find_package()
 //     asking for Catch2 2;
-//   - missing-package: a missing header, library, pkg-config module or program is
-//     looked up in the archive's Contents index ([Contents]) and its package installed;
+//   - missing-package: a missing header, library, pkg-config module, program or, for a
+//     GOPATH build, Go package is looked up in the archive's Contents index
+//     ([Contents]; a Go import path by its directory below usr/share/gocode/src, or by
+//     the Go-Import-Path of the distribution's sources, [GoPackageFunc]) and its
+//     package installed;
 //   - header-subdir: an #include the compiler could not resolve that the distribution
 //     installs in a directory of its own (a repacked tarball's dropped doctest.h is
 //     /usr/include/doctest/doctest.h) is searched for in the sandbox ([LocateFunc]),

@@ -35,7 +35,8 @@ var missingPatterns = []struct {
 	{KindProgram, re(`Could not find (?:program|executable) '?([A-Za-z0-9_.+-]+)`)},
 	{KindProgram, re(`Could NOT find (PkgConfig) `)},
 	{KindProgram, re(`unable to find a build program corresponding to "(Ninja)"`)},
-	{KindProgram, re(`exec: "([A-Za-z0-9_.+-]+)": executable file not found in \$PATH`)}, // the go command (cgo's gcc, pkg-config)
+	{KindProgram, re(`exec: "([A-Za-z0-9_.+-]+)": executable file not found in \$PATH`)},   // the go command (cgo's gcc, pkg-config)
+	{KindGoPackage, re(`cannot find package "([A-Za-z0-9][A-Za-z0-9_.~/+-]*)" in any of`)}, // a GOPATH build's import
 }
 
 // programAliases map what a build names to the file a package installs.
@@ -142,6 +143,13 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 	var pkgs, found, notFound, fromMap []string
 	for _, m := range missing {
 		pkg, ok := providerOf(env, m)
+		if m.Kind == KindGoPackage && env.GoPackage != nil {
+			// The distribution's source index names the package of a Go-Import-Path; it
+			// answers what the Contents index cannot read or does not list.
+			if p, _, err := env.GoPackage(ctx, m.Name); err == nil && p != "" {
+				pkg, ok = p, true
+			}
+		}
 		if !ok {
 			// The profile's package map knows the common tools and libraries; it answers
 			// when the index cannot (not loaded, or no file of that name in it).

@@ -53,6 +53,9 @@ type Env struct {
 	// Distribution says how the distribution builds the source; nil when the source
 	// has no counterpart there.
 	Distribution DistributionFunc
+	// GoPackage finds the distro package that installs a Go import path's sources for
+	// GOPATH builds; nil when the distribution's source index is not available.
+	GoPackage GoPackageFunc
 	// Fixes are the run's fix attempts before this repair.
 	Fixes []atesor.FixAttempt
 	// Locate installs packages in the sandbox and finds a header below its include

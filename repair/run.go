@@ -44,6 +44,8 @@ type Input struct {
 	// distribution-configure rule; nil when the source has no counterpart there. It is
 	// called only when that rule is reached.
 	Distribution DistributionFunc
+	// GoPackage is Env.GoPackage.
+	GoPackage GoPackageFunc
 	// Locate searches the sandbox's include directories, installing packages first,
 	// for the header-subdir rule; nil when the sandbox cannot be searched.
 	Locate LocateFunc
@@ -97,7 +99,7 @@ func Run(ctx context.Context, in Input) Result {
 		ReadFile: func(ctx context.Context, rel string) ([]byte, error) {
 			return sandbox.ReadBounded(ctx, in.Sandbox, path.Join(in.RepoDir, path.Clean("/"+rel)), sandbox.BoundConfigLog)
 		},
-		Packages: in.Packages, Distribution: in.Distribution, Fixes: in.Fixes, Locate: in.Locate, RepoDir: in.RepoDir,
+		Packages: in.Packages, Distribution: in.Distribution, GoPackage: in.GoPackage, Fixes: in.Fixes, Locate: in.Locate, RepoDir: in.RepoDir,
 	}
 	var res Result
 	fixes := slices.Clone(in.Fixes)

@@ -31,6 +31,8 @@ type Source struct {
 	// Architecture is the Architecture field: the architectures or wildcards (any,
 	// linux-any, all, s390x) Debian builds the source's binary packages for.
 	Architecture []string
+	// Binaries are the binary packages of the Binary field.
+	Binaries []string
 }
 
 // File is one file of a source package.
@@ -75,7 +77,7 @@ func ParseSources(r io.Reader, fn func(Source) bool) error {
 		cur := Source{Package: p.Get("Package"), Version: p.Get("Version"), Format: p.Get("Format"), Directory: p.Get("Directory"),
 			BuildDepends: joinFields(p.Get("Build-Depends"), p.Get("Build-Depends-Arch")),
 			GoImportPath: GoImportPath(cmp.Or(p.Get("Go-Import-Path"), p.Get("XS-Go-Import-Path"))),
-			Architecture: archFields(p.Get("Architecture"))}
+			Architecture: archFields(p.Get("Architecture")), Binaries: binaryFields(p.Get("Binary"))}
 		if cur.Package == "" {
 			return true
 		}
@@ -85,7 +87,7 @@ func ParseSources(r io.Reader, fn func(Source) bool) error {
 			}
 		}
 		return fn(cur)
-	}, "Package", "Version", "Format", "Directory", "Checksums-Sha256", "Build-Depends", "Build-Depends-Arch", "Go-Import-Path", "XS-Go-Import-Path", "Architecture")
+	}, "Package", "Version", "Format", "Directory", "Checksums-Sha256", "Build-Depends", "Build-Depends-Arch", "Go-Import-Path", "XS-Go-Import-Path", "Architecture", "Binary")
 	if err != nil {
 		return fmt.Errorf("read the Sources index: %w", err)
 	}
@@ -137,4 +139,9 @@ func joinFields(fields ...string) string {
 		}
 	}
 	return strings.Join(out, ",")
+}
+
+// binaryFields splits a Binary field ("a, b,\n c") into package names.
+func binaryFields(field string) []string {
+	return strings.FieldsFunc(field, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' })
 }
