@@ -142,12 +142,7 @@ func TestAutomakeSubdirRule(t *testing.T) {
 	p := debian(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := tt.log
-			if strings.HasSuffix(out, ".log") {
-				out = readLog(t, out)
-			}
-			ev := buildlog.Extract(out)
-			f := Failure{Category: ev.Category(), Message: ev.Text, Output: out, Phase: "build", Command: tt.build}
+			f := buildFailure(t, tt.log, tt.build)
 			if claims := Claims(Failure{Category: f.Category, Message: f.Message}, nil); !slices.Contains(claims, "automake-missing-subdir") {
 				t.Fatalf("Claims(%q) = %v, want automake-missing-subdir", f.Message, claims)
 			}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/eclipse-atesor/atesor-go/buildlog"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
@@ -58,12 +57,7 @@ func TestCMakeOptionalPackageRule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := tt.log
-			if strings.HasSuffix(out, ".log") {
-				out = readLog(t, out)
-			}
-			ev := buildlog.Extract(out)
-			f := Failure{Category: ev.Category(), Message: ev.Text, Output: out, Phase: "build", Command: cmakeBuild}
+			f := buildFailure(t, tt.log, cmakeBuild)
 			if claims := Claims(Failure{Category: f.Category, Message: f.Message}, nil); !slices.Contains(claims, "cmake-optional-package") {
 				t.Fatalf("Claims(%q) = %v", f.Message, claims)
 			}

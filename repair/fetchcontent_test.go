@@ -9,7 +9,6 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/buildlog"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
@@ -157,12 +156,7 @@ func TestCMakeFetchContent(t *testing.T) {
 			none: "does not say which CMakeLists.txt line failed"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			out := tt.log
-			if strings.HasSuffix(out, ".log") {
-				out = readLog(t, out)
-			}
-			ev := buildlog.Extract(out)
-			f := Failure{Category: ev.Category(), Message: ev.Text, Output: out, Phase: "build", Command: cmakeBuild}
+			f := buildFailure(t, tt.log, cmakeBuild)
 			if claims := Claims(Failure{Category: f.Category, Message: f.Message}, nil); !slices.Contains(claims, "cmake-missing-subdir") {
 				t.Fatalf("Claims(%q) = %v, want cmake-missing-subdir", f.Message, claims)
 			}

@@ -149,18 +149,7 @@ func makeGoExclude(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	case len(test) > maxGoPackageDirs:
 		return nil, fmt.Sprintf("the tree has %d package directories, more than a plan line should name", len(test))
 	}
-	plan := *env.Plan
-	plan.Phases = slices.Clone(plan.Phases)
-	changed := false
-	for i, ph := range plan.Phases {
-		cmds := slices.Clone(ph.Commands)
-		for j, c := range cmds {
-			if n := knowledge.WithGoPackages(c, build, test); n != c {
-				cmds[j], changed = n, true
-			}
-		}
-		plan.Phases[i].Commands = cmds
-	}
+	plan, changed := withEachCommand(*env.Plan, func(c string) string { return knowledge.WithGoPackages(c, build, test) })
 	if !changed {
 		return nil, "the plan's go commands already name their packages, and " + strings.Join(excluded, ", ") + " still fails to build"
 	}

@@ -62,18 +62,10 @@ func makeGoModInit(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	if mod == "" {
 		return nil, knowledge.ErrNoGoModulePath.Error()
 	}
-	plan := *env.Plan
-	plan.Phases = slices.Clone(plan.Phases)
+	plan, _ := withEachCommand(*env.Plan, WithGoVetOff)
 	at := 0
 	for at < len(plan.Phases) && plan.Phases[at].Name == "setup" {
 		at++
-	}
-	for i, ph := range plan.Phases {
-		cmds := slices.Clone(ph.Commands)
-		for j, c := range cmds {
-			cmds[j] = WithGoVetOff(c)
-		}
-		plan.Phases[i].Commands = cmds
 	}
 	plan.Phases = slices.Insert(plan.Phases, at, atesor.Phase{Name: knowledge.GoModPhase, Commands: []string{knowledge.GoModInitLine(mod)}})
 	return &Fix{

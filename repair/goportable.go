@@ -60,18 +60,7 @@ func makeGoPortableTags(_ context.Context, f Failure, env Env) (*Fix, string) {
 	if len(missing) == 0 {
 		return nil, "the plan already builds with " + strings.Join(tags, ",")
 	}
-	plan := *env.Plan
-	plan.Phases = slices.Clone(plan.Phases)
-	changed := false
-	for i, ph := range plan.Phases {
-		cmds := slices.Clone(ph.Commands)
-		for j, c := range cmds {
-			if n := WithGoTags(c, tags); n != c {
-				cmds[j], changed = n, true
-			}
-		}
-		plan.Phases[i].Commands = cmds
-	}
+	plan, changed := withEachCommand(*env.Plan, func(c string) string { return WithGoTags(c, tags) })
 	if !changed {
 		return nil, "no go build command in the plan to add build tags to"
 	}

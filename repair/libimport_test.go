@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/buildlog"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/knowledge/debsrc"
 	"github.com/eclipse-atesor/atesor-go/validate"
@@ -127,12 +126,7 @@ func TestLibraryImport(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			out := tt.log
-			if strings.HasSuffix(out, ".log") {
-				out = readLog(t, out)
-			}
-			ev := buildlog.Extract(out)
-			f := Failure{Category: ev.Category(), Message: ev.Text, Output: out, Phase: "build", Command: cmakeBuild}
+			f := buildFailure(t, tt.log, cmakeBuild)
 			plan := cmakePlan()
 			env := Env{Platform: p, Plan: plan, Files: tt.tree.files(), ReadFile: tt.tree.read, Distribution: tt.dist, Packages: tt.packages}
 			fix, why := makeCMakeSubdir(context.Background(), f, env)

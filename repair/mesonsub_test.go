@@ -8,7 +8,6 @@ import (
 	"time"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/buildlog"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
@@ -77,12 +76,7 @@ func TestMesonSubprojectRule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := tt.log
-			if strings.HasSuffix(out, ".log") {
-				out = readLog(t, out)
-			}
-			ev := buildlog.Extract(out)
-			f := Failure{Category: ev.Category(), Message: ev.Text, Output: out, Phase: "build", Command: mesonBuild}
+			f := buildFailure(t, tt.log, mesonBuild)
 			if claims := Claims(Failure{Category: f.Category, Message: f.Message}, nil); !slices.Contains(claims, "meson-missing-subproject") {
 				t.Fatalf("Claims(%q) = %v", f.Message, claims)
 			}

@@ -18,6 +18,18 @@ import (
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
+// buildFailure is the Failure of a build phase's command whose output is log: a
+// testdata file when it ends in .log, else the output itself.
+func buildFailure(t testing.TB, log, command string) Failure {
+	t.Helper()
+	out := log
+	if strings.HasSuffix(out, ".log") {
+		out = readLog(t, out)
+	}
+	ev := buildlog.Extract(out)
+	return Failure{Category: ev.Category(), Message: ev.Text, Output: out, Phase: "build", Command: command}
+}
+
 func readLog(t testing.TB, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))

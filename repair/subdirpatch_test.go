@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/buildlog"
 )
 
 func TestCMakeSubdirLeftOut(t *testing.T) {
@@ -53,12 +52,7 @@ func TestCMakeSubdirLeftOut(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := tt.log
-			if strings.HasSuffix(out, ".log") {
-				out = readLog(t, out)
-			}
-			ev := buildlog.Extract(out)
-			f := Failure{Category: ev.Category(), Message: ev.Text, Output: out, Phase: "build", Command: cmakeBuild}
+			f := buildFailure(t, tt.log, cmakeBuild)
 			env := Env{Platform: debian(t), Plan: cmakePlan(), Files: tt.tree.files(), ReadFile: tt.tree.read}
 			fix, why := makeCMakeSubdir(context.Background(), f, env)
 			if tt.none != "" {

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/buildlog"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
 	"github.com/eclipse-atesor/atesor-go/validate"
 )
@@ -174,12 +173,7 @@ func TestCMakeSubdirRule(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			out := tt.log
-			if strings.HasSuffix(out, ".log") {
-				out = readLog(t, out)
-			}
-			ev := buildlog.Extract(out)
-			f := Failure{Category: ev.Category(), Message: ev.Text, Output: out, Phase: "build", Command: cmakeBuild}
+			f := buildFailure(t, tt.log, cmakeBuild)
 			if claims := Claims(Failure{Category: f.Category, Message: f.Message}, nil); !slices.Contains(claims, "cmake-missing-subdir") {
 				t.Fatalf("Claims(%q) = %v, want cmake-missing-subdir", f.Message, claims)
 			}
