@@ -129,7 +129,7 @@ func (r Rule) claims(f Failure) bool {
 // Rules returns the rule table in the order rules are tried. The order puts the rules
 // whose signatures are most specific first.
 func Rules() []Rule {
-	return []Rule{configScriptsRule(), automakeSubdirRule(), autoreconfRule(), archFlagsRule(), gcc14Rule(), cstdintRule(), permissiveRule(), werrorRule(), fcommonRule(), aptConflictRule(), makeAllRule(),
+	return []Rule{configureRootRule(), configScriptsRule(), automakeSubdirRule(), autoreconfRule(), archFlagsRule(), gcc14Rule(), cstdintRule(), permissiveRule(), werrorRule(), fcommonRule(), aptConflictRule(), makeAllRule(),
 		goExcludeRule(), goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), mesonSubprojectRule(), atomicsRule(), goSanitizerRule(), goModInitRule(),
 		catch2CompatRule(), missingPackageRule(), headerDirRule(), templateHeaderRule(), parallelRaceRule(), buildSystemRule(), headerOnlyTestsRule(),
 		// Last: configuring the way the distribution does answers what no specific rule did.
