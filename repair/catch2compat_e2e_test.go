@@ -9,8 +9,6 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/e2e"
-	"github.com/eclipse-atesor/atesor-go/knowledge"
-	"github.com/eclipse-atesor/atesor-go/sandbox"
 )
 
 // TestE2ECatch2Shim runs catch2-compat with the real sandbox's locator, which installs
@@ -27,18 +25,7 @@ func TestE2ECatch2Shim(t *testing.T) {
 	e2e.Root(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	p, err := knowledge.Profile("debian")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sandbox.SetupBinfmt(); err != nil {
-		t.Fatal(err)
-	}
-	sb, err := sandbox.NewRootfs(ctx, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sb.Close()
+	p, sb := openE2ESandbox(ctx, t)
 	start := time.Now()
 	out := "/workspace/p/t/a.cpp:1:10: fatal error: catch2/catch.hpp: No such file or directory\n"
 	tree := memTree{"t/a.cpp": "#include <catch2/catch.hpp>\n", "t/CMakeLists.txt": "target_compile_definitions(a PRIVATE CATCH_CONFIG_MAIN)\n"}

@@ -21,18 +21,7 @@ func TestE2EHeaderHomes(t *testing.T) {
 	e2e.Root(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Minute)
 	defer cancel()
-	p, err := knowledge.Profile("debian")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sandbox.SetupBinfmt(); err != nil {
-		t.Fatal(err)
-	}
-	sb, err := sandbox.NewRootfs(ctx, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sb.Close()
+	p, sb := openE2ESandbox(ctx, t)
 	locate := SandboxLocator(sb, p, nil)
 	for _, c := range []struct{ name, dir, pkg string }{
 		{"doctest.h", "/usr/include/doctest", "doctest-dev"},
@@ -63,3 +52,22 @@ func TestE2EHeaderHomes(t *testing.T) {
 }
 
 const cmakeBuildLine = "cmake -S . -B build && cmake --build build"
+
+// openE2ESandbox opens the real debian-riscv64 sandbox for a repair E2E test (binfmt
+// registered first) and closes it when the test ends.
+func openE2ESandbox(ctx context.Context, t *testing.T) (atesor.Platform, *sandbox.Rootfs) {
+	t.Helper()
+	p, err := knowledge.Profile("debian")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sandbox.SetupBinfmt(); err != nil {
+		t.Fatal(err)
+	}
+	sb, err := sandbox.NewRootfs(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	return p, sb
+}
