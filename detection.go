@@ -37,6 +37,11 @@ type Detection struct {
 	// command as go install names it (bin/tool) or, for a library, each package's test
 	// binary (bin/pkg.test).
 	GoArtifacts []string `json:"go_artifacts,omitempty"`
+	// GoTestPackages are set for a library module two of whose packages with tests share
+	// a test binary name, which go test -c -o bin/ ./... refuses to write: the package
+	// directories, relative to the module and the first of each name, whose test
+	// binaries the default plan compiles in its place.
+	GoTestPackages []string `json:"go_test_packages,omitempty"`
 	// GoNoModFile is true for Go packages with no go.mod (code written for GOPATH): the
 	// default plan makes one with go mod init GoModulePath before it builds.
 	GoNoModFile bool `json:"go_no_mod_file,omitempty"`

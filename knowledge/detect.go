@@ -125,6 +125,7 @@ func DetectWith(ctx context.Context, root string, opts DetectOptions) (*atesor.D
 		det.ModuleDir = "."
 		det.HasMain, det.MainPath, det.HasCGO = g.hasMain, g.mainPath, g.hasCGO
 		det.GoCommands, det.GoPortableTags, det.GoArtifacts = g.commands, g.portableTags, g.artifacts()
+		det.GoTestPackages = g.testPackages()
 		for _, d := range g.external {
 			det.GoExternalImports = append(det.GoExternalImports, atesor.Dependency{Name: d.name, Evidence: d.evidence})
 		}
@@ -133,6 +134,7 @@ func DetectWith(ctx context.Context, root string, opts DetectOptions) (*atesor.D
 		det.ModuleDir = displayDir(modDir)
 		det.HasMain, det.MainPath, det.HasCGO = g.hasMain, g.mainPath, g.hasCGO
 		det.GoCommands, det.GoPortableTags, det.GoArtifacts = g.commands, g.portableTags, g.artifacts()
+		det.GoTestPackages = g.testPackages()
 	}
 	det.Dependencies = detectDependencies(t, det)
 	det.TestTargets = makeTestTargets(t, det.BuildDir)

@@ -209,16 +209,51 @@ func (g goInfo) artifacts() []string {
 		}
 		return out
 	}
-	dirs := slices.Clone(g.testDirs)
-	slices.SortFunc(dirs, func(a, b string) int {
-		return cmp.Or(cmp.Compare(strings.Count(a, "/"), strings.Count(b, "/")), cmp.Compare(a, b))
-	})
+	dirs, _ := g.testBinaryDirs()
 	for _, d := range dirs {
-		if n := GoBinaryName(d, g.modBase); n != "" {
-			add(n + ".test")
-		}
+		add(GoBinaryName(d, g.modBase) + ".test")
 	}
 	return out
+}
+
+// testBinaryDirs are the package directories with tests, shallowest first, the first of
+// each test binary name (go test -c names a binary after its package's directory, as go
+// install does); shared is true when a later directory had a name already taken.
+func (g goInfo) testBinaryDirs() (dirs []string, shared bool) {
+	sorted := slices.Clone(g.testDirs)
+	slices.SortFunc(sorted, func(a, b string) int {
+		return cmp.Or(cmp.Compare(strings.Count(a, "/"), strings.Count(b, "/")), cmp.Compare(a, b))
+	})
+	seen := map[string]bool{}
+	for _, d := range sorted {
+		n := GoBinaryName(d, g.modBase)
+		if n == "" {
+			continue
+		}
+		if seen[n] {
+			shared = true
+			continue
+		}
+		seen[n] = true
+		dirs = append(dirs, d)
+	}
+	return dirs, shared
+}
+
+// testPackages are the directories the default plan compiles test binaries of when it
+// cannot name them ./...: go test -c -o bin/ refuses to write two packages' binaries of
+// one name ("cannot write test binary x.test for multiple packages"), so when two share
+// a name the plan lists the first of each name. Nil when no two share one, or for a
+// module with commands (its plan builds those, not test binaries).
+func (g goInfo) testPackages() []string {
+	if len(g.commands) > 0 {
+		return nil
+	}
+	dirs, shared := g.testBinaryDirs()
+	if !shared {
+		return nil
+	}
+	return dirs
 }
 
 // maxGoArtifacts matches the analysis' cap on expected artifacts.

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
 func TestMainRankOrder(t *testing.T) {
@@ -157,4 +159,55 @@ func FuzzGoHeaderConstraint(f *testing.F) {
 		_ = goArchSpecific("a.go", x)
 		_ = goFileBuildsOnRiscv64("a_riscv64.go", src)
 	})
+}
+
+// TestGoTestPackagesOfSharedNames: two packages with tests named cloudapi (a client and
+// its local test double) make go test -c -o bin/ ./... refuse to write either binary, so
+// the default plan compiles the first of each name, listed.
+func TestGoTestPackagesOfSharedNames(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string
+		line  string
+	}{
+		{"shared name", map[string]string{
+			"go.mod":                                 "module example.com/sdc\n",
+			"cloudapi/api.go":                        "package cloudapi\n",
+			"cloudapi/api_test.go":                   "package cloudapi\n",
+			"localservices/cloudapi/service.go":      "package cloudapi\n",
+			"localservices/cloudapi/service_test.go": "package cloudapi\n",
+			"localservices/hook/hook_test.go":        "package hook\n",
+			"a b/c_test.go":                          "package c\n",
+		}, []string{"a b", "cloudapi", "localservices/hook"},
+			"GOTOOLCHAIN=auto go build -buildvcs=false ./... && GOTOOLCHAIN=auto go test -buildvcs=false -c -o bin/ './a b' ./cloudapi ./localservices/hook"},
+		{"distinct names", map[string]string{
+			"go.mod":          "module example.com/sdc\n",
+			"api/api_test.go": "package api\n",
+			"srv/srv_test.go": "package srv\n",
+		}, nil, "GOTOOLCHAIN=auto go build -buildvcs=false ./... && GOTOOLCHAIN=auto go test -buildvcs=false -c -o bin/ ./..."},
+		{"commands", map[string]string{
+			"go.mod":          "module example.com/sdc\n",
+			"cmd/sdc/main.go": "package main\nfunc main(){}\n",
+			"a/x/x_test.go":   "package x\n",
+			"b/x/x_test.go":   "package x\n",
+		}, nil, "GOTOOLCHAIN=auto go build -buildvcs=false -o bin/ ./cmd/sdc"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := walkTree(t.Context(), writeTree(t, tt.files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tr.close()
+			g := analyseGo(tr, "")
+			if d := cmp.Diff(tt.want, g.testPackages()); d != "" {
+				t.Errorf("test packages (-want +got):\n%s", d)
+			}
+			det := &atesor.Detection{GoCommands: g.commands, GoArtifacts: g.artifacts(), GoTestPackages: g.testPackages()}
+			if got := goBuildCommand(det); got != tt.line {
+				t.Errorf("build command\n got %s\nwant %s", got, tt.line)
+			}
+		})
+	}
 }

@@ -54,7 +54,8 @@ func GoModInitLine(mod string) string {
 //     module path);
 //   - a library module (no command) builds all its packages and compiles each package's
 //     test binary into bin/ (go test -c: bin/pkg.test), its riscv64 evidence; finish
-//     still runs its tests;
+//     still runs its tests; when two packages share a test binary name, it compiles
+//     those of Detection.GoTestPackages, the first of each name;
 //   - a detection that knows a main package but no command list (made before commands
 //     were recorded) builds that main package.
 func goBuildCommand(det *atesor.Detection) string {
@@ -70,7 +71,15 @@ func goBuildCommand(det *atesor.Detection) string {
 		}
 		return prefix + " -o " + goBinDir + "/ " + strings.Join(pkgs, " ")
 	}
-	return prefix + " ./... && " + goToolchainEnv + " go test" + goVetFlag(det) + " -buildvcs=false -c -o " + goBinDir + "/ ./..."
+	tests := "./..."
+	if len(det.GoTestPackages) > 0 {
+		words := make([]string, len(det.GoTestPackages))
+		for i, d := range det.GoTestPackages {
+			words[i] = shellQuoteArg(GoPackageDir(d))
+		}
+		tests = strings.Join(words, " ")
+	}
+	return prefix + " ./... && " + goToolchainEnv + " go test" + goVetFlag(det) + " -buildvcs=false -c -o " + goBinDir + "/ " + tests
 }
 
 // goVetFlag turns off the vet checks go test runs for Go packages with no go.mod, as
