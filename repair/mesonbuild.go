@@ -129,9 +129,10 @@ type mesonCall struct {
 	// Args are the positional string arguments; Kw the keyword arguments' tokens.
 	Args []string
 	Kw   map[string][]mesonToken
-	// Gates are the get_option() names of the if blocks the call sits in, with the
-	// value each must have for the call to run (false under "if not get_option(x)"
-	// or in the else branch of "if get_option(x)").
+	// Gates are the options of the if blocks the call sits in, with the value each
+	// must have for the call to run (false under "if not get_option(x)" or in the
+	// else branch of "if get_option(x)"); an empty Option for a condition the rule
+	// cannot switch.
 	Gates []mesonGate
 }
 
@@ -139,22 +140,84 @@ type mesonCall struct {
 type mesonGate struct {
 	Option string
 	Want   bool
-	// Feature is a feature option read with .enabled() or .allowed(): it is switched
-	// with enabled/disabled, not true/false.
+	// Feature is a feature option read with .enabled() or .allowed(), or through the
+	// found() of a dependency it makes required: it is switched with enabled/disabled,
+	// not true/false.
 	Feature bool
+	// Dep is the dependency, library or program whose found() the gate reads, and
+	// Line the line of its lookup; empty for a get_option() gate.
+	Dep  string
+	Line int
 }
 
 // mesonCalls returns the calls of the named functions (dependency and subproject for
 // the rule, option for meson_options.txt) of a meson.build with their arguments and
-// the if blocks around them. An if whose condition is not a
-// plain get_option('x') or "not get_option('x')" gates with no option, which the rule
-// cannot switch.
+// the if blocks around them (see [mesonWalk] for the conditions the rule can switch).
 func mesonCalls(tokens []mesonToken, names ...string) []mesonCall {
-	type block struct {
-		gate *mesonGate
-	}
-	var stack []block
 	var out []mesonCall
+	mesonWalk(tokens, func(i int, gates []mesonGate) {
+		t := tokens[i]
+		if t.kind != 'i' || !slices.Contains(names, t.text) || i+1 >= len(tokens) || tokens[i+1].text != "(" {
+			return
+		}
+		c := mesonCall{Name: t.text, Line: t.line, Gates: slices.Clone(gates)}
+		c.Args, c.Kw, _ = mesonCallArgs(tokens, i+1)
+		out = append(out, c)
+	})
+	return out
+}
+
+// mesonCallArgs reads the arguments of the call whose "(" is tokens[open]: the
+// positional string arguments and each keyword argument's tokens, and the index of the
+// closing parenthesis (len(tokens) when it has none).
+func mesonCallArgs(tokens []mesonToken, open int) ([]string, map[string][]mesonToken, int) {
+	var args []string
+	kw := map[string][]mesonToken{}
+	depth, key := 0, ""
+	for j := open; j < len(tokens); j++ {
+		a := tokens[j]
+		if a.kind == 'p' && (a.text == "(" || a.text == "[" || a.text == "{") {
+			depth++
+			if depth == 1 {
+				continue
+			}
+		}
+		if a.kind == 'p' && (a.text == ")" || a.text == "]" || a.text == "}") {
+			if depth--; depth == 0 {
+				return args, kw, j
+			}
+		}
+		if depth == 1 && a.kind == 'p' && a.text == "," {
+			key = ""
+			continue
+		}
+		if depth == 1 && a.kind == 'i' && j+1 < len(tokens) && tokens[j+1].text == ":" {
+			key = a.text
+			j++
+			continue
+		}
+		if key != "" {
+			kw[key] = append(kw[key], a)
+		} else if depth == 1 && a.kind == 's' {
+			args = append(args, a.text)
+		}
+	}
+	return args, kw, len(tokens)
+}
+
+// mesonWalk calls visit for every token of a meson.build with the gates of the if
+// blocks the token sits in, outermost first; visit must not keep the slice. It is the
+// one reader of the if/elif/else/endif stack. A gate has an Option when its condition
+// is one the rule can switch: get_option('x') or not get_option('x') (with .enabled()
+// or .allowed() for a feature option), or v.found() or not v.found() where v was
+// assigned, outside any if block and nowhere else, from a dependency(), find_library()
+// or find_program() whose required: is exactly get_option('x'): the feature option x
+// then decides it (disabled: not found). An elif, and any other condition, gates with
+// no option.
+func mesonWalk(tokens []mesonToken, visit func(i int, gates []mesonGate)) {
+	var stack []mesonGate
+	// found maps a variable to the gate its .found() reads: Option, Dep and Line set.
+	found := map[string]mesonGate{}
 	atStart := true
 	for i := 0; i < len(tokens); i++ {
 		t := tokens[i]
@@ -166,68 +229,96 @@ func mesonCalls(tokens []mesonToken, names ...string) []mesonCall {
 			switch t.text {
 			case "if":
 				if len(stack) < maxMesonNesting {
-					stack = append(stack, block{gate: optionGate(tokens[i+1:])})
+					g := mesonCondition(tokens[i+1:], found)
+					stack = append(stack, g)
 				}
 			case "elif":
 				if len(stack) > 0 {
-					stack[len(stack)-1].gate = nil
+					stack[len(stack)-1] = mesonGate{}
 				}
 			case "else":
-				if n := len(stack); n > 0 && stack[n-1].gate != nil {
-					g := *stack[n-1].gate
-					g.Want = !g.Want
-					stack[n-1].gate = &g
+				if n := len(stack); n > 0 && stack[n-1].Option != "" {
+					stack[n-1].Want = !stack[n-1].Want
 				}
 			case "endif":
 				if len(stack) > 0 {
 					stack = stack[:len(stack)-1]
 				}
+			default:
+				if v, ok := mesonAssigned(tokens, i); ok {
+					delete(found, v)
+					if g, ok := requiredGate(tokens, i+2); ok && len(stack) == 0 {
+						found[v] = g
+					}
+				}
 			}
 		}
 		atStart = false
-		if t.kind != 'i' || !slices.Contains(names, t.text) || i+1 >= len(tokens) || tokens[i+1].text != "(" {
-			continue
-		}
-		c := mesonCall{Name: t.text, Line: t.line, Kw: map[string][]mesonToken{}}
-		for _, b := range stack {
-			if b.gate != nil {
-				c.Gates = append(c.Gates, *b.gate)
-			} else {
-				c.Gates = append(c.Gates, mesonGate{})
-			}
-		}
-		depth, key := 0, ""
-		for j := i + 1; j < len(tokens); j++ {
-			a := tokens[j]
-			if a.kind == 'p' && (a.text == "(" || a.text == "[" || a.text == "{") {
-				depth++
-				if depth == 1 {
-					continue
-				}
-			}
-			if a.kind == 'p' && (a.text == ")" || a.text == "]" || a.text == "}") {
-				if depth--; depth == 0 {
-					break
-				}
-			}
-			if depth == 1 && a.kind == 'p' && a.text == "," {
-				key = ""
-				continue
-			}
-			if depth == 1 && a.kind == 'i' && j+1 < len(tokens) && tokens[j+1].text == ":" {
-				key = a.text
-				j++
-				continue
-			}
-			if key != "" {
-				c.Kw[key] = append(c.Kw[key], a)
-			} else if depth == 1 && a.kind == 's' {
-				c.Args = append(c.Args, a.text)
-			}
-		}
-		out = append(out, c)
+		visit(i, stack)
 	}
-	return out
+}
+
+// mesonAssigned reports the variable a statement starting at tokens[i] assigns (v = or
+// v +=).
+func mesonAssigned(tokens []mesonToken, i int) (string, bool) {
+	if i+2 >= len(tokens) || tokens[i].kind != 'i' {
+		return "", false
+	}
+	next := tokens[i+1]
+	if next.kind == 'p' && next.text == "=" && tokens[i+2].text != "=" {
+		return tokens[i].text, true
+	}
+	if next.kind == 'p' && next.text == "+" && tokens[i+2].kind == 'p' && tokens[i+2].text == "=" {
+		return tokens[i].text, true
+	}
+	return "", false
+}
+
+// requiredGate reads an assignment's right-hand side at tokens[at]: a dependency(),
+// find_library() or find_program() call (a method of a compiler object too) with
+// required: get_option('x') and nothing after it on the line. Its gate has Want true:
+// found when the option is enabled.
+func requiredGate(tokens []mesonToken, at int) (mesonGate, bool) {
+	if at+2 < len(tokens) && tokens[at].kind == 'i' && tokens[at+1].text == "." && tokens[at+2].text == "find_library" {
+		at += 2
+	}
+	if at+1 >= len(tokens) || tokens[at].kind != 'i' || tokens[at+1].text != "(" {
+		return mesonGate{}, false
+	}
+	if fn := tokens[at].text; fn != "dependency" && fn != "find_library" && fn != "find_program" {
+		return mesonGate{}, false
+	}
+	args, kw, end := mesonCallArgs(tokens, at+1)
+	if end+1 >= len(tokens) || tokens[end+1].kind != 'n' || len(args) == 0 {
+		return mesonGate{}, false
+	}
+	r := kw["required"]
+	if len(r) != 4 || r[0].text != "get_option" || r[1].text != "(" || r[2].kind != 's' || r[3].text != ")" {
+		return mesonGate{}, false
+	}
+	return mesonGate{Option: r[2].text, Want: true, Feature: true, Dep: args[0], Line: tokens[at].line}, true
+}
+
+// mesonCondition reads an if condition up to the end of its line: an option gate
+// ([optionGate]) or a found() gate of a variable in found; a gate with no Option for
+// any other condition.
+func mesonCondition(ts []mesonToken, found map[string]mesonGate) mesonGate {
+	if g := optionGate(ts); g != nil {
+		return *g
+	}
+	want := true
+	if len(ts) > 0 && ts[0].kind == 'i' && ts[0].text == "not" {
+		want, ts = false, ts[1:]
+	}
+	if len(ts) < 6 || ts[0].kind != 'i' || ts[1].text != "." || ts[2].text != "found" || ts[3].text != "(" || ts[4].text != ")" || ts[5].kind != 'n' {
+		return mesonGate{}
+	}
+	g, ok := found[ts[0].text]
+	if !ok {
+		return mesonGate{}
+	}
+	g.Want = want
+	return g
 }
 
 // optionGate reads an if condition of the form get_option('x') or not get_option('x')

@@ -43,16 +43,7 @@ func makeMesonSubproject(ctx context.Context, f Failure, env Env) (*Fix, string)
 	if env.ReadFile == nil || env.Plan == nil {
 		return nil, "no build files or no plan"
 	}
-	text := f.text() + "\n" + f.Message
-	var file string
-	line := 0
-	for _, m := range mesonErrorAt.FindAllStringSubmatch(text, 16) {
-		n, _ := strconv.Atoi(m[2])
-		if p, ok := locateFile(env.Files, m[1]); ok {
-			file, line = p, n
-			break
-		}
-	}
+	file, line := mesonErrorFile(env.Files, f.text()+"\n"+f.Message)
 	if file == "" {
 		return nil, "the output does not say which meson.build asked for the subproject"
 	}
@@ -105,14 +96,14 @@ func makeMesonSubproject(ctx context.Context, f Failure, env Env) (*Fix, string)
 		}
 	}
 	// Else an option that gates the call off, when it leaves out tests and the like.
-	opts := mesonOptionTypes(ctx, env, path.Dir(file))
+	opts := mesonOptions(ctx, env, path.Dir(file))
 	for k := len(call.Gates) - 1; k >= 0; k-- {
 		g := call.Gates[k]
 		if g.Option == "" || purposeOf(g.Option) == "" {
 			continue
 		}
 		val := strconv.FormatBool(!g.Want)
-		if g.Feature || opts[g.Option] == "feature" {
+		if g.Feature || opts[g.Option].Type == "feature" {
 			val = map[bool]string{true: "enabled", false: "disabled"}[!g.Want]
 		}
 		plan, ok := withMesonDefine(*env.Plan, f.Phase, g.Option, val)
@@ -134,6 +125,19 @@ func makeMesonSubproject(ctx context.Context, f Failure, env Env) (*Fix, string)
 		lookup = "no Contents index to look up (and no distro package known to provide)"
 	}
 	return nil, fmt.Sprintf("%s: %s %s, and no tests/benchmarks/examples/docs option gates it", at, lookup, strings.Join(names, ", "))
+}
+
+// mesonErrorFile returns the tree's meson.build and the line of the first of meson's
+// "meson.build:line:col: ERROR: " reports in text that names a file of the tree; ""
+// when none does.
+func mesonErrorFile(files []string, text string) (string, int) {
+	for _, m := range mesonErrorAt.FindAllStringSubmatch(text, 16) {
+		n, _ := strconv.Atoi(m[2])
+		if p, ok := locateFile(files, m[1]); ok {
+			return p, n
+		}
+	}
+	return "", 0
 }
 
 // locateFile finds the repository file a build or a compiler names, relative to its
@@ -193,9 +197,14 @@ func wrapProvides(ctx context.Context, env Env, dir, name string) []string {
 	return out
 }
 
-// mesonOptionTypes reads the option types of meson.options or meson_options.txt.
-func mesonOptionTypes(ctx context.Context, env Env, dir string) map[string]string {
-	out := map[string]string{}
+// mesonOption is an option of meson.options or meson_options.txt.
+type mesonOption struct {
+	Type, Description string
+}
+
+// mesonOptions reads the options of meson.options or meson_options.txt in dir.
+func mesonOptions(ctx context.Context, env Env, dir string) map[string]mesonOption {
+	out := map[string]mesonOption{}
 	for _, name := range []string{"meson.options", "meson_options.txt"} {
 		b, err := env.ReadFile(ctx, path.Join(dir, name))
 		if err != nil {
@@ -207,9 +216,14 @@ func mesonOptionTypes(ctx context.Context, env Env, dir string) map[string]strin
 		}
 		for _, c := range mesonCalls(tokens, "option") {
 			if len(c.Args) > 0 {
+				var o mesonOption
 				if t := c.Kw["type"]; len(t) > 0 && t[0].kind == 's' {
-					out[c.Args[0]] = t[0].text
+					o.Type = t[0].text
 				}
+				if d := c.Kw["description"]; len(d) > 0 && d[0].kind == 's' {
+					o.Description = d[0].text
+				}
+				out[c.Args[0]] = o
 			}
 		}
 		break
