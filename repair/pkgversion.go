@@ -34,8 +34,8 @@ var (
 	// versionAtBefore is the "CMake Error at" line that opens the report, at the end of
 	// the text before it; versionAtAfter the same line after the list, where the run's
 	// one-line error record puts it.
-	versionAtBefore = re(`CMake (?:Error|Warning) at ([^\n:]{1,1000}):(\d{1,9}) \(find_package\):\s*$`)
-	versionAtAfter  = re(`^\s*CMake (?:Error|Warning) at ([^\n:]{1,1000}):(\d{1,9}) \(find_package\):`)
+	versionAtBefore = re(`CMake (Error|Warning) at ([^\n:]{1,1000}):(\d{1,9}) \(find_package\):\s*$`)
+	versionAtAfter  = re(`^\s*CMake (Error|Warning) at ([^\n:]{1,1000}):(\d{1,9}) \(find_package\):`)
 )
 
 // Bounds of the report parser, whose input is untrusted build output.
@@ -72,6 +72,9 @@ type versionRejection struct {
 	// file and line are the call as CMake names it; file is "" when the output does not.
 	file string
 	line int
+	// optional is a report CMake gives as a warning: a find_package() without REQUIRED,
+	// which did not stop the build.
+	optional bool
 }
 
 // versionRejections reads CMake's reports of rejected package versions in text.
@@ -85,7 +88,7 @@ func versionRejections(text string) []versionRejection {
 			requested: strings.TrimSpace(text[m[8]:m[9]]),
 		}
 		if at := versionAtBefore.FindStringSubmatch(text[max(0, m[0]-1100):m[0]]); at != nil {
-			r.file, r.line = strings.TrimSpace(at[1]), atoiBounded(at[2])
+			r.optional, r.file, r.line = at[1] == "Warning", strings.TrimSpace(at[2]), atoiBounded(at[3])
 		}
 		rest := text[m[1]:]
 		if loc := versionConsidered.FindStringIndex(rest); loc != nil {
@@ -105,11 +108,11 @@ func versionRejections(text string) []versionRejection {
 		}
 		if r.file == "" {
 			if at := versionAtAfter.FindStringSubmatch(rest); at != nil {
-				r.file, r.line = strings.TrimSpace(at[1]), atoiBounded(at[2])
+				r.optional, r.file, r.line = at[1] == "Warning", strings.TrimSpace(at[2]), atoiBounded(at[3])
 			}
 		}
 		if r.line < 1 {
-			r.file, r.line = "", 0
+			r.file, r.line, r.optional = "", 0, false
 		}
 		out = append(out, r)
 	}
@@ -235,6 +238,11 @@ func makeDependencyVersion(ctx context.Context, f Failure, env Env) (*Fix, strin
 			continue
 		}
 		seen[key] = true
+		if rep.optional {
+			// An optional package CMake went on without is not what stopped the build.
+			notes = append(notes, fmt.Sprintf("%s:%d's find_package(%s %s) is optional (a CMake warning), not what stopped the build", rep.file, rep.line, rep.pkg, rep.requested))
+			continue
+		}
 		a, analysis, to, note := rd.lowerVersion(rep)
 		if note != "" {
 			notes = append(notes, note)

@@ -96,6 +96,11 @@ func TestDependencyVersionLowered(t *testing.T) {
 			log:  versionReport("CMakeLists.txt", 2, "Foo", compatible, "1.8", "/usr/lib/cmake/Foo/FooConfig.cmake, version: 1.7.1"),
 			tree: memTree{"CMakeLists.txt": "project(p)\nfind_package(Foo\n  1.8 REQUIRED)\n"},
 			none: "not on the call's first line"},
+		{name: "an optional package CMake warned about did not stop the build",
+			log: strings.Replace(versionReport("CMakeLists.txt", 2, "Foo", compatible, "1.8", "/usr/lib/cmake/Foo/FooConfig.cmake, version: 1.7.1"),
+				"CMake Error at", "CMake Warning at", 1) + "make: *** [Makefile:91: all] Error 2\n",
+			tree: memTree{"CMakeLists.txt": "project(p)\nfind_package(Foo 1.8)\n"},
+			none: "is optional (a CMake warning), not what stopped the build"},
 		{name: "the version CMake reports is not the call's",
 			log:  versionReport("CMakeLists.txt", 2, "Foo", compatible, "1.8", "/usr/lib/cmake/Foo/FooConfig.cmake, version: 1.7.1"),
 			tree: memTree{"CMakeLists.txt": "project(p)\nfind_package(Foo 1.8.2 REQUIRED)\n"},
@@ -182,7 +187,7 @@ func FuzzVersionRejections(f *testing.F) {
 			t.Fatalf("%d reports", len(reps))
 		}
 		for _, r := range reps {
-			if r.pkg == "" || r.requested == "" || len(r.considered) > maxVersionConsidered || (r.file == "") != (r.line == 0) || r.line < 0 {
+			if r.pkg == "" || r.requested == "" || len(r.considered) > maxVersionConsidered || (r.file == "") != (r.line == 0) || r.line < 0 || (r.optional && r.file == "") {
 				t.Fatalf("report %+v", r)
 			}
 			if c, why := r.lowerTo(); why == "" && c.version == "" {
