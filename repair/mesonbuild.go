@@ -2,6 +2,7 @@ package repair
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -145,8 +146,9 @@ type mesonGate struct {
 	// not true/false.
 	Feature bool
 	// Dep is the dependency, library or program whose found() the gate reads, and
-	// Line the line of its lookup; empty for a get_option() gate.
+	// File and Line where it is looked up; empty for a get_option() gate.
 	Dep  string
+	File string
 	Line int
 }
 
@@ -205,6 +207,16 @@ func mesonCallArgs(tokens []mesonToken, open int) ([]string, map[string][]mesonT
 	return args, kw, len(tokens)
 }
 
+// mesonScope is where a meson.build runs: the gates of the if blocks around the
+// subdir() that reads it, outermost first, and the variables whose found() is an
+// option's (see [mesonWalk]) at that point.
+type mesonScope struct {
+	// File is the meson.build walked, recorded in its found() gates; "" when unknown.
+	File  string
+	Gates []mesonGate
+	Found map[string]mesonGate
+}
+
 // mesonWalk calls visit for every token of a meson.build with the gates of the if
 // blocks the token sits in, outermost first; visit must not keep the slice. It is the
 // one reader of the if/elif/else/endif stack. A gate has an Option when its condition
@@ -215,9 +227,20 @@ func mesonCallArgs(tokens []mesonToken, open int) ([]string, map[string][]mesonT
 // then decides it (disabled: not found). An elif, and any other condition, gates with
 // no option.
 func mesonWalk(tokens []mesonToken, visit func(i int, gates []mesonGate)) {
-	var stack []mesonGate
+	mesonWalkIn(tokens, mesonScope{}, func(i int, s mesonScope) { visit(i, s.Gates) })
+}
+
+// mesonWalkIn is [mesonWalk] for a meson.build that runs in scope (a subdir() of
+// another): its gates come first, its found() variables are known, and its own blocks
+// never close them. visit gets the scope at each token; it must not keep it.
+func mesonWalkIn(tokens []mesonToken, scope mesonScope, visit func(i int, s mesonScope)) {
+	stack := slices.Clone(scope.Gates)
+	base := len(stack)
 	// found maps a variable to the gate its .found() reads: Option, Dep and Line set.
-	found := map[string]mesonGate{}
+	found := maps.Clone(scope.Found)
+	if found == nil {
+		found = map[string]mesonGate{}
+	}
 	atStart := true
 	for i := 0; i < len(tokens); i++ {
 		t := tokens[i]
@@ -233,28 +256,29 @@ func mesonWalk(tokens []mesonToken, visit func(i int, gates []mesonGate)) {
 					stack = append(stack, g)
 				}
 			case "elif":
-				if len(stack) > 0 {
+				if len(stack) > base {
 					stack[len(stack)-1] = mesonGate{}
 				}
 			case "else":
-				if n := len(stack); n > 0 && stack[n-1].Option != "" {
+				if n := len(stack); n > base && stack[n-1].Option != "" {
 					stack[n-1].Want = !stack[n-1].Want
 				}
 			case "endif":
-				if len(stack) > 0 {
+				if len(stack) > base {
 					stack = stack[:len(stack)-1]
 				}
 			default:
 				if v, ok := mesonAssigned(tokens, i); ok {
 					delete(found, v)
-					if g, ok := requiredGate(tokens, i+2); ok && len(stack) == 0 {
+					if g, ok := requiredGate(tokens, i+2); ok && len(stack) == base {
+						g.File = scope.File
 						found[v] = g
 					}
 				}
 			}
 		}
 		atStart = false
-		visit(i, stack)
+		visit(i, mesonScope{File: scope.File, Gates: stack, Found: found})
 	}
 }
 

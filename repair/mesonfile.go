@@ -3,6 +3,7 @@ package repair
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -104,7 +105,7 @@ func makeMesonMissingFile(ctx context.Context, f Failure, env Env) (*Fix, string
 	switch {
 	case gate.Dep != "":
 		cond = fmt.Sprintf("%s is %sfound (%s:%d looks it up with required: get_option('%s'))",
-			gate.Dep, map[bool]string{true: "", false: "not "}[gate.Want], mentions[0].File, gate.Line, gate.Option)
+			gate.Dep, map[bool]string{true: "", false: "not "}[gate.Want], gate.File, gate.Line, gate.Option)
 	case gate.Feature || opt.Type == "feature":
 		cond = fmt.Sprintf("the %s option is %s", gate.Option, map[bool]string{true: "enabled", false: "disabled"}[gate.Want])
 	default:
@@ -123,53 +124,100 @@ func makeMesonMissingFile(ctx context.Context, f Failure, env Env) (*Fix, string
 
 // mesonMentions returns the strings that name the missing file (name, relative to the
 // directory of file) in file, or, when it names none, in the meson.build files its
-// subdir() calls read, level by level; with none, a reason.
+// subdir() calls read, level by level; with none, a reason. Each mention's gates
+// start with those of the subdir() calls that lead from the project's meson.build to
+// its file.
 func mesonMentions(ctx context.Context, env Env, file, name string) ([]mesonMention, string) {
 	base := path.Dir(file)
 	want := path.Clean(name)
-	queue, seen := []string{file}, map[string]bool{file: true}
+	type entry struct {
+		file  string
+		scope mesonScope
+	}
+	start := mesonScopeOf(ctx, env, path.Join(mesonProjectDir(env.Files, base), "meson.build"), file)
+	queue, seen := []entry{{file, start}}, map[string]bool{file: true}
 	var out []mesonMention
 	for k := 0; k < len(queue) && k < maxMesonSubdirFiles; k++ {
 		cur := queue[k]
-		b, err := env.ReadFile(ctx, cur)
+		tokens, err := readMeson(ctx, env, cur.file)
 		if err != nil {
 			if k == 0 {
-				return nil, "is named in " + cur + ", which cannot be read"
+				return nil, "is named in " + err.Error()
 			}
 			continue
 		}
-		tokens, err := lexMeson(string(b))
-		if err != nil {
-			if k == 0 {
-				return nil, "is named in " + cur + ": " + err.Error()
-			}
-			continue
-		}
-		rel := relDir(base, path.Dir(cur))
-		mesonWalk(tokens, func(i int, gates []mesonGate) {
+		rel := relDir(base, path.Dir(cur.file))
+		var subs []entry
+		mesonWalkIn(tokens, cur.scope, func(i int, s mesonScope) {
 			t := tokens[i]
 			if t.kind == 's' && (t.text == name || path.Join(rel, t.text) == want) {
-				out = append(out, mesonMention{File: cur, Line: t.line, Gates: slices.Clone(gates)})
+				out = append(out, mesonMention{File: cur.file, Line: t.line, Gates: slices.Clone(s.Gates)})
+			}
+			if sub, ok := subdirCall(env, tokens, i, cur.file); ok && !seen[sub] {
+				seen[sub] = true
+				subs = append(subs, entry{sub, mesonScope{File: sub, Gates: slices.Clone(s.Gates), Found: maps.Clone(s.Found)}})
 			}
 		})
 		if k == 0 && len(out) > 0 {
 			return out, ""
 		}
-		for _, c := range mesonCalls(tokens, "subdir") {
-			if len(c.Args) == 0 {
-				continue
-			}
-			sub := path.Join(path.Dir(cur), c.Args[0], "meson.build")
-			if !seen[sub] && slices.Contains(env.Files, sub) {
-				seen[sub] = true
-				queue = append(queue, sub)
-			}
-		}
+		queue = append(queue, subs...)
 	}
 	if len(out) == 0 {
 		return nil, "no meson.build of " + base + " or its subdir()s names as a string"
 	}
 	return out, ""
+}
+
+// mesonScopeOf is the scope target runs in: the gates and found() variables at the
+// subdir() calls that lead to it from root (the project's meson.build); an empty scope
+// when target is root or no subdir() chain reaches it.
+func mesonScopeOf(ctx context.Context, env Env, root, target string) mesonScope {
+	type entry struct {
+		file  string
+		scope mesonScope
+	}
+	queue, seen := []entry{{root, mesonScope{File: root}}}, map[string]bool{root: true}
+	for k := 0; k < len(queue) && k < maxMesonSubdirFiles; k++ {
+		cur := queue[k]
+		if cur.file == target {
+			return cur.scope
+		}
+		tokens, err := readMeson(ctx, env, cur.file)
+		if err != nil {
+			continue
+		}
+		mesonWalkIn(tokens, cur.scope, func(i int, s mesonScope) {
+			if sub, ok := subdirCall(env, tokens, i, cur.file); ok && !seen[sub] {
+				seen[sub] = true
+				queue = append(queue, entry{sub, mesonScope{File: sub, Gates: slices.Clone(s.Gates), Found: maps.Clone(s.Found)}})
+			}
+		})
+	}
+	return mesonScope{File: target}
+}
+
+// subdirCall reports the meson.build of the tree that a subdir('x') call at tokens[i]
+// of file reads.
+func subdirCall(env Env, tokens []mesonToken, i int, file string) (string, bool) {
+	if tokens[i].kind != 'i' || tokens[i].text != "subdir" || i+2 >= len(tokens) || tokens[i+1].text != "(" || tokens[i+2].kind != 's' {
+		return "", false
+	}
+	sub := path.Join(path.Dir(file), tokens[i+2].text, "meson.build")
+	return sub, slices.Contains(env.Files, sub)
+}
+
+// readMeson reads and lexes a meson.build of the tree.
+func readMeson(ctx context.Context, env Env, file string) ([]mesonToken, error) {
+	b, err := env.ReadFile(ctx, file)
+	if err != nil {
+		return nil, fmt.Errorf("%s, which cannot be read: %w", file, err)
+	}
+	tokens, err := lexMeson(string(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return tokens, nil
 }
 
 // relDir is dir relative to base (both slash paths of the tree, dir at or below base).

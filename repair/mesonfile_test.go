@@ -35,7 +35,11 @@ func TestMesonMissingFileRule(t *testing.T) {
 	opts := "option('extras', type: 'boolean', value: true, description: 'Build the extra tools')\n" +
 		"option('system-zlib', type: 'boolean', value: false)\n" +
 		"option('gl', type: 'feature', value: 'auto', description: 'Enable OpenGL output')\n" +
-		"option('mode', type: 'combo', choices: ['a', 'b'], value: 'a')\n"
+		"option('mode', type: 'combo', choices: ['a', 'b'], value: 'a')\n" +
+		"option('tests', type: 'boolean', value: true, description: 'Build the tests')\n"
+	stopIn := func(file string, line int, name string) string {
+		return fmt.Sprintf("Program wayland-scanner found: YES\n\n%s:%d:0: ERROR: File %s does not exist.\n", file, line, name)
+	}
 	stop := func(line int, name string) string {
 		return fmt.Sprintf("Program wayland-scanner found: YES\n\nmeson.build:%d:0: ERROR: File %s does not exist.\n\nA full log can be found at /workspace/p/builddir/meson-logs/meson-log.txt\n", line, name)
 	}
@@ -88,6 +92,25 @@ func TestMesonMissingFileRule(t *testing.T) {
 			tree:     tree("project('p', 'c')\nsubdir('src')\nexecutable('p', srcs)\n", "src/meson.build", "srcs = ['src/main.c']\nif get_option('extras')\n  srcs += 'extra.c'\nendif\n", "src/main.c", ""),
 			planLine: "meson setup -Dextras=false builddir && ninja -C builddir",
 			analysis: []string{"src/meson.build:3 names it"}},
+		{name: "a subdir's meson.build that its parent reads only under an option",
+			log:      stopIn("tests/meson.build", 1, "test_io.c"),
+			tree:     tree("project('p', 'c')\nexecutable('p', 'main.c')\nif get_option('tests')\n  subdir('tests')\nendif\n", "tests/meson.build", "test('io', executable('t', 'test_io.c'))\n"),
+			planLine: "meson setup -Dtests=false builddir && ninja -C builddir",
+			analysis: []string{"tests/meson.build:1 stops at test_io.c", "tests/meson.build:1 names it only when the tests option is true", "the package's tests (option tests)"}},
+		{name: "a found() variable of the parent read in a subdir",
+			log: stopIn("src/meson.build", 5, "gl.c"),
+			tree: tree("project('p', 'c')\ngl = dependency('gl', required: get_option('gl'))\nsubdir('src')\n", "src/meson.build",
+				"srcs = ['main.c']\nif gl.found()\n  srcs += 'gl.c'\nendif\nexecutable('p', srcs)\n", "src/main.c", ""),
+			planLine: "meson setup -Dgl=disabled builddir && ninja -C builddir",
+			analysis: []string{"only when gl is found (meson.build:2 looks it up with required: get_option('gl'))"}},
+		{name: "a mention in a subdir the top level reads under an option",
+			log:      stop(4, "extras/x.c"),
+			tree:     tree("project('p', 'c')\nsrcs = ['main.c']\nif get_option('extras')\n  subdir('extras')\nendif\nexecutable('p', srcs)\n", "extras/meson.build", "srcs += 'x.c'\n"),
+			planLine: "meson setup -Dextras=false builddir && ninja -C builddir"},
+		{name: "a subdir read unconditionally: the file is needed",
+			log:  stopIn("tests/meson.build", 1, "test_io.c"),
+			tree: tree("project('p', 'c')\nsubdir('tests')\n", "tests/meson.build", "test('io', executable('t', 'test_io.c'))\n"),
+			none: "tests/meson.build:1 names test_io.c outside any if block"},
 		{name: "an unconditional mention: the file is needed",
 			log:  stop(2, "util.c"),
 			tree: tree("project('p', 'c')\nexecutable('p', 'main.c', 'util.c')\n"),
