@@ -74,6 +74,11 @@
 //     CATCH_CONFIG_MAIN), its directory on CPATH; refused for Catch2 2 reporters,
 //     listeners, matcher internals and its Contains matcher, and for a find_package()
 //     asking for Catch2 2;
+//   - catch2-sigstksz: a vendored Catch2 2 single header older than 2.13.5, whose
+//     fatal-signal handler sizes a static array with SIGSTKSZ (no constant since glibc
+//     2.34), gets -DCATCH_CONFIG_NO_POSIX_SIGNALS, Catch2's switch that leaves the
+//     handler out, through the build system's C++ flags; the header's version and
+//     switch are read first, and any other code with the same error is refused;
 //   - missing-package: a missing header, library, pkg-config module, program or, for a
 //     GOPATH build, Go package is looked up in the archive's Contents index
 //     ([Contents]; a Go import path by its directory below usr/share/gocode/src, or by

@@ -139,6 +139,8 @@ var (
 	cflagsArg     = re(`\bCFLAGS=(?:'([^']*)'|"([^"]*)"|(\S*))`)
 	ccArg         = re(`\bCC=(?:'([^']*)'|"([^"]*)"|(\S*))`)
 	makeCFlags    = re(`(?m)^\s*CFLAGS\s*:{0,2}=`)
+	makeCXXFlags  = re(`(?m)^\s*CXXFLAGS\s*:{0,2}=`)
+	cxxArg        = re(`\bCXX=(?:'([^']*)'|"([^"]*)"|(\S*))`)
 	cmakeCFlags   = re(`-DCMAKE_C_FLAGS(?::STRING)?=(?:'([^']*)'|"([^"]*)"|(\S*))`)
 )
 
@@ -163,20 +165,32 @@ func withCFlags(plan atesor.BuildPlan, failedPhase string, flags []string, setsC
 				return word + " -DCMAKE_C_FLAGS=" + shellQuote(add)
 			}, cmakeCFlags, add)
 		}},
-		{where: "CFLAGS in make's environment", do: func(line string) (string, bool) {
-			if strings.Contains(line, "configure") || strings.Contains(line, "cmake") {
-				return line, false
-			}
-			if setsCFlags {
-				return editWord(line, makeWord, func(word string) string {
-					return word + " CC=" + shellQuote("cc "+add)
-				}, ccArg, add)
-			}
-			return editWord(line, makeWord, func(word string) string {
-				return "CFLAGS=" + shellQuote("-g -O2 "+add) + " " + word
-			}, cflagsArg, add)
-		}},
+		makeFlagsEdit("C", add, setsCFlags),
 	})
+}
+
+// makeFlagsEdit is the edit that passes flags for lang (C or CXX) to a plain make:
+// CFLAGS or CXXFLAGS in its environment (which a Makefile's += and ?= keep), or, when
+// the Makefile sets the variable outright (setsFlags), the flags with the compiler in
+// CC or CXX on make's command line.
+func makeFlagsEdit(lang, add string, setsFlags bool) planEdit {
+	flagsVar, flagsArg, compVar, compArg, comp := "CFLAGS", cflagsArg, "CC", ccArg, "cc"
+	if lang == "CXX" {
+		flagsVar, flagsArg, compVar, compArg, comp = "CXXFLAGS", cxxflagsArg, "CXX", cxxArg, "c++"
+	}
+	return planEdit{where: flagsVar + " in make's environment", do: func(line string) (string, bool) {
+		if strings.Contains(line, "configure") || strings.Contains(line, "cmake") {
+			return line, false
+		}
+		if setsFlags {
+			return editWord(line, makeWord, func(word string) string {
+				return word + " " + compVar + "=" + shellQuote(comp+" "+add)
+			}, compArg, add)
+		}
+		return editWord(line, makeWord, func(word string) string {
+			return flagsVar + "=" + shellQuote("-g -O2 "+add) + " " + word
+		}, flagsArg, add)
+	}}
 }
 
 // planEdit is one way to change a plan's command lines: do edits one line, or says it
@@ -250,12 +264,22 @@ func shellQuote(s string) string {
 // makefileSetsCFlags reports whether the top-level Makefile assigns CFLAGS with = or :=,
 // which overrides CFLAGS from the environment.
 func makefileSetsCFlags(ctx context.Context, env Env) bool {
+	return makefileSetsFlags(ctx, env, "C")
+}
+
+// makefileSetsFlags reports whether the top-level Makefile assigns lang's flags (CFLAGS
+// for C, CXXFLAGS for CXX) with = or :=, which overrides them from the environment.
+func makefileSetsFlags(ctx context.Context, env Env, lang string) bool {
 	if env.ReadFile == nil {
 		return false
 	}
+	assigns := makeCFlags
+	if lang == "CXX" {
+		assigns = makeCXXFlags
+	}
 	for _, name := range []string{"GNUmakefile", "makefile", "Makefile"} {
 		if b, err := env.ReadFile(ctx, name); err == nil {
-			return makeCFlags.Match(b)
+			return assigns.Match(b)
 		}
 	}
 	return false
