@@ -45,11 +45,19 @@ type Install struct {
 	// ArtifactsFromTestPrograms or ArtifactsFromRules.
 	ArtifactsFrom string `json:"artifacts_from,omitempty"`
 	// HeaderOnly is true when the install step succeeded and staged headers but no
-	// program or library: a header-only library, which only programs compiled from its
-	// headers (its test programs) can prove.
+	// program or library (or staged nothing, and the source tree is a header-only
+	// CMake library: HeadersFromTree): a header-only library, which only programs
+	// compiled from its headers (its test programs) can prove.
 	HeaderOnly bool `json:"header_only,omitempty"`
-	// Headers counts the staged headers of a header-only library.
+	// Headers counts the staged headers of a header-only library, or the source
+	// tree's when HeadersFromTree.
 	Headers int `json:"headers,omitempty"`
+	// HeadersFromTree is true when the install step staged nothing at all and the
+	// library was found header-only from the source tree (a CMake project that
+	// declares only INTERFACE libraries and has no install rules): Headers counts the
+	// headers of the tree's include directories, and Error says so while no test
+	// program proves them.
+	HeadersFromTree bool `json:"headers_from_tree,omitempty"`
 	// PrimaryTestPrograms counts the test programs that are the primary artifacts of a
 	// header-only library (ArtifactsFromTestPrograms): the package's own, not a
 	// vendored framework's.

@@ -57,10 +57,15 @@ func (c Chooser) Choose(ctx context.Context, repoDir string, inst *atesor.Instal
 	if !inst.OK {
 		return inst, built
 	}
-	staged, err := c.Scan(ctx, inst.StageDir)
-	if err != nil {
-		inst.Error = "scan the staged files: " + err.Error()
-		return inst, built
+	var staged []atesor.Artifact
+	if len(inst.Files) > 0 {
+		// With nothing listed there is nothing to scan: an install step that installs
+		// nothing makes no staging directory at all.
+		var err error
+		if staged, err = c.Scan(ctx, inst.StageDir); err != nil {
+			inst.Error = "scan the staged files: " + err.Error()
+			return inst, built
+		}
 	}
 	var out []atesor.Artifact
 	hashes := map[string]bool{}
@@ -80,7 +85,20 @@ func (c Chooser) Choose(ctx context.Context, repoDir string, inst *atesor.Instal
 	}
 	if primaries == 0 {
 		inst.Error = "the install step staged no program or library"
-		if n := headerCount(inst.Files); n > 0 && !buildsLibrary(repoDir, built) {
+		n := headerCount(inst.Files)
+		if n == 0 && len(inst.Files) == 0 {
+			// Nothing staged at all: a header-only library with no install rules is
+			// told from the source tree instead.
+			var note, why string
+			if n, note, why = treeHeaderOnly(ctx, c.HostTree, repoDir, inst, built); why != "" {
+				if c.Log != nil {
+					c.Log.Info("the install step staged nothing and the tree is not a header-only CMake library", "repo", repoDir, "reason", why)
+				}
+			} else {
+				inst.Error, inst.HeadersFromTree = note, true
+			}
+		}
+		if n > 0 && !buildsLibrary(repoDir, built) {
 			inst.HeaderOnly, inst.Headers = true, n
 			if !slices.Contains(from, "ctest") {
 				c.apiTestPrograms(ctx, repoDir, inst, built)
@@ -205,8 +223,7 @@ func vendored(repoDir, p string) bool {
 func headerCount(files []string) int {
 	n := 0
 	for _, f := range files {
-		switch path.Ext(f) {
-		case ".h", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".tcc", ".inl":
+		if isHeaderName(f) {
 			n++
 			continue
 		}

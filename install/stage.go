@@ -230,13 +230,18 @@ func findBuildDir(ctx context.Context, sb Execer, repoDir, expr string) (string,
 }
 
 // listStaged lists the regular files and links below the staging directory, relative
-// to it, sorted.
+// to it, sorted. An install step that ran and installed nothing (a CMake project with
+// no install() rules: cmake --install prints its configuration and writes no file)
+// leaves no staging directory at all: that is an empty list, not a failure.
 func listStaged(ctx context.Context, sb Execer, stage string) ([]string, error) {
 	res, err := sb.Exec(ctx, atesor.Command{Line: `find . \( -type f -o -type l \) -print`, Dir: stage, Timeout: 2 * time.Minute})
 	if err != nil {
 		return nil, fmt.Errorf("list the staged files: %w", err)
 	}
 	if !res.OK() {
+		if stageAbsent(ctx, sb, stage) {
+			return nil, nil
+		}
 		return nil, fmt.Errorf("list the staged files: exit %d: %s", res.ExitCode, excerpt.FirstLine(res.Output))
 	}
 	var files []string
@@ -247,6 +252,15 @@ func listStaged(ctx context.Context, sb Execer, stage string) ([]string, error) 
 	}
 	sort.Strings(files)
 	return files, nil
+}
+
+// stageAbsent reports whether the staging directory does not exist (asked from its
+// parent, the repository, since a command cannot start in a directory that is not
+// there). Anything else, an error included, is not "absent".
+func stageAbsent(ctx context.Context, sb Execer, stage string) bool {
+	res, err := sb.Exec(ctx, atesor.Command{Line: "test ! -e " + shellwords.Quote(stage) + " && test ! -L " + shellwords.Quote(stage),
+		Dir: path.Dir(stage), Timeout: time.Minute})
+	return err == nil && res.OK()
 }
 
 // isDevFile reports whether a staged path is a development file: a header, a pkg-config

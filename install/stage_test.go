@@ -145,7 +145,7 @@ func TestChoose(t *testing.T) {
 	if arts[1].Role != atesor.ArtifactSecondary || arts[0].Role != atesor.ArtifactPrimary || !cmp.Equal(inst.TestPrograms, []string{"/workspace/pkg/build/t1"}) {
 		t.Errorf("no install: %+v, test programs %v", arts, inst.TestPrograms)
 	}
-	ok := &atesor.Install{OK: true, StageDir: "/workspace/pkg/.atesor-stage"}
+	ok := &atesor.Install{OK: true, StageDir: "/workspace/pkg/.atesor-stage", Files: []string{"usr/bin/tool", "usr/lib/x.o"}}
 	inst, arts = c.Choose(context.Background(), "/workspace/pkg", ok, built(), map[string]bool{"p": true})
 	if inst != ok || inst.ArtifactsFrom != atesor.ArtifactsFromInstall || !cmp.Equal(scanned, []string{ok.StageDir}) {
 		t.Fatalf("install: %+v, scanned %v", inst, scanned)
@@ -162,12 +162,12 @@ func TestChoose(t *testing.T) {
 		t.Errorf("roles (-want +got):\n%s", d)
 	}
 	staged = staged[1:2] // only an object file
-	inst, arts = c.Choose(context.Background(), "/workspace/pkg", &atesor.Install{OK: true, StageDir: ok.StageDir}, built(), nil)
+	inst, arts = c.Choose(context.Background(), "/workspace/pkg", &atesor.Install{OK: true, StageDir: ok.StageDir, Files: []string{"usr/lib/x.o"}}, built(), nil)
 	if inst.ArtifactsFrom != atesor.ArtifactsFromRules || inst.Error != "the install step staged no program or library" || len(arts) != 3 {
 		t.Errorf("objects only: %+v %+v", inst, arts)
 	}
 	c.Scan = func(context.Context, string) ([]atesor.Artifact, error) { return nil, errors.New("boom") }
-	if inst, _ = c.Choose(context.Background(), "/workspace/pkg", &atesor.Install{OK: true, StageDir: ok.StageDir}, built(), nil); inst.Error != "scan the staged files: boom" {
+	if inst, _ = c.Choose(context.Background(), "/workspace/pkg", &atesor.Install{OK: true, StageDir: ok.StageDir, Files: []string{"usr/bin/tool"}}, built(), nil); inst.Error != "scan the staged files: boom" {
 		t.Errorf("scan error: %+v", inst)
 	}
 }

@@ -149,6 +149,9 @@ func Evidence(repoDir string, inst *atesor.Install) string {
 	}
 	var b strings.Builder
 	switch {
+	case inst.ArtifactsFrom == atesor.ArtifactsFromTestPrograms && inst.HeadersFromTree:
+		fmt.Fprintf(&b, "\n%s: the %s install step staged nothing (the project has no install rules); the source tree's CMake project declares only INTERFACE libraries, whose include directories hold %d headers, and %s metadata names the test programs.\n",
+			ArtifactsReason(inst), inst.Method, inst.Headers, strings.Join(inst.TestProgramsFrom, ", "))
 	case inst.ArtifactsFrom == atesor.ArtifactsFromTestPrograms:
 		fmt.Fprintf(&b, "\n%s: the %s install step staged `%s` (%d files, %d headers, no program or library), and %s metadata names the test programs.\n",
 			ArtifactsReason(inst), inst.Method, strings.TrimPrefix(strings.TrimPrefix(inst.StageDir, repoDir), "/"), len(inst.Files), inst.Headers, strings.Join(inst.TestProgramsFrom, ", "))
@@ -183,10 +186,16 @@ func ArtifactsReason(inst *atesor.Install) string {
 	case inst == nil || !inst.HeaderOnly:
 		return ""
 	case inst.ArtifactsFrom == atesor.ArtifactsFromTestPrograms:
-		if inst.PrimaryTestPrograms == 1 {
-			return "header-only library: its test program, compiled from the staged headers, is the riscv64 evidence"
+		whose := "the staged headers"
+		if inst.HeadersFromTree {
+			whose = "the source tree's headers"
 		}
-		return fmt.Sprintf("header-only library: its %d test programs, compiled from the staged headers, are the riscv64 evidence", inst.PrimaryTestPrograms)
+		if inst.PrimaryTestPrograms == 1 {
+			return "header-only library: its test program, compiled from " + whose + ", is the riscv64 evidence"
+		}
+		return fmt.Sprintf("header-only library: its %d test programs, compiled from %s, are the riscv64 evidence", inst.PrimaryTestPrograms, whose)
+	case inst.HeadersFromTree:
+		return fmt.Sprintf("header-only library: the install step staged nothing, the source tree's CMake project declares only INTERFACE libraries with %s, and no test program of the package that the build-system metadata names was built, so the curator rules chose among the built programs", count(inst.Headers, "header", "headers"))
 	}
 	return fmt.Sprintf("header-only library: the install step staged %s and no program or library, and no test program of the package that the build-system metadata names was built, so the curator rules chose among the built programs", count(inst.Headers, "header", "headers"))
 }

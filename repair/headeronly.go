@@ -120,6 +120,9 @@ func makeHeaderOnlyTests(ctx context.Context, f Failure, env Env) (*Fix, string)
 		strategy = append(strategy, "build the "+target+" target")
 	}
 	analysis := "The install step staged headers and no program or library: a header-only library, which only programs compiled from its headers prove on this platform. Its test programs are those programs, and the build does not build them"
+	if strings.Contains(f.Message, "declares only INTERFACE libraries") {
+		analysis = "The install step staged nothing, and the source tree's CMake project declares only INTERFACE libraries: a header-only library with no install rules, which only programs compiled from its headers prove on this platform. Its test programs are those programs, and the build does not build them"
+	}
 	if len(where) > 0 {
 		analysis += " (" + strings.Join(slices.Compact(where), ", ") + ": built only with " + strings.Join(switches, " ") + ")"
 	}
@@ -155,6 +158,7 @@ type testCommand struct {
 	line   int
 	guards []guard
 	script *cmakeScript
+	chain  []*cmakeScript // the scripts CMake entered to reach it, the top one first
 }
 
 // cmakeTestSwitches reads the CMake build from its top CMakeLists.txt down the
@@ -179,6 +183,7 @@ func cmakeTestSwitches(ctx context.Context, env Env) ([]testSwitch, []string, st
 		guards []guard
 		depth  int
 		tests  bool // the directory is a test directory: everything in it is a test
+		chain  []*cmakeScript
 	}
 	queue := []visit{{file: top}}
 	for n := 0; len(queue) > 0 && n < maxTestScripts; n++ {
@@ -190,7 +195,8 @@ func cmakeTestSwitches(ctx context.Context, env Env) ([]testSwitch, []string, st
 		}
 		for i, c := range s.cmds {
 			g := append(slices.Clone(v.guards), s.guards[i]...)
-			tc := testCommand{file: v.file, line: c.Line, guards: g, script: s}
+			chain := append(slices.Clone(v.chain), s)
+			tc := testCommand{file: v.file, line: c.Line, guards: g, script: s, chain: chain}
 			switch c.Name {
 			case "add_subdirectory":
 				rel, ok := s.subdir(c, ".")
@@ -202,7 +208,7 @@ func cmakeTestSwitches(ctx context.Context, env Env) ([]testSwitch, []string, st
 					tests = append(tests, tc)
 				}
 				if child := path.Join(rel, "CMakeLists.txt"); v.depth < maxTestDepth && slices.Contains(env.Files, child) {
-					queue = append(queue, visit{file: child, guards: g, depth: v.depth + 1, tests: isTests})
+					queue = append(queue, visit{file: child, guards: g, depth: v.depth + 1, tests: isTests, chain: chain})
 				}
 			case "add_test":
 				tests = append(tests, tc)
@@ -334,16 +340,25 @@ func enableTest(tc testCommand, settings map[string]bool, fixes []atesor.FixAtte
 			continue
 		}
 		var chosen []leaf
+		var implied []testSwitch
 		refused := ""
 		for _, way := range g.cond.ways(g.want, s.settable) {
-			if len(way) == 0 || slices.ContainsFunc(way, func(l leaf) bool { return s.installable(l) == "" && !switchesTestsOn(s, l) }) {
+			if len(way) == 0 {
+				continue
+			}
+			sws, ok := impliedWay(tc, way, cur)
+			if !ok {
+				continue
+			}
+			if f := turnedByFix(switchLeaves(sws), fixes); f != "" {
+				refused = f
 				continue
 			}
 			if f := turnedByFix(way, fixes); f != "" {
 				refused = f
 				continue
 			}
-			chosen = way
+			chosen, implied = way, sws
 			break
 		}
 		if chosen == nil {
@@ -357,9 +372,16 @@ func enableTest(tc testCommand, settings map[string]bool, fixes []atesor.FixAtte
 		}
 		for _, l := range chosen {
 			if l.op == "var" && !strings.HasSuffix(l.name, "_FOUND") {
-				out = append(out, testSwitch{leaf: l, at: at})
 				cur[l.name] = l.want
+				if !switchesTestsOn(s, l) && s.installable(l) == "" {
+					continue // set by the build itself once the implied switches are
+				}
+				out = append(out, testSwitch{leaf: l, at: at})
 			}
+		}
+		for _, sw := range implied {
+			out = append(out, sw)
+			cur[sw.name] = sw.want
 		}
 	}
 	return out, ""

@@ -171,7 +171,7 @@ func makeCMakePart(ctx context.Context, f Failure, env Env, find func(*subdirRea
 	if len(subs) == 0 {
 		return nil, "the output does not say which CMakeLists.txt line failed, or it cannot be read"
 	}
-	settings := map[string]bool{}
+	settings := turnedOnByFixes(env.Fixes)
 	var decisions []decision
 	var notes []string
 	for _, sub := range subs {

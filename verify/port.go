@@ -115,6 +115,10 @@ func Port(ctx context.Context, sb atesor.Sandbox, in Input, arts []atesor.Artifa
 // (the install step staged headers and no program or library), that its test
 // programs, the only programs compiled from its headers, are not built, and what to do.
 func noPrimaryProblem(inst *atesor.Install) string {
+	if inst != nil && inst.HeaderOnly && inst.HeadersFromTree {
+		return fmt.Sprintf("%s (the install step staged nothing, the source tree's CMake project declares only INTERFACE libraries with %d headers, and the build-system metadata names no test program of the package): "+
+			"configure the build with its tests on, so its test programs are compiled from the headers and run here as the riscv64 evidence", atesor.ProblemHeaderOnlyUntested, inst.Headers)
+	}
 	if inst != nil && inst.HeaderOnly {
 		return fmt.Sprintf("%s (the install step staged %d headers and no program or library, and the build-system metadata names no test program of the package): "+
 			"configure the build with its tests on, so its test programs are compiled from the headers and run here as the riscv64 evidence", atesor.ProblemHeaderOnlyUntested, inst.Headers)

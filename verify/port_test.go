@@ -156,6 +156,8 @@ func TestPortHeaderOnly(t *testing.T) {
 		problem  string
 	}{
 		{"untested", headerOnly, atesor.ArtifactSecondary, 0, false, atesor.ProblemHeaderOnlyUntested + " (the install step staged 2 headers and no program or library"},
+		{"untested, no install rules", &atesor.Install{OK: true, HeaderOnly: true, HeadersFromTree: true, Headers: 63, ArtifactsFrom: atesor.ArtifactsFromRules}, atesor.ArtifactSecondary, 0, false,
+			atesor.ProblemHeaderOnlyUntested + " (the install step staged nothing, the source tree's CMake project declares only INTERFACE libraries with 63 headers"},
 		{"not header-only", &atesor.Install{OK: true}, atesor.ArtifactSecondary, 0, false, "no primary artifact: the build produced no riscv64 program"},
 		{"test program primary, failing", &atesor.Install{OK: true, HeaderOnly: true, Headers: 2, ArtifactsFrom: atesor.ArtifactsFromTestPrograms, PrimaryTestPrograms: 1},
 			atesor.ArtifactPrimary, 1, true, ""},
