@@ -92,7 +92,7 @@ func (c Chooser) Choose(ctx context.Context, repoDir string, inst *atesor.Instal
 			var note, why string
 			if n, note, why = treeHeaderOnly(ctx, c.HostTree, repoDir, inst, built); why != "" {
 				if c.Log != nil {
-					c.Log.Info("the install step staged nothing and the tree is not a header-only CMake library", "repo", repoDir, "reason", why)
+					c.Log.Debug("the install step staged nothing and the tree is not a header-only CMake library", "reason", why)
 				}
 			} else {
 				inst.Error, inst.HeadersFromTree = note, true
