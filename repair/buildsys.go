@@ -118,7 +118,8 @@ func samePlan(a, b atesor.BuildPlan) bool {
 }
 
 // missingLibraries returns the pkg-config modules, headers and libraries the output
-// says are missing (programs aside: a configure that only wraps CMake misses cmake).
+// says are missing (programs aside: a configure that only wraps CMake misses cmake),
+// and the development packages a build's own check tells the user to install.
 func missingLibraries(text string) []string {
 	var out []string
 	for _, m := range FindMissing(text) {
@@ -126,5 +127,15 @@ func missingLibraries(text string) []string {
 			out = append(out, m.Name)
 		}
 	}
+	for _, m := range namedDevPackage.FindAllStringSubmatch(text, 8) {
+		if !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
 	return out
 }
+
+// namedDevPackage is a build's own check naming the development package it misses:
+// cdrkit's CMake stops with "found a Linux system but no libcap header.  Install
+// libcap-dev." — a missing package, which every build system of the tree needs too.
+var namedDevPackage = re(`(?i)\binstall(?:\s+the)?(?:\s+package)?\s+['"]?([a-z0-9][a-z0-9.+]*-dev)\b`)

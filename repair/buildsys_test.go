@@ -99,6 +99,14 @@ func TestNextBuildSystemMissingPackages(t *testing.T) {
 	if fix, why := makeNextBuildSystem(context.Background(), Failure{Message: missing, Phase: "build"}, env); fix != nil || !strings.Contains(why, "giomm-2.4") {
 		t.Fatalf("missing packages: fix %+v, reason %q", fix, why)
 	}
+	// cdrkit 1.1.11's CMake check names the package itself.
+	named := "CMake Error at wodim/CMakeLists.txt:18 (MESSAGE):\n  Error: found a Linux system but no libcap header.  Install libcap-dev.\n\n-- Configuring incomplete, errors occurred!\n"
+	cmakeEnv := Env{Platform: debian(t), Plan: defaultPlan("cmake -S . -B build && cmake --build build"),
+		Detection: &atesor.Detection{BuildSystem: atesor.BuildCMake, Evidence: "CMakeLists.txt",
+			Alternatives: []atesor.BuildCandidate{{BuildSystem: atesor.BuildMake, Evidence: "Makefile"}}}}
+	if fix, why := makeNextBuildSystem(context.Background(), Failure{Message: named, Phase: "build"}, cmakeEnv); fix != nil || !strings.Contains(why, "libcap-dev") {
+		t.Fatalf("a package the check names: fix %+v, reason %q", fix, why)
+	}
 	program := "configure: error: cmake: command not found\n"
 	if fix, why := makeNextBuildSystem(context.Background(), Failure{Message: program, Phase: "build"}, env); fix == nil {
 		t.Fatalf("a missing program: no switch: %s", why)
