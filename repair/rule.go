@@ -131,7 +131,7 @@ func (r Rule) claims(f Failure) bool {
 func Rules() []Rule {
 	return []Rule{configureRootRule(), configScriptsRule(), automakeSubdirRule(), autoreconfRule(), archFlagsRule(), gcc14Rule(), cstdintRule(), permissiveRule(), werrorRule(), fcommonRule(), aptConflictRule(), makeAllRule(),
 		goExcludeRule(), goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), dependencyVersionRule(), mesonSubprojectRule(), mesonMissingFileRule(), atomicsRule(), goSanitizerRule(), goModInitRule(),
-		catch2CompatRule(), catch2SignalsRule(), missingPackageRule(), headerDirRule(), templateHeaderRule(), parallelRaceRule(), buildSystemRule(), headerOnlyTestsRule(),
+		catch2CompatRule(), catch2SignalsRule(), missingPackageRule(), headerDirRule(), templateHeaderRule(), parallelRaceRule(), featureOffRule(), buildSystemRule(), headerOnlyTestsRule(),
 		// Last: configuring the way the distribution does answers what no specific rule did.
 		distributionConfigureRule()}
 }

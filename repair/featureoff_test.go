@@ -1,0 +1,92 @@
+package repair
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/eclipse-atesor/atesor-go/validate"
+)
+
+// TestFeatureOffRule runs the rule on the real configure output of Debian's discover
+// 2.1.2 (configure probes curl-config, finds none and stops: "curl-config --libs
+// failed.") with the --help text of its real configure script: Debian's Build-Depends
+// name no curl, so the port configures --disable-curl, as Debian's build has it.
+func TestFeatureOffRule(t *testing.T) {
+	const build = "./configure && make -j$(nproc)"
+	help := readLog(t, "autotools/discover-2.1.2.configure-help")
+	discover := &Distribution{Package: "discover", Version: "2.1.2-10.1",
+		BuildDepends: []string{"debhelper-compat", "libexpat1-dev", "po-debconf", "libusb-1.0-0-dev", "autotools-dev", "libtool-bin"}}
+	withCurl := &Distribution{Package: "discover", Version: "2.1.2-10.1", BuildDepends: []string{"libexpat1-dev", "libcurl4-gnutls-dev"}}
+	tests := []struct {
+		name     string
+		log      string
+		plan     string
+		script   string
+		dist     *Distribution
+		planLine string
+		none     string
+	}{
+		{name: "discover: Debian builds without curl", log: readLog(t, "configure-feature-discover.log"), plan: build, script: help, dist: discover,
+			planLine: "./configure --disable-curl && make -j$(nproc)"},
+		{name: "a --with feature", log: "checking for ldap... no\nconfigure: error: LDAP headers not found\n", plan: build, dist: discover,
+			script: "  --with-ldap             use OpenLDAP\n  --with-pic              PIC\n", planLine: "./configure --without-ldap && make -j$(nproc)"},
+		{name: "the distribution builds with it: no fix", log: readLog(t, "configure-feature-discover.log"), plan: build, script: help, dist: withCurl,
+			none: "builds with curl (Build-Depends libcurl4-gnutls-dev)"},
+		{name: "not a distribution's source: no fix", log: readLog(t, "configure-feature-discover.log"), plan: build, script: help,
+			none: "not a distribution's source"},
+		{name: "an error naming no feature: no fix", log: "configure: error: C compiler cannot create executables\n", plan: build, script: help, dist: discover,
+			none: "names no --enable or --with feature"},
+		{name: "machinery switches are no feature", log: "configure: error: shared libraries are not supported with gnu ld\n", plan: build, dist: discover,
+			script: "  --enable-shared=PKGS  build shared libraries\n  --with-gnu-ld           assume GNU ld\n", none: "names no --enable or --with feature"},
+		{name: "two features named: no fix", log: "configure: error: neither curl nor wget found\n", plan: build, dist: discover,
+			script: "  --enable-curl   curl\n  --enable-wget   wget\n", none: "names no --enable"},
+		{name: "already configured so: no fix", log: readLog(t, "configure-feature-discover.log"), plan: "./configure --disable-curl && make", script: help, dist: discover,
+			none: "already configures with --disable-curl"},
+		{name: "a CMake plan: no fix", log: readLog(t, "configure-feature-discover.log"), plan: "cmake -S . -B build && cmake --build build", script: help, dist: discover,
+			none: "no configure command"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := buildFailure(t, tt.log, tt.plan)
+			f.Packaged = true
+			if claims := Claims(f, nil); !slices.Contains(claims, featureOffRuleName) {
+				t.Fatalf("claims %v", claims)
+			}
+			tree := memTree{"configure": "#!/bin/sh\n" + tt.script, "configure.ac": "AC_INIT(x)\n"}
+			env := Env{Platform: debian(t), Plan: defaultPlan(tt.plan), Files: tree.files(), ReadFile: tree.read}
+			if tt.dist != nil {
+				env.Distribution = distOf(tt.dist)
+			}
+			fix, why := makeFeatureOff(context.Background(), f, env)
+			if tt.none != "" {
+				if fix != nil || !strings.Contains(why, tt.none) {
+					t.Fatalf("want no fix (%q), got %+v, %q", tt.none, fix, why)
+				}
+				return
+			}
+			if fix == nil {
+				t.Fatalf("no fix: %s", why)
+			}
+			if got := fix.Plan.Phases[1].Commands[0]; got != tt.planLine {
+				t.Errorf("build line\n got %s\nwant %s", got, tt.planLine)
+			}
+			if err := validate.BuildPlan(fix.Plan); err != nil {
+				t.Errorf("the fixed plan does not validate: %v", err)
+			}
+		})
+	}
+}
+
+// FuzzFailedFeature: the configure script and the error are the package's text.
+func FuzzFailedFeature(f *testing.F) {
+	f.Add("  --enable-curl   Use curl\n", "curl-config --libs failed.")
+	f.Add("  --with-ldap\n  --with-ldap-dir=DIR\n", "LDAP not found")
+	f.Fuzz(func(t *testing.T, script, msg string) {
+		name, fam, ok := failedFeature(script, msg)
+		if ok && (name == "" || (fam != "enable" && fam != "with") || !strings.Contains(strings.ToLower(msg), strings.ToLower(name))) {
+			t.Fatalf("failedFeature(%q, %q) = %q, %q", script, msg, name, fam)
+		}
+	})
+}
