@@ -148,4 +148,13 @@ func TestCMakeSubdirHeraAfterTests(t *testing.T) {
 	if fix == nil || !strings.Contains(fix.Plan.Phases[1].Commands[0], "-DHERA_BUILD_TESTS=OFF") {
 		t.Errorf("without the earlier fix: %+v %s", fix, why)
 	}
+	// A stripped tests directory no distro copy stands in for: gating it off is the way
+	// left, even after the earlier fix turned it on.
+	plain := memTree{"CMakeLists.txt": "project(p)\noption(P_BUILD_TESTS \"tests\" OFF)\nif(P_BUILD_TESTS)\nadd_subdirectory(tests)\nendif()\n"}
+	env = Env{Platform: debian(t), Plan: plan, Files: plain.files(), ReadFile: plain.read,
+		Fixes: []atesor.FixAttempt{{Source: atesor.FixSourceScripted, Rule: headerOnlyRuleName, Strategy: "build the test programs: configure with -DP_BUILD_TESTS=ON"}}}
+	fix, why = makeCMakeSubdir(context.Background(), buildFailure(t, cmakeError("CMakeLists.txt", 4, "/workspace/p/tests", false), line), env)
+	if fix == nil || fix.Plan == nil || !strings.Contains(fix.Plan.Phases[1].Commands[0], "-DP_BUILD_TESTS=OFF") {
+		t.Errorf("no other way: %+v %s", fix, why)
+	}
 }

@@ -105,9 +105,10 @@ func switchLeaves(sws []testSwitch) []leaf {
 
 // turnedOnByFixes are the CMake options earlier fixes of the run configured on
 // (their strategies' -DNAME=ON): a missing directory such an option gates is not
-// gated off again, so one fix does not undo another in a loop (header-only-tests
-// turns hera's HERA_BUILD_TESTS on, whose add_subdirectory(extern/Catch2) the
-// repack stripped: the distro's Catch2 stands in for it instead).
+// gated off again while another way keeps it, so one fix does not undo another
+// (header-only-tests turns hera's HERA_BUILD_TESTS on, whose
+// add_subdirectory(extern/Catch2) the repack stripped: the distro's Catch2 stands in
+// for it instead).
 func turnedOnByFixes(fixes []atesor.FixAttempt) map[string]bool {
 	out := map[string]bool{}
 	for _, f := range fixes {
@@ -115,6 +116,17 @@ func turnedOnByFixes(fixes []atesor.FixAttempt) map[string]bool {
 			if v, ok := cmakeConst(strings.TrimRight(m[2], ",;.")); ok && v {
 				out[m[1]] = true
 			}
+		}
+	}
+	return out
+}
+
+// unpinned returns a copy of settings without the settings pinned holds the same way.
+func unpinned(settings, pinned map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(settings))
+	for k, v := range settings {
+		if p, ok := pinned[k]; !ok || p != v {
+			out[k] = v
 		}
 	}
 	return out

@@ -171,11 +171,17 @@ func makeCMakePart(ctx context.Context, f Failure, env Env, find func(*subdirRea
 	if len(subs) == 0 {
 		return nil, "the output does not say which CMakeLists.txt line failed, or it cannot be read"
 	}
-	settings := turnedOnByFixes(env.Fixes)
+	pinned := turnedOnByFixes(env.Fixes)
+	settings := unpinned(pinned, nil)
 	var decisions []decision
 	var notes []string
 	for _, sub := range subs {
 		d, why := r.decide(sub, settings)
+		if len(pinned) > 0 && (why != "" || !d.system) {
+			// Only the distro's copy keeps on what an earlier fix turned on; without
+			// one, the directory is dealt with as before that fix.
+			d, why = r.decide(sub, unpinned(settings, pinned))
+		}
 		if why != "" {
 			notes = append(notes, why)
 			continue
