@@ -200,6 +200,8 @@ func wrapProvides(ctx context.Context, env Env, dir, name string) []string {
 // mesonOption is an option of meson.options or meson_options.txt.
 type mesonOption struct {
 	Type, Description string
+	// Choices are a combo option's values.
+	Choices []string
 }
 
 // mesonOptions reads the options of meson.options or meson_options.txt in dir.
@@ -222,6 +224,11 @@ func mesonOptions(ctx context.Context, env Env, dir string) map[string]mesonOpti
 				}
 				if d := c.Kw["description"]; len(d) > 0 && d[0].kind == 's' {
 					o.Description = d[0].text
+				}
+				for _, t := range c.Kw["choices"] {
+					if t.kind == 's' && len(o.Choices) < 64 {
+						o.Choices = append(o.Choices, t.text)
+					}
 				}
 				out[c.Args[0]] = o
 			}
