@@ -181,6 +181,14 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 	}
 	install := installCommand(env)
 	analysis := "The build is missing files a distro package provides: " + strings.Join(found, "; ") + "."
+	if rest := otherBuildDepends(ctx, env, pkgs); len(rest) > 0 {
+		// Each missing tool of a distribution's source found one at a time costs an
+		// attempt (genders: bison, then flex, then the attempt limit); the packaging
+		// lists them all.
+		analysis += fmt.Sprintf(" The distribution's Build-Depends name %s too, so its other build dependencies are installed with it: %s.",
+			strings.Join(pkgs, ", "), strings.Join(rest, " "))
+		pkgs = append(pkgs, rest...)
+	}
 	if len(fromMap) > 0 {
 		analysis += " The package of " + strings.Join(fromMap, ", ") + " is the profile's package map's"
 		if ie, ok := env.Packages.(indexError); ok && ie.IndexErr() != nil {
@@ -193,6 +201,26 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 		Strategy: "install " + strings.Join(pkgs, " "),
 		Actions:  []atesor.Action{{Type: atesor.ActionCommand, Command: install + " " + strings.Join(pkgs, " ")}},
 	}, ""
+}
+
+// otherBuildDepends returns the distribution's build dependencies of the source beside
+// pkgs when every one of pkgs is among them; nil when the source has no known
+// counterpart, or a package the build misses is one the distribution builds without.
+func otherBuildDepends(ctx context.Context, env Env, pkgs []string) []string {
+	if env.Distribution == nil {
+		return nil
+	}
+	d, err := env.Distribution(ctx)
+	if err != nil || d == nil {
+		return nil
+	}
+	deps := slices.DeleteFunc(slices.Clone(d.BuildDepends), func(p string) bool { return !debianPackage.MatchString(p) })
+	for _, p := range pkgs {
+		if !slices.Contains(deps, p) {
+			return nil
+		}
+	}
+	return slices.DeleteFunc(deps, func(p string) bool { return slices.Contains(pkgs, p) })
 }
 
 // mappedPackage is the profile's package for a missing program, library or pkg-config
