@@ -3,6 +3,7 @@ package repair
 import (
 	"context"
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -19,8 +20,11 @@ var (
 	// configureHelpSwitch is an --enable-X or --with-X line of a configure script's
 	// --help text, which autoconf writes into the script.
 	configureHelpSwitch = regexp.MustCompile(`(?m)^ {1,8}--(enable|with)-([A-Za-z0-9][A-Za-z0-9_+.-]*)`)
-	// errorWord splits a message into the words a feature is named by.
-	errorWord = regexp.MustCompile(`[A-Za-z0-9][A-Za-z0-9_+]*`)
+	// errorWord splits a message or a path into the words a feature is named by.
+	errorWord = regexp.MustCompile(`[A-Za-z0-9][A-Za-z0-9+]*`)
+	// headerMissingIn is a compile that stops at a header no package installed, with
+	// the source that includes it.
+	headerMissingIn = re(`(?m)^(\S+\.(?:c|cc|cpp|cxx|C)):\d+:\d+: fatal error: (\S+\.h(?:h|pp|xx)?): No such file or directory`)
 )
 
 // maxConfigureScript bounds the configure script the rule reads (the package's, so
@@ -36,10 +40,10 @@ var genericFeatures = map[string]bool{"FEATURE": true, "PACKAGE": true, "gnu-ld"
 func featureOffRule() Rule {
 	return Rule{
 		Name: featureOffRuleName,
-		Doc: "configure stops on an optional feature (its own --enable-X/--with-X) whose dependency the distribution does not build with " +
-			"(no Build-Depends names it): configure with --disable-X/--without-X, as the distribution's build has it",
+		Doc: "configure stops on an optional feature (its own --enable-X/--with-X), or the feature's sources miss a header, " +
+			"and the distribution does not build with its dependency (no Build-Depends names it): configure with --disable-X/--without-X, as the distribution's build has it",
 		Categories: []atesor.ErrorCategory{atesor.CategoryConfiguration, atesor.CategoryDependency, atesor.CategoryMissingTool, atesor.CategoryUnknown},
-		Signatures: []*regexp.Regexp{configureError},
+		Signatures: []*regexp.Regexp{configureError, headerMissingIn},
 		Packaged:   true,
 		Make:       makeFeatureOff,
 	}
@@ -52,18 +56,34 @@ func makeFeatureOff(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	if kind, ok := planConfigureKind(*env.Plan, f.Phase); !ok || kind.name != autotoolsKind.name {
 		return nil, "the plan has no configure command"
 	}
-	msgs := configureError.FindAllStringSubmatch(f.text()+"\n"+f.Message, -1)
-	if len(msgs) == 0 {
-		return nil, "no configure error in the output"
+	text := f.text() + "\n" + f.Message
+	// The words that may name the feature: those of configure's error, or the
+	// directories of a source that misses a header (genders' Java extension,
+	// src/extensions/java/src/Gendersjni.c, misses jni.h).
+	var msg, where string
+	words := map[string]bool{}
+	if msgs := configureError.FindAllStringSubmatch(text, -1); len(msgs) > 0 {
+		msg = strings.TrimSpace(msgs[len(msgs)-1][1])
+		where = "the configure error"
+		addWords(words, msg)
+	} else if m := headerMissingIn.FindStringSubmatch(text); m != nil {
+		src, ok := locateFile(env.Files, m[1])
+		if !ok {
+			return nil, "the source that misses " + m[2] + " is not in the tree"
+		}
+		msg = src + " misses " + m[2]
+		where = "the directories of " + src
+		addWords(words, path.Dir(src))
+	} else {
+		return nil, "no configure error or missing header in the output"
 	}
-	msg := strings.TrimSpace(msgs[len(msgs)-1][1])
 	b, err := env.ReadFile(ctx, "configure")
 	if err != nil {
 		return nil, "cannot read the configure script"
 	}
-	feature, family, ok := failedFeature(excerpt.Head(string(b), maxConfigureScript), msg)
+	feature, family, ok := failedFeature(excerpt.Head(string(b), maxConfigureScript), words)
 	if !ok {
-		return nil, "the configure error names no --enable or --with feature of the script: " + excerpt.Head(msg, 200)
+		return nil, where + " names no --enable or --with feature of the script: " + excerpt.Head(msg, 200)
 	}
 	if env.Distribution == nil {
 		return nil, "not a distribution's source: nothing says a build without " + feature + " is the way it is built"
@@ -72,9 +92,15 @@ func makeFeatureOff(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	if err != nil || d == nil {
 		return nil, "how the distribution builds the source is not known, so nothing says it builds without " + feature
 	}
-	lower := strings.ToLower(feature)
-	if i := slices.IndexFunc(d.BuildDepends, func(p string) bool { return strings.Contains(strings.ToLower(p), lower) }); i >= 0 {
-		return nil, fmt.Sprintf("the distribution builds with %s (Build-Depends %s): install it rather than turn it off", feature, d.BuildDepends[i])
+	// A Build-Depends naming any part of the feature's name (curl in libcurl4-gnutls-dev)
+	// says the distribution builds with it.
+	for _, part := range strings.FieldsFunc(strings.ToLower(feature), func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		if len(part) < 3 {
+			continue
+		}
+		if i := slices.IndexFunc(d.BuildDepends, func(p string) bool { return strings.Contains(strings.ToLower(p), part) }); i >= 0 {
+			return nil, fmt.Sprintf("the distribution builds with %s (Build-Depends %s): install it rather than turn it off", feature, d.BuildDepends[i])
+		}
 	}
 	sw := "--disable-" + feature
 	if family == "with" {
@@ -88,7 +114,7 @@ func makeFeatureOff(ctx context.Context, f Failure, env Env) (*Fix, string) {
 		return nil, "the plan already configures with " + sw
 	}
 	return &Fix{
-		Analysis: fmt.Sprintf("configure stopped on its optional %s feature (%q); the script has --%s-%s, and Debian's %s %s builds without it "+
+		Analysis: fmt.Sprintf("the build stopped on its optional %s feature (%q); the script has --%s-%s, and Debian's %s %s builds without it "+
 			"(no Build-Depends names %s), so the port configures with %s as the distribution's build has it. This leaves %s out of the port.",
 			feature, excerpt.Head(msg, 200), family, feature, d.Package, d.Version, feature, sw, feature),
 		Strategy: "configure with " + sw,
@@ -96,14 +122,25 @@ func makeFeatureOff(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	}, ""
 }
 
-// failedFeature finds the one --enable-X or --with-X feature of a configure script
-// that a configure error names by a word ("curl-config --libs failed." names curl),
-// with the switch family; false when none or several do.
-func failedFeature(script, msg string) (feature, family string, ok bool) {
-	words := map[string]bool{}
-	for _, w := range errorWord.FindAllString(msg, 64) {
+// addWords adds the words of s, lower-cased, to words.
+func addWords(words map[string]bool, s string) {
+	for _, w := range errorWord.FindAllString(s, 64) {
 		words[strings.ToLower(w)] = true
 	}
+}
+
+// featureNamed reports whether every part of a feature's name (java-extensions: java,
+// extensions) is one of words.
+func featureNamed(name string, words map[string]bool) bool {
+	parts := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+	return len(parts) > 0 && !slices.ContainsFunc(parts, func(p string) bool { return !words[p] })
+}
+
+// failedFeature finds the one --enable-X or --with-X feature of a configure script
+// that words name, every part of its name a word ("curl-config --libs failed." names
+// curl, src/extensions/java names java-extensions), with the switch family; false
+// when none or several do.
+func failedFeature(script string, words map[string]bool) (feature, family string, ok bool) {
 	found := map[string]string{}
 	for _, m := range configureHelpSwitch.FindAllStringSubmatch(script, 512) {
 		name := m[2]
@@ -111,7 +148,7 @@ func failedFeature(script, msg string) (feature, family string, ok bool) {
 			layoutName.MatchString(strings.ReplaceAll(name, "-", "_")) {
 			continue
 		}
-		if words[strings.ToLower(name)] {
+		if featureNamed(name, words) {
 			if _, seen := found[name]; !seen {
 				found[name] = m[1]
 			}

@@ -18,6 +18,9 @@ func TestFeatureOffRule(t *testing.T) {
 	help := readLog(t, "autotools/discover-2.1.2.configure-help")
 	discover := &Distribution{Package: "discover", Version: "2.1.2-10.1",
 		BuildDepends: []string{"debhelper-compat", "libexpat1-dev", "po-debconf", "libusb-1.0-0-dev", "autotools-dev", "libtool-bin"}}
+	// genders 1.27.3's Java JNI extension is on by default; Debian builds it without.
+	genders := &Distribution{Package: "genders", Version: "1.27.3-2", BuildDepends: []string{"perl", "autotools-dev", "chrpath", "flex", "bison"}}
+	gendersTree := memTree{"src/extensions/java/src/Gendersjni.c": "#include <jni.h>\n", "src/libgenders/genders.c": ""}
 	withCurl := &Distribution{Package: "discover", Version: "2.1.2-10.1", BuildDepends: []string{"libexpat1-dev", "libcurl4-gnutls-dev"}}
 	tests := []struct {
 		name     string
@@ -25,6 +28,7 @@ func TestFeatureOffRule(t *testing.T) {
 		plan     string
 		script   string
 		dist     *Distribution
+		tree     memTree
 		planLine string
 		none     string
 	}{
@@ -44,6 +48,11 @@ func TestFeatureOffRule(t *testing.T) {
 			script: "  --enable-curl   curl\n  --enable-wget   wget\n", none: "names no --enable"},
 		{name: "already configured so: no fix", log: readLog(t, "configure-feature-discover.log"), plan: "./configure --disable-curl && make", script: help, dist: discover,
 			none: "already configures with --disable-curl"},
+		{name: "genders: the Java extension's source misses jni.h", log: readLog(t, "configure-feature-genders.log"), plan: build,
+			script: "  --with-java-extensions= enable or disable java extensions build\n", dist: genders, tree: gendersTree,
+			planLine: "./configure --without-java-extensions && make -j$(nproc)"},
+		{name: "a missing header of a source in no feature's directory: no fix", log: "src/main.c:1:10: fatal error: jni.h: No such file or directory\n", plan: build,
+			script: "  --with-java-extensions= java\n", dist: genders, tree: memTree{"src/main.c": ""}, none: "names no --enable or --with feature"},
 		{name: "a CMake plan: no fix", log: readLog(t, "configure-feature-discover.log"), plan: "cmake -S . -B build && cmake --build build", script: help, dist: discover,
 			none: "no configure command"},
 	}
@@ -55,6 +64,9 @@ func TestFeatureOffRule(t *testing.T) {
 				t.Fatalf("claims %v", claims)
 			}
 			tree := memTree{"configure": "#!/bin/sh\n" + tt.script, "configure.ac": "AC_INIT(x)\n"}
+			for k, v := range tt.tree {
+				tree[k] = v
+			}
 			env := Env{Platform: debian(t), Plan: defaultPlan(tt.plan), Files: tree.files(), ReadFile: tree.read}
 			if tt.dist != nil {
 				env.Distribution = distOf(tt.dist)
@@ -84,8 +96,10 @@ func FuzzFailedFeature(f *testing.F) {
 	f.Add("  --enable-curl   Use curl\n", "curl-config --libs failed.")
 	f.Add("  --with-ldap\n  --with-ldap-dir=DIR\n", "LDAP not found")
 	f.Fuzz(func(t *testing.T, script, msg string) {
-		name, fam, ok := failedFeature(script, msg)
-		if ok && (name == "" || (fam != "enable" && fam != "with") || !strings.Contains(strings.ToLower(msg), strings.ToLower(name))) {
+		words := map[string]bool{}
+		addWords(words, msg)
+		name, fam, ok := failedFeature(script, words)
+		if ok && (name == "" || (fam != "enable" && fam != "with") || !featureNamed(name, words)) {
 			t.Fatalf("failedFeature(%q, %q) = %q, %q", script, msg, name, fam)
 		}
 	})
