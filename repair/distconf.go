@@ -108,6 +108,11 @@ func makeDistributionConfigure(ctx context.Context, f Failure, env Env) (*Fix, s
 		}
 	}
 	pkgs := slices.DeleteFunc(slices.Clone(d.BuildDepends), func(p string) bool { return !debianPackage.MatchString(p) })
+	if len(switches) == 0 && len(pkgs) > 0 && !slices.ContainsFunc(pkgs, func(p string) bool { return !slices.Contains(installedByFixes(env), p) }) {
+		// missing-package already installed every one of them: the same packages again
+		// would only spend an attempt.
+		return nil, fmt.Sprintf("an earlier fix installed every Build-Depends of %s %s, and its packaging gives no switch this build takes", d.Package, d.Version)
+	}
 	plan := *env.Plan
 	if len(switches) > 0 {
 		plan, _ = withSwitches(plan, f.Phase, kind.command, switches)
@@ -140,6 +145,21 @@ func makeDistributionConfigure(ctx context.Context, f Failure, env Env) (*Fix, s
 		analysis = append(analysis, "Left out: "+strings.Join(notes, "; ")+".")
 	}
 	return &Fix{Analysis: strings.Join(analysis, " "), Strategy: "as Debian builds it: " + strings.Join(strategy, " and "), Plan: &plan}, ""
+}
+
+// installedByFixes are the packages the run's earlier fixes installed with the
+// platform's install command.
+func installedByFixes(env Env) []string {
+	prefix := installCommand(env) + " "
+	var out []string
+	for _, a := range env.Fixes {
+		for _, act := range a.Actions {
+			if act.Type == atesor.ActionCommand && strings.HasPrefix(act.Command, prefix) {
+				out = append(out, strings.Fields(strings.TrimPrefix(act.Command, prefix))...)
+			}
+		}
+	}
+	return out
 }
 
 // planConfigureKind finds the build system of the configure command in the failing

@@ -22,6 +22,10 @@ var (
 	configureHelpSwitch = regexp.MustCompile(`(?m)^ {1,8}--(enable|with)-([A-Za-z0-9][A-Za-z0-9_+.-]*)`)
 	// errorWord splits a message or a path into the words a feature is named by.
 	errorWord = regexp.MustCompile(`[A-Za-z0-9][A-Za-z0-9+]*`)
+	// makeRecipeFailed and makeLeaving are a sub-make's failed recipe and the
+	// directory it leaves, with the make level.
+	makeRecipeFailed = re(`(?m)^make\[(\d+)\]: \*\*\* \[[^\]\n]*\] Error \d+`)
+	makeLeaving      = re(`(?m)^make\[(\d+)\]: Leaving directory '([^'\n]+)'`)
 	// headerMissingIn is a compile that stops at a header no package installed, with
 	// the source that includes it.
 	headerMissingIn = re(`(?m)^(\S+\.(?:c|cc|cpp|cxx|C)):\d+:\d+: fatal error: (\S+\.h(?:h|pp|xx)?): No such file or directory`)
@@ -42,8 +46,8 @@ func featureOffRule() Rule {
 		Name: featureOffRuleName,
 		Doc: "configure stops on an optional feature (its own --enable-X/--with-X), or the feature's sources miss a header, " +
 			"and the distribution does not build with its dependency (no Build-Depends names it): configure with --disable-X/--without-X, as the distribution's build has it",
-		Categories: []atesor.ErrorCategory{atesor.CategoryConfiguration, atesor.CategoryDependency, atesor.CategoryMissingTool, atesor.CategoryUnknown},
-		Signatures: []*regexp.Regexp{configureError, headerMissingIn},
+		Categories: []atesor.ErrorCategory{atesor.CategoryConfiguration, atesor.CategoryDependency, atesor.CategoryMissingTool, atesor.CategoryCompilation, atesor.CategoryUnknown},
+		Signatures: []*regexp.Regexp{configureError, headerMissingIn, makeRecipeFailed},
 		Packaged:   true,
 		Make:       makeFeatureOff,
 	}
@@ -74,8 +78,14 @@ func makeFeatureOff(ctx context.Context, f Failure, env Env) (*Fix, string) {
 		msg = src + " misses " + m[2]
 		where = "the directories of " + src
 		addWords(words, path.Dir(src))
+	} else if dir, ok := failedMakeDir(text, env.RepoDir); ok {
+		// A recipe that fails in a directory of its own (genders' Python extension runs
+		// genderssetup.py, which is not there, in src/extensions/python).
+		msg = "make failed in " + dir
+		where = "the directories make failed in, " + dir + ","
+		addWords(words, dir)
 	} else {
-		return nil, "no configure error or missing header in the output"
+		return nil, "no configure error, missing header or failed make directory in the output"
 	}
 	b, err := env.ReadFile(ctx, "configure")
 	if err != nil {
@@ -120,6 +130,25 @@ func makeFeatureOff(ctx context.Context, f Failure, env Env) (*Fix, string) {
 		Strategy: "configure with " + sw,
 		Plan:     &plan,
 	}, ""
+}
+
+// failedMakeDir is the directory, relative to the repository, of the first make
+// recipe that failed: the "Leaving directory" of the same make level after its
+// "*** [...] Error" line. False for the repository itself or a directory outside it.
+func failedMakeDir(text, repoDir string) (string, bool) {
+	m := makeRecipeFailed.FindStringSubmatchIndex(text)
+	if m == nil || repoDir == "" {
+		return "", false
+	}
+	level := text[m[2]:m[3]]
+	for _, l := range makeLeaving.FindAllStringSubmatch(text[m[1]:], 16) {
+		if l[1] != level {
+			continue
+		}
+		rel, ok := strings.CutPrefix(path.Clean(l[2]), strings.TrimSuffix(repoDir, "/")+"/")
+		return rel, ok && rel != "" && !strings.HasPrefix(rel, "..")
+	}
+	return "", false
 }
 
 // addWords adds the words of s, lower-cased, to words.

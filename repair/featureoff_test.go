@@ -29,6 +29,7 @@ func TestFeatureOffRule(t *testing.T) {
 		script   string
 		dist     *Distribution
 		tree     memTree
+		repo     string
 		planLine string
 		none     string
 	}{
@@ -51,6 +52,13 @@ func TestFeatureOffRule(t *testing.T) {
 		{name: "genders: the Java extension's source misses jni.h", log: readLog(t, "configure-feature-genders.log"), plan: build,
 			script: "  --with-java-extensions= enable or disable java extensions build\n", dist: genders, tree: gendersTree,
 			planLine: "./configure --without-java-extensions && make -j$(nproc)"},
+		{name: "genders: the Python extension's recipe fails in its directory", log: readLog(t, "configure-feature-genders-python.log"), plan: build,
+			script: readLog(t, "autotools/genders-1.27.3.configure-help"), dist: genders, repo: "/workspace/genders",
+			planLine: "./configure --without-python-extensions && make -j$(nproc)"},
+		{name: "a failed make directory of no feature: no fix", plan: build, script: readLog(t, "autotools/genders-1.27.3.configure-help"), dist: genders, repo: "/workspace/genders",
+			log: "make[2]: *** [Makefile:400: all] Error 1\nmake[2]: Leaving directory '/workspace/genders/src/libgenders'\n", none: "names no --enable or --with feature"},
+		{name: "a failed make directory outside the repository: no fix", plan: build, script: readLog(t, "autotools/genders-1.27.3.configure-help"), dist: genders, repo: "/workspace/genders",
+			log: "make[2]: *** [Makefile:400: all] Error 1\nmake[2]: Leaving directory '/workspace/other/extensions/python'\n", none: "no configure error, missing header or failed make directory"},
 		{name: "a missing header of a source in no feature's directory: no fix", log: "src/main.c:1:10: fatal error: jni.h: No such file or directory\n", plan: build,
 			script: "  --with-java-extensions= java\n", dist: genders, tree: memTree{"src/main.c": ""}, none: "names no --enable or --with feature"},
 		{name: "a CMake plan: no fix", log: readLog(t, "configure-feature-discover.log"), plan: "cmake -S . -B build && cmake --build build", script: help, dist: discover,
@@ -67,7 +75,7 @@ func TestFeatureOffRule(t *testing.T) {
 			for k, v := range tt.tree {
 				tree[k] = v
 			}
-			env := Env{Platform: debian(t), Plan: defaultPlan(tt.plan), Files: tree.files(), ReadFile: tree.read}
+			env := Env{Platform: debian(t), Plan: defaultPlan(tt.plan), Files: tree.files(), ReadFile: tree.read, RepoDir: tt.repo}
 			if tt.dist != nil {
 				env.Distribution = distOf(tt.dist)
 			}
