@@ -61,7 +61,9 @@ func treeHeaderOnly(ctx context.Context, hostTree, repoDir string, inst *atesor.
 		dirs = []string{"include"}
 	}
 	walked := 0
-	var counted []string
+	// A set: include directories may nest (include and include/hera), and a header is
+	// counted once.
+	counted := map[string]bool{}
 	for _, d := range dirs {
 		if d != "." && headerDirLeftOut(d) {
 			continue
@@ -82,8 +84,8 @@ func treeHeaderOnly(ctx context.Context, hostTree, repoDir string, inst *atesor.
 				}
 				return nil
 			}
-			if e.Type().IsRegular() && isHeaderName(p) && !slices.Contains(counted, p) {
-				counted = append(counted, p)
+			if e.Type().IsRegular() && isHeaderName(p) {
+				counted[p] = true
 			}
 			return nil
 		})

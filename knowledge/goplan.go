@@ -73,11 +73,11 @@ func goBuildCommand(det *atesor.Detection) string {
 	}
 	tests := "./..."
 	if len(det.GoTestPackages) > 0 {
-		words := make([]string, len(det.GoTestPackages))
+		dirs := make([]string, len(det.GoTestPackages))
 		for i, d := range det.GoTestPackages {
-			words[i] = shellQuoteArg(GoPackageDir(d))
+			dirs[i] = GoPackageDir(d)
 		}
-		tests = strings.Join(words, " ")
+		tests = goPackageWords(dirs)
 	}
 	return prefix + " ./... && " + goToolchainEnv + " go test" + goVetFlag(det) + " -buildvcs=false -c -o " + goBinDir + "/ " + tests
 }

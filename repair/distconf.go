@@ -29,6 +29,12 @@ type Distribution struct {
 	GoImportPath string
 }
 
+// installable are the build dependencies that are valid package names, the ones a fix
+// may install.
+func (d *Distribution) installable() []string {
+	return slices.DeleteFunc(slices.Clone(d.BuildDepends), func(p string) bool { return !debianPackage.MatchString(p) })
+}
+
 // DistributionFunc returns how the distribution builds the run's source; nil, nil when
 // the source has no counterpart in the distribution. It is called only when the rule
 // that needs it is reached, since it may download the packaging.
@@ -107,7 +113,7 @@ func makeDistributionConfigure(ctx context.Context, f Failure, env Env) (*Fix, s
 			switches = append(switches, systemCopies...)
 		}
 	}
-	pkgs := slices.DeleteFunc(slices.Clone(d.BuildDepends), func(p string) bool { return !debianPackage.MatchString(p) })
+	pkgs := d.installable()
 	if len(switches) == 0 && len(pkgs) > 0 && !slices.ContainsFunc(pkgs, func(p string) bool { return !slices.Contains(installedByFixes(env), p) }) {
 		// missing-package already installed every one of them: the same packages again
 		// would only spend an attempt.

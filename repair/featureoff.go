@@ -104,7 +104,7 @@ func makeFeatureOff(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	}
 	// A Build-Depends naming any part of the feature's name (curl in libcurl4-gnutls-dev)
 	// says the distribution builds with it.
-	for _, part := range strings.FieldsFunc(strings.ToLower(feature), func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+	for _, part := range featureParts(feature) {
 		if len(part) < 3 {
 			continue
 		}
@@ -158,10 +158,16 @@ func addWords(words map[string]bool, s string) {
 	}
 }
 
+// featureParts are the lower-cased parts of a feature's name (java-extensions: java,
+// extensions).
+func featureParts(name string) []string {
+	return strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+}
+
 // featureNamed reports whether every part of a feature's name (java-extensions: java,
 // extensions) is one of words.
 func featureNamed(name string, words map[string]bool) bool {
-	parts := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+	parts := featureParts(name)
 	return len(parts) > 0 && !slices.ContainsFunc(parts, func(p string) bool { return !words[p] })
 }
 

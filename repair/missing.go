@@ -214,7 +214,7 @@ func otherBuildDepends(ctx context.Context, env Env, pkgs []string) []string {
 	if err != nil || d == nil {
 		return nil
 	}
-	deps := slices.DeleteFunc(slices.Clone(d.BuildDepends), func(p string) bool { return !debianPackage.MatchString(p) })
+	deps := d.installable()
 	for _, p := range pkgs {
 		if !slices.Contains(deps, p) {
 			return nil
