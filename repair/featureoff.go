@@ -17,9 +17,10 @@ const featureOffRuleName = "configure-feature-off"
 var (
 	// configureError is the message a configure script stops with.
 	configureError = re(`(?m)configure: error: (.+)$`)
-	// configureHelpSwitch is an --enable-X or --with-X line of a configure script's
-	// --help text, which autoconf writes into the script.
-	configureHelpSwitch = regexp.MustCompile(`(?m)^ {1,8}--(enable|with)-([A-Za-z0-9][A-Za-z0-9_+.-]*)`)
+	// configureHelpSwitch is an --enable-X, --disable-X, --with-X or --without-X line
+	// of a configure script's --help text, which autoconf writes into the script: a
+	// feature on by default is listed by its off switch (dropwatch's --without-bfd).
+	configureHelpSwitch = regexp.MustCompile(`(?m)^ {1,8}--(enable|disable|with|without)-([A-Za-z0-9][A-Za-z0-9_+.-]*)`)
 	// errorWord splits a message or a path into the words a feature is named by.
 	errorWord = regexp.MustCompile(`[A-Za-z0-9][A-Za-z0-9+]*`)
 	// makeRecipeFailed and makeLeaving are a sub-make's failed recipe and the
@@ -171,6 +172,10 @@ func featureNamed(name string, words map[string]bool) bool {
 	return len(parts) > 0 && !slices.ContainsFunc(parts, func(p string) bool { return !words[p] })
 }
 
+// switchFamily is the family of a switch of the help text: the off switch a feature
+// on by default is listed with names the same feature.
+var switchFamily = map[string]string{"enable": "enable", "disable": "enable", "with": "with", "without": "with"}
+
 // failedFeature finds the one --enable-X or --with-X feature of a configure script
 // that words name, every part of its name a word ("curl-config --libs failed." names
 // curl, src/extensions/java names java-extensions), with the switch family; false
@@ -185,7 +190,7 @@ func failedFeature(script string, words map[string]bool) (feature, family string
 		}
 		if featureNamed(name, words) {
 			if _, seen := found[name]; !seen {
-				found[name] = m[1]
+				found[name] = switchFamily[m[1]]
 			}
 		}
 	}

@@ -20,6 +20,9 @@ func TestFeatureOffRule(t *testing.T) {
 	// genders 1.27.3's Java JNI extension is on by default; Debian builds it without.
 	genders := &Distribution{Package: "genders", Version: "1.27.3-2", BuildDepends: []string{"perl", "autotools-dev", "chrpath", "flex", "bison"}}
 	gendersTree := memTree{"src/extensions/java/src/Gendersjni.c": "#include <jni.h>\n", "src/libgenders/genders.c": ""}
+	// dropwatch 1.5.4 checks bfd.h unless --without-bfd; Debian's Build-Depends name no binutils-dev.
+	dropwatch := &Distribution{Package: "dropwatch", Version: "1.5.4-4",
+		BuildDepends: []string{"debhelper-compat", "automake", "libnl-genl-3-dev", "libpcap-dev", "libreadline-dev", "pkgconf", "psmisc"}}
 	withCurl := &Distribution{Package: "discover", Version: "2.1.2-10.1", BuildDepends: []string{"libexpat1-dev", "libcurl4-gnutls-dev"}}
 	tests := []struct {
 		name     string
@@ -34,6 +37,10 @@ func TestFeatureOffRule(t *testing.T) {
 	}{
 		{name: "discover: Debian builds without curl", log: readLog(t, "configure-feature-discover.log"), plan: build, script: help, dist: discover,
 			planLine: "./configure --disable-curl && make -j$(nproc)"},
+		{name: "dropwatch: a feature on by default, listed by its --without switch", log: readLog(t, "configure-feature-dropwatch.log"), plan: build,
+			script: readLog(t, "autotools/dropwatch-1.5.4.configure-help"), dist: dropwatch, planLine: "./configure --without-bfd && make -j$(nproc)"},
+		{name: "a --disable switch names its feature", log: "configure: error: libfoo headers not found\n", plan: build, dist: discover,
+			script: "  --disable-libfoo        build without libfoo\n", planLine: "./configure --disable-libfoo && make -j$(nproc)"},
 		{name: "a --with feature", log: "checking for ldap... no\nconfigure: error: LDAP headers not found\n", plan: build, dist: discover,
 			script: "  --with-ldap             use OpenLDAP\n  --with-pic              PIC\n", planLine: "./configure --without-ldap && make -j$(nproc)"},
 		{name: "the distribution builds with it: no fix", log: readLog(t, "configure-feature-discover.log"), plan: build, script: help, dist: withCurl,
@@ -96,6 +103,7 @@ func TestFeatureOffRule(t *testing.T) {
 func FuzzFailedFeature(f *testing.F) {
 	f.Add("  --enable-curl   Use curl\n", "curl-config --libs failed.")
 	f.Add("  --with-ldap\n  --with-ldap-dir=DIR\n", "LDAP not found")
+	f.Add("  --without-bfd   Build without bfd\n  --disable-nls\n", "Couldn't find or include bfd.h")
 	f.Fuzz(func(t *testing.T, script, msg string) {
 		words := map[string]bool{}
 		addWords(words, msg)
