@@ -35,6 +35,7 @@ var canonicalPackages = []pkgRow{
 	{"bison", "bison", "bison"},
 	{"flex", "flex", "flex"},
 	{"gettext", "gettext", "gettext-dev"},
+	{"autopoint", "autopoint", "gettext-dev"}, // trixie splits autopoint out of gettext
 	{"gperf", "gperf", "gperf"},
 	{"texinfo", "texinfo", "texinfo"},
 	{"help2man", "help2man", "help2man"},

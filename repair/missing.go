@@ -32,6 +32,7 @@ var missingPatterns = []struct {
 	{KindProgram, re(`(?m)(?:^|: )([A-Za-z][A-Za-z0-9_.+-]*): (?:command )?not found\s*$`)},
 	{KindProgram, re(`(?m)^make(?:\[\d+\])?: ([A-Za-z][A-Za-z0-9_.+-]*): No such file or directory\s*$`)},
 	{KindProgram, re(`Program '([A-Za-z0-9_.+-]+)' not found`)},
+	{KindProgram, re(`Can't exec "([A-Za-z0-9_.+-]+)": No such file or directory`)}, // Perl's system() and exec (autoreconf running autopoint)
 	{KindProgram, re(`Could not find (?:program|executable) '?([A-Za-z0-9_.+-]+)`)},
 	{KindProgram, re(`Could NOT find (PkgConfig) `)},
 	{KindProgram, re(`unable to find a build program corresponding to "(Ninja)"`)},
