@@ -48,27 +48,8 @@ func SandboxLocator(sb atesor.Sandbox, p atesor.Platform, env []string) LocateFu
 		if !includeName.MatchString(name) || len(name) > 200 {
 			return nil, fmt.Errorf("%q is not an include name the search takes", name)
 		}
-		if len(install) > 0 {
-			for _, pkg := range install {
-				if !debianPackage.MatchString(pkg) {
-					return nil, fmt.Errorf("%q is not a package name", pkg)
-				}
-			}
-			cmd := strings.TrimSpace(p.InstallCommand)
-			if cmd == "" {
-				return nil, errors.New("the platform has no install command")
-			}
-			line := cmd + " " + strings.Join(install, " ")
-			if u := strings.TrimSpace(p.UpdateCommand); u != "" {
-				line = u + " && " + line
-			}
-			res, err := sb.Exec(ctx, atesor.Command{Line: line, Dir: "/", Env: env, Network: true, Timeout: 20 * time.Minute})
-			if err != nil {
-				return nil, err
-			}
-			if !res.OK() {
-				return nil, fmt.Errorf("%s exited %d: %s", line, res.ExitCode, strings.TrimSpace(excerpt.Tail(res.Stdout+res.Stderr, 300)))
-			}
+		if err := installIn(ctx, sb, p, env, install); err != nil {
+			return nil, err
 		}
 		res, err := sb.Exec(ctx, atesor.Command{Line: locateScript(name), Dir: "/", Env: env, Timeout: 2 * time.Minute})
 		if err != nil {
@@ -117,4 +98,34 @@ func parseLocated(out, name string) []HeaderFile {
 		files = append(files, h)
 	}
 	return files
+}
+
+// installIn installs packages in the sandbox with the platform's update and install
+// commands, with network; none installs nothing. The names are checked before they
+// reach a command line.
+func installIn(ctx context.Context, sb atesor.Sandbox, p atesor.Platform, env []string, pkgs []string) error {
+	if len(pkgs) == 0 {
+		return nil
+	}
+	for _, pkg := range pkgs {
+		if !debianPackage.MatchString(pkg) {
+			return fmt.Errorf("%q is not a package name", pkg)
+		}
+	}
+	cmd := strings.TrimSpace(p.InstallCommand)
+	if cmd == "" {
+		return errors.New("the platform has no install command")
+	}
+	line := cmd + " " + strings.Join(pkgs, " ")
+	if u := strings.TrimSpace(p.UpdateCommand); u != "" {
+		line = u + " && " + line
+	}
+	res, err := sb.Exec(ctx, atesor.Command{Line: line, Dir: "/", Env: env, Network: true, Timeout: 20 * time.Minute})
+	if err != nil {
+		return fmt.Errorf("installing %s: %w", strings.Join(pkgs, " "), err)
+	}
+	if !res.OK() {
+		return fmt.Errorf("%s exited %d: %s", line, res.ExitCode, strings.TrimSpace(excerpt.Tail(res.Stdout+res.Stderr, 300)))
+	}
+	return nil
 }

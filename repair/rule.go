@@ -61,6 +61,9 @@ type Env struct {
 	// Locate installs packages in the sandbox and finds a header below its include
 	// directories; nil when the sandbox cannot be searched.
 	Locate LocateFunc
+	// PackageFiles installs a package in the sandbox and lists its files; nil when the
+	// sandbox cannot be searched.
+	PackageFiles PackageFilesFunc
 	// RepoDir is the repository's absolute path in the sandbox, for a fix that names a
 	// directory of the tree to the compiler; "" when unknown.
 	RepoDir string
@@ -130,7 +133,7 @@ func (r Rule) claims(f Failure) bool {
 // whose signatures are most specific first.
 func Rules() []Rule {
 	return []Rule{configureRootRule(), configScriptsRule(), automakeSubdirRule(), autoreconfRule(), archFlagsRule(), gcc14Rule(), cstdintRule(), permissiveRule(), werrorRule(), fcommonRule(), aptConflictRule(), makeAllRule(),
-		goExcludeRule(), goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), dependencyVersionRule(), mesonSubprojectRule(), mesonMissingFileRule(), mesonNamedOptionRule(), mesonPositionalRule(), atomicsRule(), goSanitizerRule(), goModInitRule(),
+		goExcludeRule(), goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), dependencyVersionRule(), sdkPathRule(), mesonSubprojectRule(), mesonMissingFileRule(), mesonNamedOptionRule(), mesonPositionalRule(), atomicsRule(), goSanitizerRule(), goModInitRule(),
 		catch2CompatRule(), catch2SignalsRule(), missingPackageRule(), headerDirRule(), templateHeaderRule(), parallelRaceRule(), featureOffRule(), buildSystemRule(), headerOnlyTestsRule(),
 		// Last: configuring the way the distribution does answers what no specific rule did.
 		distributionConfigureRule()}

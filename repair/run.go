@@ -49,6 +49,9 @@ type Input struct {
 	// Locate searches the sandbox's include directories, installing packages first,
 	// for the header-subdir rule; nil when the sandbox cannot be searched.
 	Locate LocateFunc
+	// PackageFiles installs a package and lists its files, for the sdk-path rule; nil
+	// when the sandbox cannot be searched.
+	PackageFiles PackageFilesFunc
 	// Fixes are the run's fix attempts so far: which rules already answered which
 	// error, and the number of the next attempt.
 	Fixes []atesor.FixAttempt
@@ -99,7 +102,8 @@ func Run(ctx context.Context, in Input) Result {
 		ReadFile: func(ctx context.Context, rel string) ([]byte, error) {
 			return sandbox.ReadBounded(ctx, in.Sandbox, path.Join(in.RepoDir, path.Clean("/"+rel)), sandbox.BoundConfigLog)
 		},
-		Packages: in.Packages, Distribution: in.Distribution, GoPackage: in.GoPackage, Fixes: in.Fixes, Locate: in.Locate, RepoDir: in.RepoDir,
+		Packages: in.Packages, Distribution: in.Distribution, GoPackage: in.GoPackage, Fixes: in.Fixes, Locate: in.Locate,
+		PackageFiles: in.PackageFiles, RepoDir: in.RepoDir,
 	}
 	var res Result
 	fixes := slices.Clone(in.Fixes)
