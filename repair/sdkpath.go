@@ -115,7 +115,7 @@ func makeSDKPath(ctx context.Context, f Failure, env Env) (*Fix, string) {
 			notes = append(notes, fmt.Sprintf("no directory of %s holds %s", pkg, describeMentions(mentions, stem)))
 			continue
 		}
-		return sdkPathFix(env, f, kind, text, variable, pkg, dir, held, len(mentions), d)
+		return sdkPathFix(ctx, env, f, kind, text, variable, pkg, dir, held, len(mentions), d)
 	}
 	return nil, strings.Join(notes, "; ")
 }
@@ -248,7 +248,7 @@ func describeMentions(mentions []string, stem string) string {
 // sdkPathFix configures the build with the variable set to dir: a CMake -D, or the
 // configure command's environment when that is where the build reads it,
 // and the package installed in the setup.
-func sdkPathFix(env Env, f Failure, kind configureKind, text, variable, pkg, dir string, held, mentioned int, d *Distribution) (*Fix, string) {
+func sdkPathFix(ctx context.Context, env Env, f Failure, kind configureKind, text, variable, pkg, dir string, held, mentioned int, d *Distribution) (*Fix, string) {
 	plan := *env.Plan
 	var how string
 	// CMake reads the variable itself unless its build files take it only from the
@@ -272,7 +272,11 @@ func sdkPathFix(env Env, f Failure, kind configureKind, text, variable, pkg, dir
 		}
 		plan, how = edited, assign+" in "+kind.name+"'s environment"
 	}
-	plan = withPackages(plan, env, []string{pkg})
+	// The Build-Depends name the SDK, so the others are what the distribution's build
+	// has beside it (picotool's libusb-1.0-0-dev, without which it builds with no USB
+	// support): one attempt installs them all.
+	rest := otherBuildDepends(ctx, env, []string{pkg})
+	plan = withPackages(plan, env, append([]string{pkg}, rest...))
 	if samePlan(plan, *env.Plan) {
 		return nil, fmt.Sprintf("the plan already installs %s and configures with %s, and the build still asks for it", pkg, how)
 	}
@@ -282,8 +286,16 @@ func sdkPathFix(env Env, f Failure, kind configureKind, text, variable, pkg, dir
 	}
 	return &Fix{
 		Analysis: fmt.Sprintf("The build asks for %s, the directory of an SDK it builds against. %s %s's Build-Depends name %s, whose %s %s; "+
-			"the distribution's build points the variable at the installed SDK, so the port does too.", variable, d.Package, d.Version, pkg, dir, found),
-		Strategy: fmt.Sprintf("install %s and configure with %s", pkg, how),
+			"the distribution's build points the variable at the installed SDK, so the port does too.", variable, d.Package, d.Version, pkg, dir, found) + othersNote(rest),
+		Strategy: fmt.Sprintf("install %s and configure with %s", strings.Join(append([]string{pkg}, rest...), " "), how),
 		Plan:     &plan,
 	}, ""
+}
+
+// othersNote says which other Build-Depends a fix installs with the one it is about.
+func othersNote(rest []string) string {
+	if len(rest) == 0 {
+		return ""
+	}
+	return " Its other Build-Depends are installed with it: " + strings.Join(rest, " ") + "."
 }

@@ -47,7 +47,7 @@ func TestSDKPathRule(t *testing.T) {
 	const build = "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)"
 	picoList := parsePackageFiles(readLog(t, "sdkpath/pico-sdk-source-2.1.1.list"))
 	picotool := &Distribution{Package: "picotool", Version: "2.1.1+dfsg-1",
-		BuildDepends: []string{"cmake", "debhelper-compat", "help2man", "libusb-1.0-0-dev", "pico-sdk-source", "pkgconf"}}
+		BuildDepends: []string{"cmake", "help2man", "libusb-1.0-0-dev", "pico-sdk-source", "pkgconf"}}
 	noSDK := &Distribution{Package: "picotool", Version: "2.1.1+dfsg-1", BuildDepends: []string{"cmake", "libusb-1.0-0-dev"}}
 	envOnly := memTree{"CMakeLists.txt": "if(NOT DEFINED ENV{FOO_SDK_ROOT})\n  message(FATAL_ERROR \"FOO_SDK_ROOT is not set\")\nendif()\n" +
 		"include($ENV{FOO_SDK_ROOT}/cmake/foo_sdk.cmake)\n"}
@@ -73,20 +73,20 @@ func TestSDKPathRule(t *testing.T) {
 		{name: "picotool: pico-sdk-source's /usr/src/pico-sdk", log: "sdk-path-picotool.log", plan: build, tree: picotoolTree(t), dist: picotool,
 			lists:     map[string][]string{"pico-sdk-source": picoList},
 			buildLine: "cmake -DPICO_SDK_PATH=/usr/src/pico-sdk -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)",
-			setup:     "apt-get update && apt-get install -y build-essential pico-sdk-source", asked: []string{"pico-sdk-source"},
+			setup:     "apt-get update && apt-get install -y build-essential pico-sdk-source cmake help2man libusb-1.0-0-dev pkgconf", asked: []string{"pico-sdk-source"},
 			analysis: "pico-sdk-source, whose /usr/src/pico-sdk holds 12 of the 14 paths"},
 		{name: "the SDK's own CMake files mark it when the build names no path", log: "sdk-path-picotool.log", plan: build, tree: noMention, dist: picotool,
 			lists:     map[string][]string{"pico-sdk-source": picoList},
 			buildLine: "cmake -DPICO_SDK_PATH=/usr/src/pico-sdk -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)",
-			setup:     "apt-get update && apt-get install -y build-essential pico-sdk-source", analysis: "holds the SDK's CMake files (named like pico_sdk)"},
+			setup:     "apt-get update && apt-get install -y build-essential pico-sdk-source cmake help2man libusb-1.0-0-dev pkgconf", analysis: "holds the SDK's CMake files (named like pico_sdk)"},
 		{name: "a build that reads only the environment gets the variable there", log: "CMake Error at CMakeLists.txt:2 (message):\n  FOO_SDK_ROOT is not set\n",
 			plan: build, tree: envOnly, dist: fooDist, lists: map[string][]string{"libfoo-sdk-dev": fooList},
 			buildLine: "FOO_SDK_ROOT=/usr/lib/foo-sdk cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)",
-			setup:     "apt-get update && apt-get install -y build-essential libfoo-sdk-dev"},
+			setup:     "apt-get update && apt-get install -y build-essential libfoo-sdk-dev cmake", analysis: "Its other Build-Depends are installed with it: cmake."},
 		{name: "a configure script gets it in its environment", log: "configure: error: Please set FOO_SDK_ROOT to the SDK\n",
 			plan: "./configure && make -j$(nproc)", tree: memTree{"configure": "test -f \"$FOO_SDK_ROOT/cmake/foo_sdk.cmake\"\n"}, dist: fooDist,
 			lists: map[string][]string{"libfoo-sdk-dev": fooList}, buildLine: "FOO_SDK_ROOT=/usr/lib/foo-sdk ./configure && make -j$(nproc)",
-			setup: "apt-get update && apt-get install -y build-essential libfoo-sdk-dev"},
+			setup: "apt-get update && apt-get install -y build-essential libfoo-sdk-dev cmake"},
 		{name: "no Build-Depends named like the SDK: no fix", log: "sdk-path-picotool.log", plan: build, tree: picotoolTree(t), dist: noSDK,
 			none: "no Build-Depends of picotool 2.1.1+dfsg-1 is named like PICO_SDK (cmake libusb-1.0-0-dev)"},
 		{name: "not a distribution's source: no fix", log: "sdk-path-picotool.log", plan: build, tree: picotoolTree(t),
@@ -99,7 +99,7 @@ func TestSDKPathRule(t *testing.T) {
 		{name: "no sandbox to list the package: no fix", log: "sdk-path-picotool.log", plan: build, tree: picotoolTree(t), dist: picotool, noLister: true,
 			none: "the sandbox cannot list the files of pico-sdk-source"},
 		{name: "already configured with the directory: no fix", log: "sdk-path-picotool.log", tree: picotoolTree(t), dist: picotool,
-			plan: "cmake -DPICO_SDK_PATH=/usr/src/pico-sdk -S . -B build && cmake --build build", planSetup: "apt-get update && apt-get install -y build-essential pico-sdk-source",
+			plan: "cmake -DPICO_SDK_PATH=/usr/src/pico-sdk -S . -B build && cmake --build build", planSetup: "apt-get update && apt-get install -y build-essential pico-sdk-source cmake help2man libusb-1.0-0-dev pkgconf",
 			lists: map[string][]string{"pico-sdk-source": picoList}, none: "the plan already installs pico-sdk-source and configures with -DPICO_SDK_PATH=/usr/src/pico-sdk"},
 		{name: "no configure command: no fix", log: "sdk-path-picotool.log", plan: "make -j$(nproc)", tree: picotoolTree(t), dist: picotool,
 			none: "no cmake, meson or configure command"},
