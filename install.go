@@ -69,6 +69,12 @@ type Install struct {
 	// TestProgramsFrom names the metadata the test programs came from (ctest, automake,
 	// meson, cmake-file-api).
 	TestProgramsFrom []string `json:"test_programs_from,omitempty"`
+	// ForeignData are the staged ELF files below a share directory that are built for
+	// another machine, relative to StageDir: firmware for a device the package talks
+	// to, installed as data (picotool's EM_ARM xip_ram_perms.elf in
+	// usr/local/share/picotool). They are secondary artifacts; they prove nothing of
+	// the port, and nothing runs them here.
+	ForeignData []string `json:"foreign_data,omitempty"`
 }
 
 // StagedPath is the sandbox path of a file the install staged (rel relative to StageDir).

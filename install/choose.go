@@ -75,7 +75,10 @@ func (c Chooser) Choose(ctx context.Context, repoDir string, inst *atesor.Instal
 			continue // a prebuilt file the source shipped, installed as is
 		}
 		a.Role = atesor.ArtifactPrimary
-		if a.Kind == atesor.KindObject {
+		if rel, ok := foreignData(inst.StageDir, a); ok {
+			a.Role = atesor.ArtifactSecondary
+			inst.ForeignData = append(inst.ForeignData, rel)
+		} else if a.Kind == atesor.KindObject {
 			a.Role = atesor.ArtifactSecondary
 		} else {
 			primaries++
@@ -119,6 +122,20 @@ func (c Chooser) Choose(ctx context.Context, repoDir string, inst *atesor.Instal
 	inst.ArtifactsFrom = atesor.ArtifactsFromInstall
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return inst, out
+}
+
+// foreignData reports whether a staged ELF file is data for another machine: not
+// riscv64, and below a share directory of the stage (architecture-independent data,
+// as the FHS has it), where a package installs the firmware it loads onto a device.
+// It returns the file's path relative to the stage. A foreign ELF anywhere else stays
+// primary, and fails verification as it should.
+func foreignData(stageDir string, a atesor.Artifact) (string, bool) {
+	rel, ok := strings.CutPrefix(a.Path, stageDir+"/")
+	if !ok || a.RISCV64 || a.Machine == "EM_RISCV" {
+		return "", false
+	}
+	dirs := strings.Split(path.Dir(rel), "/")
+	return rel, slices.Contains(dirs, "share") && !slices.Contains(dirs, "..")
 }
 
 // apiTestPrograms adds to inst the test programs CMake's file API names among the

@@ -342,3 +342,58 @@ func TestStageFixPermsHostileNames(t *testing.T) {
 		t.Fatalf("install commands %q, want the install and %q", inst.Commands, want)
 	}
 }
+
+// TestChooseForeignData: picotool 2.1.1 installs the EM_ARM firmware it loads onto an
+// RP2350 (xip_ram_perms.elf) in share/picotool beside its riscv64 program, as the real
+// port's report lists them: the firmware is secondary data, the program primary. A
+// foreign ELF outside share/ stays primary (and fails verification), and a stage of
+// foreign data alone has no primary artifact.
+func TestChooseForeignData(t *testing.T) {
+	const repo = "/workspace/picotool"
+	stage := StageDir(repo)
+	prog := atesor.Artifact{Path: stage + "/usr/local/bin/picotool", Kind: atesor.KindExecutable, Class: "ELFCLASS64", Machine: "EM_RISCV", RISCV64: true, SHA256: "p"}
+	fw := atesor.Artifact{Path: stage + "/usr/local/share/picotool/xip_ram_perms.elf", Kind: atesor.KindExecutable, Class: "ELFCLASS32", Machine: "EM_ARM", SHA256: "f"}
+	armBin := atesor.Artifact{Path: stage + "/usr/local/bin/arm-tool", Kind: atesor.KindExecutable, Class: "ELFCLASS32", Machine: "EM_ARM", SHA256: "a"}
+	tests := []struct {
+		name    string
+		staged  []atesor.Artifact
+		roles   map[string]atesor.ArtifactRole
+		foreign []string
+		err     string
+	}{
+		{name: "picotool", staged: []atesor.Artifact{prog, fw},
+			roles:   map[string]atesor.ArtifactRole{prog.Path: atesor.ArtifactPrimary, fw.Path: atesor.ArtifactSecondary},
+			foreign: []string{"usr/local/share/picotool/xip_ram_perms.elf"}},
+		{name: "a foreign program outside share stays primary", staged: []atesor.Artifact{prog, armBin},
+			roles: map[string]atesor.ArtifactRole{prog.Path: atesor.ArtifactPrimary, armBin.Path: atesor.ArtifactPrimary}},
+		{name: "foreign data alone", staged: []atesor.Artifact{fw}, foreign: []string{"usr/local/share/picotool/xip_ram_perms.elf"},
+			err: "the install step staged no program or library"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sb := sandboxtest.New(t, atesor.Platform{Triplet: "riscv64-linux-gnu"})
+			c := Chooser{Sandbox: sb, Scan: func(context.Context, string) ([]atesor.Artifact, error) { return slices.Clone(tt.staged), nil }}
+			var files []string
+			for _, a := range tt.staged {
+				files = append(files, strings.TrimPrefix(a.Path, stage+"/"))
+			}
+			inst, arts := c.Choose(context.Background(), repo, &atesor.Install{OK: true, StageDir: stage, Files: files}, nil, nil)
+			if inst.Error != tt.err || !cmp.Equal(inst.ForeignData, tt.foreign) {
+				t.Fatalf("install %+v", inst)
+			}
+			if tt.roles == nil {
+				return
+			}
+			roles := map[string]atesor.ArtifactRole{}
+			for _, a := range arts {
+				roles[a.Path] = a.Role
+			}
+			if d := cmp.Diff(tt.roles, roles); d != "" {
+				t.Errorf("roles (-want +got):\n%s", d)
+			}
+			if ev := Evidence(repo, inst); tt.foreign != nil && !strings.Contains(ev, "data for another machine") {
+				t.Errorf("evidence does not name the foreign data:\n%s", ev)
+			}
+		})
+	}
+}
