@@ -4,8 +4,6 @@ import (
 	"context"
 	"slices"
 	"testing"
-
-	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
 // TestFeatureOffRule runs the rule on the real configure output of Debian's discover
@@ -89,12 +87,7 @@ func TestFeatureOffRule(t *testing.T) {
 			if !wantFix(t, fix, why, tt.none) {
 				return
 			}
-			if got := fix.Plan.Phases[1].Commands[0]; got != tt.planLine {
-				t.Errorf("build line\n got %s\nwant %s", got, tt.planLine)
-			}
-			if err := validate.BuildPlan(fix.Plan); err != nil {
-				t.Errorf("the fixed plan does not validate: %v", err)
-			}
+			wantBuildLine(t, fix, tt.planLine)
 		})
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
 // TestMesonNamedOptionRule runs the rule on the real meson setup output of Debian's
@@ -50,12 +48,7 @@ func TestMesonNamedOptionRule(t *testing.T) {
 			if !wantFix(t, fix, why, tt.none) {
 				return
 			}
-			if got := fix.Plan.Phases[1].Commands[0]; got != tt.planLine {
-				t.Errorf("build line\n got %s\nwant %s", got, tt.planLine)
-			}
-			if err := validate.BuildPlan(fix.Plan); err != nil {
-				t.Errorf("the fixed plan does not validate: %v", err)
-			}
+			wantBuildLine(t, fix, tt.planLine)
 			again := env
 			again.Plan = fix.Plan
 			if fix2, _ := makeMesonNamedOption(context.Background(), f, again); fix2 != nil {

@@ -68,6 +68,18 @@ func TestPermissiveRule(t *testing.T) {
 	}
 }
 
+// wantBuildLine checks the first command of a fix's build phase, and that the fix's
+// plan passes the scout's rules.
+func wantBuildLine(t *testing.T, fix *Fix, want string) {
+	t.Helper()
+	if got := fix.Plan.Phases[1].Commands[0]; got != want {
+		t.Errorf("build line\n got %s\nwant %s", got, want)
+	}
+	if err := validate.BuildPlan(fix.Plan); err != nil {
+		t.Errorf("the fixed plan does not validate: %v", err)
+	}
+}
+
 // wantFix checks a rule's answer against a table case: with none set, no fix and a
 // reason that says none (false: the case is done); else a fix (true: check it further).
 func wantFix(t *testing.T, fix *Fix, why, none string) bool {

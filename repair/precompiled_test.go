@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
 // TestPrecompiledRule runs the rule on the real build output of Debian's picotool
@@ -68,12 +66,7 @@ func TestPrecompiledRule(t *testing.T) {
 			if !wantFix(t, fix, why, tt.none) {
 				return
 			}
-			if got := fix.Plan.Phases[1].Commands[0]; got != tt.planLine {
-				t.Errorf("build line\n got %s\nwant %s", got, tt.planLine)
-			}
-			if err := validate.BuildPlan(fix.Plan); err != nil {
-				t.Errorf("the fixed plan does not validate: %v", err)
-			}
+			wantBuildLine(t, fix, tt.planLine)
 		})
 	}
 }
