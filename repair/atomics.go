@@ -27,14 +27,18 @@ import (
 var atomicLibcall = re("(?:undefined reference to|undefined symbol:?)\\s*[`'‘\"]?(__atomic_[A-Za-z0-9_]+)")
 
 // libatomic is the flag that links it, for variables whose value goes after the
-// objects on a link line (LIBS, LDLIBS). linkAtomic is the same for variables whose
-// value goes before them (linker flags): Debian's GCC links with --as-needed, which
-// drops a library named before anything needs it, so the library is named with
-// --no-as-needed for itself alone. Both forms contain libatomic.
-const (
-	libatomic  = "-latomic"
-	linkAtomic = "-Wl,--push-state,--no-as-needed,-latomic,--pop-state"
-)
+// objects on a link line (LIBS, LDLIBS).
+const libatomic = "-latomic"
+
+// linkFlags are the flags that link the library lib (its name without lib and .so):
+// plain for variables whose value goes after the objects on a link line (LIBS,
+// LDLIBS), wrapped for variables whose value goes before them (linker flags): Debian's
+// GCC links with --as-needed, which drops a library named before anything needs it, so
+// the library is named with --no-as-needed for itself alone. Both forms contain plain.
+func linkFlags(lib string) (plain, wrapped string) {
+	plain = "-l" + lib
+	return plain, "-Wl,--push-state,--no-as-needed," + plain + ",--pop-state"
+}
 
 func atomicsRule() Rule {
 	return Rule{
@@ -69,7 +73,7 @@ func makeAtomics(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	if planHas(*env.Plan, libatomic) {
 		return nil, "the plan already links libatomic (" + strings.Join(calls, ", ") + " is still undefined)"
 	}
-	plan, where, ok := withLinkLib(*env.Plan, f.Phase, linkContext(ctx, f, env))
+	plan, where, ok := withLinkLib(*env.Plan, f.Phase, linkContext(ctx, f, env), "atomic")
 	if !ok {
 		return nil, "no configure, cmake, meson, go or make command in the plan takes linker flags"
 	}
@@ -159,14 +163,16 @@ var (
 	cmakeLinker = []string{"CMAKE_EXE_LINKER_FLAGS", "CMAKE_SHARED_LINKER_FLAGS", "CMAKE_MODULE_LINKER_FLAGS"}
 )
 
-// withLinkLib returns the plan with libatomic linked through the build system's own
-// variables, in the first phase from the failing one back that has the command: LIBS in
-// configure's environment (after the objects on every link line, where a library
-// belongs), cmake's CMAKE_{EXE,SHARED,MODULE}_LINKER_FLAGS (a changed configure line
-// reconfigures), meson setup's c_link_args (and cpp_link_args for C++), CGO_LDFLAGS on
-// every go command, and for a plain make the variable its link lines read. Linker flags
-// get [linkAtomic], which --as-needed keeps wherever it stands.
-func withLinkLib(plan atesor.BuildPlan, failedPhase string, le linkEnv) (atesor.BuildPlan, string, bool) {
+// withLinkLib returns the plan with the library lib (libatomic: "atomic") linked
+// through the build system's own variables, in the first phase from the failing one
+// back that has the command: LIBS in configure's environment (after the objects on
+// every link line, where a library belongs), cmake's CMAKE_{EXE,SHARED,MODULE}_LINKER_FLAGS
+// (a changed configure line reconfigures), meson setup's c_link_args (and cpp_link_args
+// for C++), CGO_LDFLAGS on every go command, and for a plain make the variable its link
+// lines read. Linker flags get the wrapped form of [linkFlags], which --as-needed keeps
+// wherever it stands.
+func withLinkLib(plan atesor.BuildPlan, failedPhase string, le linkEnv, lib string) (atesor.BuildPlan, string, bool) {
+	plain, wrapped := linkFlags(lib)
 	mesonWhere := "meson's -Dc_link_args"
 	if le.cpp {
 		mesonWhere = "meson's -Dc_link_args and -Dcpp_link_args"
@@ -175,27 +181,27 @@ func withLinkLib(plan atesor.BuildPlan, failedPhase string, le linkEnv) (atesor.
 	if le.cgo {
 		makeWhere = "CGO_LDFLAGS in make's environment"
 	} else if le.makeAssigns {
-		makeWhere = le.makeVar + " on make's command line (the Makefile's value with " + libatomic + " added)"
+		makeWhere = le.makeVar + " on make's command line (the Makefile's value with " + plain + " added)"
 	}
 	return editPlan(plan, failedPhase, []planEdit{
 		{where: "LIBS at configure time", do: func(line string) (string, bool) {
-			return editWord(line, configureWord, func(word string) string { return "LIBS=" + libatomic + " " + word }, libsArg, libatomic)
+			return editWord(line, configureWord, func(word string) string { return "LIBS=" + plain + " " + word }, libsArg, plain)
 		}},
-		{where: strings.Join(cmakeLinker, ", ") + " (reconfigured)", do: cmakeLinkFlags},
+		{where: strings.Join(cmakeLinker, ", ") + " (reconfigured)", do: func(line string) (string, bool) { return cmakeLinkFlags(line, wrapped) }},
 		{where: mesonWhere, do: func(line string) (string, bool) {
 			if !mesonSetupCmd.MatchString(line) {
 				return line, false
 			}
-			args := " -Dc_link_args=" + linkAtomic
+			args := " -Dc_link_args=" + wrapped
 			if le.cpp {
-				args += " -Dcpp_link_args=" + linkAtomic
+				args += " -Dcpp_link_args=" + wrapped
 			}
 			return editWord(line, mesonSetupCmd, func(word string) string { return word + args }, reNever, "")
 		}},
 		{where: "CGO_LDFLAGS", all: true, do: func(line string) (string, bool) {
 			return editAll(line, goLinkWord, func(word string) string {
-				return "CGO_LDFLAGS=" + shellQuote("-g -O2 "+linkAtomic) + " " + word
-			}, cgoLDFlags, linkAtomic)
+				return "CGO_LDFLAGS=" + shellQuote("-g -O2 "+wrapped) + " " + word
+			}, cgoLDFlags, wrapped)
 		}},
 		{where: makeWhere, do: func(line string) (string, bool) {
 			if strings.Contains(line, "configure") || strings.Contains(line, "cmake") || strings.Contains(line, "meson") {
@@ -204,13 +210,13 @@ func withLinkLib(plan atesor.BuildPlan, failedPhase string, le linkEnv) (atesor.
 			if le.cgo {
 				// A Makefile that runs go build: cgo's link reads CGO_LDFLAGS.
 				return editWord(line, makeCommand, func(word string) string {
-					return "CGO_LDFLAGS=" + shellQuote("-g -O2 "+linkAtomic) + " " + word
-				}, cgoLDFlags, linkAtomic)
+					return "CGO_LDFLAGS=" + shellQuote("-g -O2 "+wrapped) + " " + word
+				}, cgoLDFlags, wrapped)
 			}
 			existing := re(`\b` + le.makeVar + `=(?:'([^']*)'|"([^"]*)"|(\S*))`)
-			flag := libatomic
+			flag := plain
 			if le.makeVar == "LDFLAGS" {
-				flag = linkAtomic
+				flag = wrapped
 			}
 			if le.makeAssigns {
 				val := strings.TrimSpace(le.makeValue + " " + flag)
@@ -224,17 +230,17 @@ func withLinkLib(plan atesor.BuildPlan, failedPhase string, le linkEnv) (atesor.
 // reNever matches nothing: editWord's "existing" for a flag that is never set before.
 var reNever = regexp.MustCompile(`^\b\B$`)
 
-// cmakeLinkFlags adds -latomic to the linker flags of a cmake configure line, into a
-// value the line already sets or as new -D definitions.
-func cmakeLinkFlags(line string) (string, bool) {
+// cmakeLinkFlags adds flag (a wrapped -lNAME) to the linker flags of a cmake configure
+// line, into a value the line already sets or as new -D definitions.
+func cmakeLinkFlags(line, flag string) (string, bool) {
 	if !cmakeConfig.MatchString(line) {
 		return line, false
 	}
 	for _, name := range slices.Backward(cmakeLinker) {
 		existing := re(`-D` + name + `(?::STRING)?=(?:'([^']*)'|"([^"]*)"|(\S*))`)
 		line, _ = editWord(line, cmakeConfig, func(word string) string {
-			return word + " -D" + name + "=" + linkAtomic
-		}, existing, linkAtomic)
+			return word + " -D" + name + "=" + flag
+		}, existing, flag)
 	}
 	return line, true
 }
