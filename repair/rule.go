@@ -67,6 +67,9 @@ type Env struct {
 	// RepoDir is the repository's absolute path in the sandbox, for a fix that names a
 	// directory of the tree to the compiler; "" when unknown.
 	RepoDir string
+	// Libraries finds which installed packages' shared libraries define symbols; nil
+	// when the sandbox cannot be searched.
+	Libraries LibraryFunc
 }
 
 // Fix is what a rule proposes: actions like a model's strategy, and/or a new build plan.
@@ -133,7 +136,7 @@ func (r Rule) claims(f Failure) bool {
 // whose signatures are most specific first.
 func Rules() []Rule {
 	return []Rule{configureRootRule(), configScriptsRule(), automakeSubdirRule(), autoreconfRule(), archFlagsRule(), gcc14Rule(), cstdintRule(), permissiveRule(), werrorRule(), fcommonRule(), aptConflictRule(), makeAllRule(),
-		goExcludeRule(), goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), dependencyVersionRule(), sdkPathRule(), precompiledRule(), mesonSubprojectRule(), mesonMissingFileRule(), mesonNamedOptionRule(), mesonPositionalRule(), atomicsRule(), goSanitizerRule(), goModInitRule(),
+		goExcludeRule(), goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), dependencyVersionRule(), sdkPathRule(), precompiledRule(), mesonSubprojectRule(), mesonMissingFileRule(), mesonNamedOptionRule(), mesonPositionalRule(), atomicsRule(), linkLibraryRule(), goSanitizerRule(), goModInitRule(),
 		catch2CompatRule(), catch2SignalsRule(), missingPackageRule(), headerDirRule(), templateHeaderRule(), parallelRaceRule(), featureOffRule(), buildSystemRule(), headerOnlyTestsRule(),
 		// Last: configuring the way the distribution does answers what no specific rule did.
 		distributionConfigureRule()}

@@ -52,6 +52,9 @@ type Input struct {
 	// PackageFiles installs a package and lists its files, for the sdk-path rule; nil
 	// when the sandbox cannot be searched.
 	PackageFiles PackageFilesFunc
+	// Libraries searches the installed packages' shared libraries for the symbols a
+	// link misses, for the link-library rule; nil when the sandbox cannot be searched.
+	Libraries LibraryFunc
 	// Fixes are the run's fix attempts so far: which rules already answered which
 	// error, and the number of the next attempt.
 	Fixes []atesor.FixAttempt
@@ -103,7 +106,7 @@ func Run(ctx context.Context, in Input) Result {
 			return sandbox.ReadBounded(ctx, in.Sandbox, path.Join(in.RepoDir, path.Clean("/"+rel)), sandbox.BoundConfigLog)
 		},
 		Packages: in.Packages, Distribution: in.Distribution, GoPackage: in.GoPackage, Fixes: in.Fixes, Locate: in.Locate,
-		PackageFiles: in.PackageFiles, RepoDir: in.RepoDir,
+		PackageFiles: in.PackageFiles, RepoDir: in.RepoDir, Libraries: in.Libraries,
 	}
 	var res Result
 	fixes := slices.Clone(in.Fixes)

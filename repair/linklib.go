@@ -1,0 +1,254 @@
+package repair
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/excerpt"
+)
+
+// A repacked distribution source often has a bundled library stripped (cohomcalg
+// 0.32+ds drops its polylib_mod): the headers now come from the distribution's
+// development package, which a fix or the Build-Depends installed, but the Makefile
+// still links the bundled objects, now none, and never names the shared library, as
+// the distribution's packaging does (-lpolylib64). The link then stops at undefined
+// references every one of which that installed library defines.
+
+// undefinedRef is an undefined symbol as GNU ld ("undefined reference to
+// `Matrix_Alloc'", C++ names demangled) and lld or mold ("error: undefined symbol:
+// Matrix_Alloc") report it at link time; the dynamic loader's "symbol lookup error" is
+// not a link line's.
+var undefinedRef = re("undefined reference to [`'‘]([^`'’\\n]+)['’]|error: undefined symbol: ([^\\n]+)")
+
+// Bounds: how many symbols and packages one search takes, and how long a symbol may be.
+const (
+	linkSymbolsMax  = 256
+	linkPackagesMax = 64
+	linkSymbolLen   = 1024
+)
+
+func linkLibraryRule() Rule {
+	return Rule{
+		Name: "link-library",
+		Doc: "undefined references at link time that one shared library of an installed package (a fix's or a Build-Depends) " +
+			"defines every one of (cohomcalg's stripped polylib: libpolylib64-dev's -lpolylib64): link it through the build system's own variables",
+		Signatures: []*regexp.Regexp{undefinedRef},
+		Make:       makeLinkLibrary,
+	}
+}
+
+// UndefinedSymbols returns the symbols a link's output reports undefined, first mention
+// first, each once, without symbol versions (foo@GLIBC_2.27) and without the __atomic_*
+// libcalls the libatomic rule answers.
+func UndefinedSymbols(text string) []string {
+	var out []string
+	for _, m := range undefinedRef.FindAllStringSubmatch(text, -1) {
+		s := strings.TrimSpace(m[1] + m[2])
+		if at := strings.IndexByte(s, '@'); at > 0 {
+			s = s[:at]
+		}
+		if s == "" || len(s) > linkSymbolLen || strings.HasPrefix(s, "__atomic_") || slices.Contains(out, s) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// Library is a shared library an installed package ships as a lib*.so link, with the
+// symbols asked about that its dynamic symbol table defines.
+type Library struct {
+	// Path is the link's absolute path in the sandbox; Package the package that ships it.
+	Path, Package string
+	// Defines are the asked symbols it defines (C++ names demangled, as ld reports them).
+	Defines []string
+}
+
+// name is the library's name for -l: libpolylib64.so is polylib64.
+func (l Library) name() string {
+	return strings.TrimSuffix(strings.TrimPrefix(path.Base(l.Path), "lib"), ".so")
+}
+
+// LibraryFunc finds, among the lib*.so links of the installed packages (a package not
+// installed is skipped), the libraries that define any of the symbols.
+type LibraryFunc func(ctx context.Context, packages, symbols []string) ([]Library, error)
+
+// SandboxLibraries is the [LibraryFunc] of a sandbox: dpkg's file lists of the packages
+// and nm's defined dynamic symbols of their lib*.so links, matched against the symbols
+// inside the sandbox (passed in the environment, never on the command line), without
+// network, with env as the commands' environment.
+func SandboxLibraries(sb atesor.Sandbox, env []string) LibraryFunc {
+	return func(ctx context.Context, packages, symbols []string) ([]Library, error) {
+		if len(packages) == 0 || len(symbols) == 0 {
+			return nil, nil
+		}
+		for _, p := range packages {
+			if !debianPackage.MatchString(p) {
+				return nil, fmt.Errorf("%q is not a package name", p)
+			}
+		}
+		for _, s := range symbols {
+			if s == "" || strings.ContainsAny(s, "\n\x00") || len(s) > linkSymbolLen {
+				return nil, fmt.Errorf("%q is not a symbol the search takes", s)
+			}
+		}
+		cmdEnv := append(slices.Clone(env), "ATESOR_LINK_SYMBOLS="+strings.Join(symbols, "\n"))
+		res, err := sb.Exec(ctx, atesor.Command{Line: librariesScript(packages), Dir: "/", Env: cmdEnv, Timeout: 10 * time.Minute})
+		if err != nil {
+			return nil, fmt.Errorf("searching the packages' libraries: %w", err)
+		}
+		if !res.OK() {
+			return nil, fmt.Errorf("the library search exited %d: %s", res.ExitCode, strings.TrimSpace(excerpt.Tail(res.Stderr, 300)))
+		}
+		return parseLibraries(res.Stdout, packages, symbols), nil
+	}
+}
+
+// librariesScript prints "path<TAB>package<TAB>symbol" for every asked symbol
+// (ATESOR_LINK_SYMBOLS, one a line) that a lib*.so link of the packages defines. nm -D
+// prints versioned names (Matrix_Alloc@@VERS) on newer binutils; the version is cut.
+// The packages must match debianPackage.
+func librariesScript(packages []string) string {
+	return `for p in ` + strings.Join(packages, " ") + `; do ` +
+		`dpkg -L "$p" 2>/dev/null | grep -E '^/(usr/)?lib/(.*/)?lib[^/]*\.so$' | head -n 32 | while IFS= read -r f; do ` +
+		`[ -e "$f" ] || continue; ` +
+		`nm -DC --defined-only "$f" 2>/dev/null | awk -v f="$f" -v p="$p" ` +
+		`'BEGIN { n = split(ENVIRON["ATESOR_LINK_SYMBOLS"], a, "\n"); for (i = 1; i <= n; i++) want[a[i]] = 1 } ` +
+		`{ s = $0; sub(/^[0-9a-fA-F]* *[A-Za-z] /, "", s); sub(/@.*$/, "", s); if (s in want && !(s in seen)) { seen[s] = 1; print f "\t" p "\t" s } }'; ` +
+		`done; done`
+}
+
+// parseLibraries reads librariesScript's output: a library per path, in the order
+// found, with only asked symbols of asked packages.
+func parseLibraries(out string, packages, symbols []string) []Library {
+	var libs []Library
+	for _, line := range strings.Split(out, "\n") {
+		parts := strings.SplitN(strings.TrimRight(line, "\r"), "\t", 3)
+		if len(parts) != 3 || !strings.HasPrefix(parts[0], "/") || !slices.Contains(packages, parts[1]) || !slices.Contains(symbols, parts[2]) {
+			continue
+		}
+		i := slices.IndexFunc(libs, func(l Library) bool { return l.Path == parts[0] })
+		if i < 0 {
+			libs = append(libs, Library{Path: parts[0], Package: parts[1]})
+			i = len(libs) - 1
+		}
+		if !slices.Contains(libs[i].Defines, parts[2]) {
+			libs[i].Defines = append(libs[i].Defines, parts[2])
+		}
+	}
+	return libs
+}
+
+// linkCandidates are the packages whose libraries the rule searches, each once, the
+// plan's own installs first: what the plan installs (a fix's packages among them),
+// what the earlier fixes installed, and the distribution's Build-Depends.
+func linkCandidates(ctx context.Context, env Env) ([]string, string) {
+	var pkgs []string
+	if env.Plan != nil {
+		pkgs = append(pkgs, planInstalls(*env.Plan, installCommand(env))...)
+	}
+	pkgs = append(pkgs, installedByFixes(env)...)
+	note := ""
+	if env.Distribution != nil {
+		d, err := env.Distribution(ctx)
+		switch {
+		case err != nil:
+			note = fmt.Sprintf("the distribution's Build-Depends are not known (%v)", err)
+		case d != nil:
+			pkgs = append(pkgs, d.installable()...)
+		}
+	}
+	var out []string
+	for _, p := range pkgs {
+		if debianPackage.MatchString(p) && !slices.Contains(out, p) && len(out) < linkPackagesMax {
+			out = append(out, p)
+		}
+	}
+	return out, note
+}
+
+// definingLibrary picks the one library that defines every symbol: libraries of one
+// name (the same library reached through /lib and /usr/lib) count once. It says why
+// when there is none, or more than one.
+func definingLibrary(libs []Library, symbols []string) (Library, string) {
+	var all []Library
+	best := Library{}
+	for _, l := range libs {
+		if len(l.Defines) > len(best.Defines) {
+			best = l
+		}
+		if len(l.Defines) == len(symbols) && !slices.ContainsFunc(all, func(o Library) bool { return o.name() == l.name() }) {
+			all = append(all, l)
+		}
+	}
+	switch {
+	case len(all) == 1:
+		return all[0], ""
+	case len(all) > 1:
+		var names []string
+		for _, l := range all {
+			names = append(names, l.Path+" ("+l.Package+")")
+		}
+		return Library{}, "several installed libraries define every undefined symbol and nothing picks one: " + strings.Join(names, ", ")
+	case best.Path != "":
+		return Library{}, fmt.Sprintf("no installed library defines every undefined symbol (%s of %s defines %d of %d)",
+			best.Path, best.Package, len(best.Defines), len(symbols))
+	}
+	return Library{}, "no installed library defines any of the undefined symbols"
+}
+
+func makeLinkLibrary(ctx context.Context, f Failure, env Env) (*Fix, string) {
+	syms := UndefinedSymbols(f.text() + "\n" + f.Message)
+	if len(syms) == 0 {
+		return nil, "no undefined symbol but __atomic_* libcalls in the output"
+	}
+	if len(syms) > linkSymbolsMax {
+		return nil, fmt.Sprintf("%d undefined symbols: more than one missing library", len(syms))
+	}
+	if env.Plan == nil {
+		return nil, "no build plan to link a library through"
+	}
+	if env.Libraries == nil {
+		return nil, "the sandbox's libraries cannot be searched"
+	}
+	pkgs, note := linkCandidates(ctx, env)
+	if len(pkgs) == 0 {
+		return nil, "no package installed by the plan, a fix or the Build-Depends to search"
+	}
+	libs, err := env.Libraries(ctx, pkgs, syms)
+	if err != nil {
+		return nil, fmt.Sprintf("searching the installed libraries: %v", err)
+	}
+	lib, why := definingLibrary(libs, syms)
+	if why != "" {
+		if note != "" {
+			why += "; " + note
+		}
+		return nil, why
+	}
+	plain, _ := linkFlags(lib.name())
+	if planHas(*env.Plan, plain) {
+		return nil, "the plan already links " + plain + " (" + strings.Join(syms, ", ") + " still undefined)"
+	}
+	plan, where, ok := withLinkLib(*env.Plan, f.Phase, linkContext(ctx, f, env), lib.name())
+	if !ok {
+		return nil, "no configure, cmake, meson, go or make command in the plan takes linker flags"
+	}
+	shown := syms
+	if len(shown) > 4 {
+		shown = append(slices.Clone(shown[:4]), fmt.Sprintf("%d more", len(syms)-4))
+	}
+	return &Fix{
+		Analysis: "The link's undefined references (" + strings.Join(shown, ", ") + ") are all defined by " + lib.Path +
+			", which the installed package " + lib.Package + " ships, and the link line does not name it " +
+			"(a repacked source whose bundled copy was stripped links the distribution's library instead); the sources are not changed.",
+		Strategy: "link lib" + lib.name() + " (" + plain + ") through " + where,
+		Plan:     &plan,
+	}, ""
+}
