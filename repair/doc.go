@@ -63,6 +63,11 @@
 //     riscv64 has no instructions for, and sub-word atomics of older compilers) link
 //     libatomic through the build system's own variables (LIBS at configure time,
 //     CMAKE_*_LINKER_FLAGS, meson's link_args, CGO_LDFLAGS, make's LDLIBS);
+//   - link-library: undefined references at link time that one shared library of an
+//     installed package (the plan's, an earlier fix's or a Build-Depends) defines
+//     every one of ([LibraryFunc] reads the lib*.so links' dynamic symbols in the
+//     sandbox) link that library through the same variables (a repack that strips a
+//     bundled library: cohomcalg's polylib is -lpolylib64);
 //   - go-no-race: Go's -race or -msan, which linux/riscv64 lacks, are dropped
 //     from the plan's go commands, overridden in the Makefile's variable on make's
 //     command line, or removed from a build file with a recorded edit;

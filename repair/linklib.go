@@ -147,36 +147,37 @@ func parseLibraries(out string, packages, symbols []string) []Library {
 
 // linkCandidates are the packages whose libraries the rule searches, each once, the
 // plan's own installs first: what the plan installs (a fix's packages among them),
-// what the earlier fixes installed, and the distribution's Build-Depends.
-func linkCandidates(ctx context.Context, env Env) ([]string, string) {
-	var pkgs []string
+// what the earlier fixes installed, and the distribution's Build-Depends, which it
+// also returns alone.
+func linkCandidates(ctx context.Context, env Env) (pkgs, buildDeps []string, note string) {
+	var all []string
 	if env.Plan != nil {
-		pkgs = append(pkgs, planInstalls(*env.Plan, installCommand(env))...)
+		all = append(all, planInstalls(*env.Plan, installCommand(env))...)
 	}
-	pkgs = append(pkgs, installedByFixes(env)...)
-	note := ""
+	all = append(all, installedByFixes(env)...)
 	if env.Distribution != nil {
 		d, err := env.Distribution(ctx)
 		switch {
 		case err != nil:
 			note = fmt.Sprintf("the distribution's Build-Depends are not known (%v)", err)
 		case d != nil:
-			pkgs = append(pkgs, d.installable()...)
+			buildDeps = d.installable()
+			all = append(all, buildDeps...)
 		}
 	}
-	var out []string
-	for _, p := range pkgs {
-		if debianPackage.MatchString(p) && !slices.Contains(out, p) && len(out) < linkPackagesMax {
-			out = append(out, p)
+	for _, p := range all {
+		if debianPackage.MatchString(p) && !slices.Contains(pkgs, p) && len(pkgs) < linkPackagesMax {
+			pkgs = append(pkgs, p)
 		}
 	}
-	return out, note
+	return pkgs, buildDeps, note
 }
 
 // definingLibrary picks the one library that defines every symbol: libraries of one
-// name (the same library reached through /lib and /usr/lib) count once. It says why
-// when there is none, or more than one.
-func definingLibrary(libs []Library, symbols []string) (Library, string) {
+// name (the same library reached through /lib and /usr/lib) count once, and of several
+// the one a Build-Depends ships is the one the distribution's build links (pick says
+// so). It says why when there is none, or several and nothing picks one.
+func definingLibrary(libs []Library, symbols, buildDeps []string) (lib Library, pick, why string) {
 	var all []Library
 	best := Library{}
 	for _, l := range libs {
@@ -187,20 +188,26 @@ func definingLibrary(libs []Library, symbols []string) (Library, string) {
 			all = append(all, l)
 		}
 	}
+	if len(all) > 1 {
+		dist := slices.DeleteFunc(slices.Clone(all), func(l Library) bool { return !slices.Contains(buildDeps, l.Package) })
+		if len(dist) == 1 {
+			return dist[0], " (of the " + fmt.Sprint(len(all)) + " installed libraries that define them all, the one a Build-Depends ships)", ""
+		}
+	}
 	switch {
 	case len(all) == 1:
-		return all[0], ""
+		return all[0], "", ""
 	case len(all) > 1:
 		var names []string
 		for _, l := range all {
 			names = append(names, l.Path+" ("+l.Package+")")
 		}
-		return Library{}, "several installed libraries define every undefined symbol and nothing picks one: " + strings.Join(names, ", ")
+		return Library{}, "", "several installed libraries define every undefined symbol and nothing picks one: " + strings.Join(names, ", ")
 	case best.Path != "":
-		return Library{}, fmt.Sprintf("no installed library defines every undefined symbol (%s of %s defines %d of %d)",
+		return Library{}, "", fmt.Sprintf("no installed library defines every undefined symbol (%s of %s defines %d of %d)",
 			best.Path, best.Package, len(best.Defines), len(symbols))
 	}
-	return Library{}, "no installed library defines any of the undefined symbols"
+	return Library{}, "", "no installed library defines any of the undefined symbols"
 }
 
 func makeLinkLibrary(ctx context.Context, f Failure, env Env) (*Fix, string) {
@@ -217,7 +224,7 @@ func makeLinkLibrary(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	if env.Libraries == nil {
 		return nil, "the sandbox's libraries cannot be searched"
 	}
-	pkgs, note := linkCandidates(ctx, env)
+	pkgs, buildDeps, note := linkCandidates(ctx, env)
 	if len(pkgs) == 0 {
 		return nil, "no package installed by the plan, a fix or the Build-Depends to search"
 	}
@@ -225,7 +232,7 @@ func makeLinkLibrary(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	if err != nil {
 		return nil, fmt.Sprintf("searching the installed libraries: %v", err)
 	}
-	lib, why := definingLibrary(libs, syms)
+	lib, pick, why := definingLibrary(libs, syms, buildDeps)
 	if why != "" {
 		if note != "" {
 			why += "; " + note
@@ -246,8 +253,7 @@ func makeLinkLibrary(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	}
 	return &Fix{
 		Analysis: "The link's undefined references (" + strings.Join(shown, ", ") + ") are all defined by " + lib.Path +
-			", which the installed package " + lib.Package + " ships, and the link line does not name it " +
-			"(a repacked source whose bundled copy was stripped links the distribution's library instead); the sources are not changed.",
+			", which the installed package " + lib.Package + " ships" + pick + ", and the link line does not name it; the sources are not changed.",
 		Strategy: "link lib" + lib.name() + " (" + plain + ") through " + where,
 		Plan:     &plan,
 	}, ""
