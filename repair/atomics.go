@@ -2,7 +2,6 @@ package repair
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -77,12 +76,8 @@ func makeAtomics(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	if !ok {
 		return nil, "no configure, cmake, meson, go or make command in the plan takes linker flags"
 	}
-	shown := calls
-	if len(shown) > 4 {
-		shown = append(slices.Clone(shown[:4]), fmt.Sprintf("%d more", len(calls)-4))
-	}
 	return &Fix{
-		Analysis: "The link needs libatomic for " + strings.Join(shown, ", ") + ": riscv64 has no instructions for these atomics, " +
+		Analysis: "The link needs libatomic for " + strings.Join(firstFew(calls), ", ") + ": riscv64 has no instructions for these atomics, " +
 			"so the compiler calls libatomic, which it does not link by default; the sources are not changed.",
 		Strategy: "link libatomic (" + libatomic + ") through " + where,
 		Plan:     &plan,

@@ -247,12 +247,8 @@ func makeLinkLibrary(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	if !ok {
 		return nil, "no configure, cmake, meson, go or make command in the plan takes linker flags"
 	}
-	shown := syms
-	if len(shown) > 4 {
-		shown = append(slices.Clone(shown[:4]), fmt.Sprintf("%d more", len(syms)-4))
-	}
 	return &Fix{
-		Analysis: "The link's undefined references (" + strings.Join(shown, ", ") + ") are all defined by " + lib.Path +
+		Analysis: "The link's undefined references (" + strings.Join(firstFew(syms), ", ") + ") are all defined by " + lib.Path +
 			", which the installed package " + lib.Package + " ships" + pick + ", and the link line does not name it; the sources are not changed.",
 		Strategy: "link lib" + lib.name() + " (" + plain + ") through " + where,
 		Plan:     &plan,
