@@ -136,6 +136,11 @@ type PlanPart struct {
 type BuildPart struct {
 	// CompletedPhases are the phases that succeeded; a rebuild after a fix skips them.
 	CompletedPhases []string `json:"completed_phases,omitempty"`
+	// BuiltPlan is the plan the last build run ran in the package's tree, whose
+	// products the tree holds; nil before a build ran there (or once the tree was
+	// restored afresh). A rebuild compares it with the plan it runs, to drop what was
+	// built with flags or switches the plan no longer has.
+	BuiltPlan *BuildPlan `json:"built_plan,omitempty"`
 	// ExecutedCommands are the command lines that ran successfully, in order, for the
 	// recipe's replay block: plan commands and fix commands.
 	ExecutedCommands []string  `json:"executed_commands,omitempty"`

@@ -27,7 +27,8 @@ const maxErrorChars = buildlog.MaxChars
 
 // buildNode runs the plan's phases in the sandbox. Phases that succeeded before are
 // skipped, and the build directory is never wiped, so a rebuild after a fix is
-// incremental. It stops at the first failing command and keeps its full output in
+// incremental; only what the earlier build made with flags or switches the plan no
+// longer has is dropped first (dropStaleProducts). It stops at the first failing command and keeps its full output in
 // <repo>_build.log.
 func (r *run) buildNode(ctx context.Context, s *atesor.State) error {
 	s.BuildSucceeded = false
@@ -37,6 +38,8 @@ func (r *run) buildNode(ctx context.Context, s *atesor.State) error {
 	if err := r.ensureRepo(ctx, s); err != nil {
 		return err
 	}
+	r.dropStaleProducts(ctx, s)
+	s.BuiltPlan = clonePlan(s.Plan)
 	for i := 0; i < len(s.Plan.Phases); i++ {
 		if isCargo(s) && (s.Plan.Phases[i].Name != "setup" || r.p.cfg.Crates != atesor.CratesAuto) {
 			// Before anything is installed, so a crate the distribution lacks ends the
@@ -177,7 +180,7 @@ func (r *run) ensureRepo(ctx context.Context, s *atesor.State) error {
 	if err := r.placeSource(ctx, s); err != nil {
 		return err
 	}
-	s.CompletedPhases = nil
+	s.CompletedPhases, s.BuiltPlan = nil, nil // a fresh tree holds nothing built
 	// The fixes below and whatever node resumes may run the go command: a release the
 	// port fetched must be back in the fresh sandbox first.
 	if t := s.GoToolchain; t != nil && t.GOROOT != "" {

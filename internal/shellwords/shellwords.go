@@ -51,7 +51,10 @@ type Word struct {
 type Command struct {
 	// Assigns are the names of the leading VAR=value assignments.
 	Assigns []string
-	Words   []Word
+	// Values are the values of those assignments, one for each name (an empty
+	// assignment, VAR=, is a static empty word at the assignment's end).
+	Values []Word
+	Words  []Word
 }
 
 // Commands returns every simple command of a parsed line, in source order, including
@@ -65,9 +68,17 @@ func Commands(f *syntax.File) []Command {
 		}
 		var c Command
 		for _, a := range ce.Assigns {
-			if a.Name != nil {
-				c.Assigns = append(c.Assigns, a.Name.Value)
+			if a.Name == nil {
+				continue
 			}
+			c.Assigns = append(c.Assigns, a.Name.Value)
+			v := Word{Start: int(a.End().Offset()), End: int(a.End().Offset()), Static: true, Plain: true}
+			if a.Value != nil {
+				v = wordOf(a.Value)
+			} else if a.Array != nil || a.Index != nil {
+				v.Static, v.Plain = false, false
+			}
+			c.Values = append(c.Values, v)
 		}
 		for _, w := range ce.Args {
 			c.Words = append(c.Words, wordOf(w))

@@ -101,3 +101,31 @@ func FuzzCommands(f *testing.F) {
 		}
 	})
 }
+
+func TestCommandValues(t *testing.T) {
+	line := "CFLAGS='-g -O2 -fpermissive' LIBS= CC=$CC ./configure"
+	f, err := Parse(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := Commands(f)
+	if len(cs) != 1 {
+		t.Fatalf("%d commands", len(cs))
+	}
+	c := cs[0]
+	type val struct {
+		Name, Value string
+		Static      bool
+	}
+	var got []val
+	for i, n := range c.Assigns {
+		got = append(got, val{n, c.Values[i].Value, c.Values[i].Static})
+	}
+	want := []val{{"CFLAGS", "-g -O2 -fpermissive", true}, {"LIBS", "", true}, {"CC", "", false}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("assignments (-want +got):\n%s", d)
+	}
+	if w := c.Values[0]; line[w.Start:w.End] != "'-g -O2 -fpermissive'" {
+		t.Errorf("CFLAGS's value spans %q", line[w.Start:w.End])
+	}
+}
