@@ -13,7 +13,8 @@ import (
 // astribank_tool stops at "multiple definition of `members'". Its build needs the rules
 // before that one (parallel-make-race for its configure's output, distribution-configure
 // for the Build-Depends), so the port runs with every rule: gcc10-fcommon passes -fcommon
-// through CFLAGS at configure time and removes the objects built without it, the port
+// through CFLAGS at configure time, the rebuild runs make clean before it configures with
+// the flag (the plan changed how the tree compiles, see dropStaleProducts), the port
 // verifies (15 artifacts, make check passing) and the recipe replays it. Measured: 1883 s in
 // all (verified port 25 min 18 s, three builds of the tree with make -j1; replay 6 min 2 s,
 // reproduced) beside other ports, a load average of about 16 on two cores: over the long

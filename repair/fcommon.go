@@ -54,7 +54,7 @@ func fcommonRule() Rule {
 	return Rule{
 		Name: "gcc10-fcommon",
 		Doc: "C tentative definitions in several files, which GCC 10's -fno-common default no longer merges (multiple definition of `X'): " +
-			"-fcommon through the build system's own variables when every definition the linker names is one (CMAKE_C_FLAGS of the build type, CFLAGS at configure time, meson's c_args, CFLAGS in a plain make's environment), the objects built without it removed",
+			"-fcommon through the build system's own variables when every definition the linker names is one (CMAKE_C_FLAGS of the build type, CFLAGS at configure time, meson's c_args, CFLAGS in a plain make's environment)",
 		Categories: []atesor.ErrorCategory{atesor.CategoryLinking, atesor.CategoryUnknown},
 		Signatures: []*regexp.Regexp{re("multiple definition of [`‘']"), re(`error: duplicate symbol: `)},
 		Make:       makeFcommon,
@@ -340,47 +340,14 @@ func makeFcommon(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	if initialized {
 		each = "C tentative definitions (file-scope variables with no initializer, no extern) but for one initialized definition, which common storage merges them into"
 	}
-	fix := &Fix{
+	// A configure or make build does not recompile for new CFLAGS, but the rebuild
+	// drops what the failed build compiled when the plan changes how it compiles (see
+	// internal/staleobj), so the fix is the flag alone.
+	return &Fix{
 		Analysis: "The link defines " + strings.Join(what, ", and ") + " more than once, " + each + ". " +
 			"GCC before 10 put those in common storage and the linker merged them into one; GCC 10 made -fno-common the default, so each file now defines its own copy. " +
 			"-fcommon restores the old placement, exactly what such code was written for; the sources are not changed.",
 		Strategy: "pass -fcommon through " + where,
 		Plan:     &plan,
-	}
-	if !strings.HasPrefix(where, "CMAKE_") && !strings.HasPrefix(where, "meson") {
-		// A configure or a Makefile does not rebuild objects when CFLAGS change (CMake's
-		// flags.make and ninja's command lines do): the objects built without the flag
-		// would link the same duplicates again.
-		if fix.Actions = removeObjects(env.Files); len(fix.Actions) > 0 {
-			fix.Strategy += "; remove the objects built without it (*.o, libtool's *.lo) so the build compiles them again"
-		}
-	}
-	return fix, ""
+	}, ""
 }
-
-// objectsPerCommand bounds the files one rm command names.
-const objectsPerCommand = 64
-
-// removeObjects returns rm commands for the tree's object files (.o, and libtool's .lo,
-// whose archives and libraries are rebuilt from them). The files are named one by one:
-// rm -f of a name that is not there succeeds, so the commands replay in a fresh tree,
-// where they remove nothing the build made.
-func removeObjects(files []string) []atesor.Action {
-	var objs []string
-	for _, f := range slices.Sorted(slices.Values(files)) {
-		if strings.HasSuffix(f, ".o") || strings.HasSuffix(f, ".lo") {
-			if !plainName.MatchString(f) {
-				f = shellQuote(f)
-			}
-			objs = append(objs, f)
-		}
-	}
-	var out []atesor.Action
-	for c := range slices.Chunk(objs, objectsPerCommand) {
-		out = append(out, atesor.Action{Type: atesor.ActionCommand, Command: "rm -f " + strings.Join(c, " ")})
-	}
-	return out
-}
-
-// plainName is a file name the shell reads as itself.
-var plainName = re(`^[A-Za-z0-9_][A-Za-z0-9_./+-]*$`)
