@@ -163,3 +163,22 @@ func TestStepLine(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSteps: plan lines come from a model or a rule; no line may panic the reading,
+// and every step names a directory inside the repository.
+func FuzzSteps(f *testing.F) {
+	f.Add("./configure && make -j$(nproc)", "CFLAGS='-g -O2 -fpermissive' ./configure && make -j$(nproc)")
+	f.Add("cd build && cmake .. && make", "cd build && cmake .. -DX=1 && make -C sub CC=gcc")
+	f.Add("meson setup -D x b", "meson setup -D y b")
+	f.Add("make -C", "make -C''")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		for _, s := range Steps(plan(a), plan(b), "/workspace/pkg") {
+			if s.Dir == "" || s.Dir == ".." || len(s.Dir) > 1 && s.Dir[0] == '/' || len(s.Dir) >= 3 && s.Dir[:3] == "../" {
+				t.Errorf("step %+v names a directory outside the repository", s)
+			}
+			if s.Line() == "" {
+				t.Errorf("step %+v has no line", s)
+			}
+		}
+	})
+}
