@@ -122,7 +122,11 @@ func wordOf(w *syntax.Word) Word {
 	}
 	if len(w.Parts) == 1 {
 		if l, ok := w.Parts[0].(*syntax.Lit); ok && out.Static && !strings.Contains(l.Value, `\`) {
-			out.Plain = true
+			// The literal is the word's whole text, so it ends len(Value) bytes on: the
+			// parser's end offset falls short of a literal that ends in a multi-byte
+			// character ("0\u0080" ends at 1), and a Replacement over that span would keep
+			// the character's bytes.
+			out.Plain, out.End = true, out.Start+len(l.Value)
 		}
 	}
 	return out
