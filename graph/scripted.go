@@ -113,6 +113,11 @@ func (r *run) scriptedFix(ctx context.Context, s *atesor.State, last *atesor.Err
 	}
 	if res.Plan != nil {
 		s.CompletedPhases, s.Plan, s.PlanSource = res.Completed, res.Plan, "scripted:"+res.Applied.Rule
+		// A fix that moved a module build to GOPATH mode (go-module-gopath) moves its
+		// tests there too: in module mode they would fetch what the build no longer does.
+		if tests, ok := knowledge.GoPathTestCommands(s.Plan, s.TestCommands); ok {
+			s.TestCommands = tests
+		}
 	}
 	return true, res.Notes
 }
