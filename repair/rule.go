@@ -137,7 +137,7 @@ func (r Rule) claims(f Failure) bool {
 func Rules() []Rule {
 	return []Rule{configureRootRule(), configScriptsRule(), automakeSubdirRule(), autoreconfRule(), archFlagsRule(), gcc14Rule(), cstdintRule(), permissiveRule(), werrorRule(), fcommonRule(), aptConflictRule(), makeAllRule(),
 		goExcludeRule(), goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), dependencyVersionRule(), sdkPathRule(), precompiledRule(), mesonSubprojectRule(), mesonMissingFileRule(), mesonNamedOptionRule(), mesonPositionalRule(), atomicsRule(), linkLibraryRule(), goSanitizerRule(), goModInitRule(), goModuleGoPathRule(),
-		catch2CompatRule(), catch2SignalsRule(), missingPackageRule(), headerDirRule(), templateHeaderRule(), parallelRaceRule(), featureOffRule(), buildSystemRule(), headerOnlyTestsRule(),
+		catch2CompatRule(), catch2SignalsRule(), missingPackageRule(), goImportMajorRule(), headerDirRule(), templateHeaderRule(), parallelRaceRule(), featureOffRule(), buildSystemRule(), headerOnlyTestsRule(),
 		// Last: configuring the way the distribution does answers what no specific rule did.
 		distributionConfigureRule()}
 }
