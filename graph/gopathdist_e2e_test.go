@@ -1,0 +1,124 @@
+package graph
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eclipse-atesor/atesor-go"
+	tier "github.com/eclipse-atesor/atesor-go/internal/e2e"
+)
+
+// goDistCase is a Debian Go source ported offline, before with every rule but one and
+// after with it.
+type goDistCase struct {
+	spec, name, importPath string
+	rule                   string
+	// before is what the escalation without the rule says; analysis what the rule's fix
+	// says; artifact a verified artifact; recipe what the recipe's commands say.
+	before, artifact string
+	analysis, recipe []string
+}
+
+func runGoDistCase(t *testing.T, c goDistCase) {
+	e2e(t)
+	ctx := context.Background()
+	got := resolveGoSource(ctx, t, c.spec, c.importPath)
+	req := atesor.Request{Source: got.Tarball, Name: c.name, TestTimeout: 5 * time.Minute, Origin: &got.Origin}
+
+	before := newE2EEnv(t)
+	start := time.Now()
+	r, err := before.pipeline(t, nil, withoutRepairRule(c.rule)).Run(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verified || !strings.Contains(r.Reason, c.before) {
+		t.Fatalf("without %s: status %s (%s), want an escalation saying %q", c.rule, r.Status, r.Reason, c.before)
+	}
+	t.Logf("before: %s in %s: %s", r.Status, time.Since(start).Round(time.Second), r.Reason)
+
+	e := newE2EEnv(t)
+	start = time.Now()
+	r, err = e.pipeline(t, nil).Run(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := e.report(t, r.Package)
+	t.Logf("after: %s in %s: %s", r.Status, time.Since(start).Round(time.Second), r.Reason)
+	var fix *atesor.FixAttempt
+	for i, f := range rep.Fixes {
+		t.Logf("fix %d by %s/%s: %s (%s)", f.Attempt, f.Source, f.Rule, f.Strategy, f.Analysis)
+		if f.Source == atesor.FixSourceScripted && f.Rule == c.rule {
+			fix = &rep.Fixes[i]
+		}
+	}
+	if fix == nil {
+		t.Fatalf("no %s fix", c.rule)
+	}
+	for _, s := range c.analysis {
+		if !strings.Contains(fix.Analysis+" "+fix.Strategy, s) {
+			t.Errorf("the fix does not say %q: %s (%s)", s, fix.Strategy, fix.Analysis)
+		}
+	}
+	checkVerified(t, e, r, c.artifact)
+	if rep.Tests != nil {
+		t.Logf("tests: %s", rep.Tests.Summary())
+	}
+	if rep.LLM.Calls != 0 {
+		t.Errorf("an offline port made %d model calls", rep.LLM.Calls)
+	}
+	recipePath := filepath.Join(e.out, r.Package+"_recipe.md")
+	md, err := os.ReadFile(recipePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range c.recipe {
+		if !strings.Contains(string(md), s) {
+			t.Errorf("the recipe does not say %q:\n%s", s, md)
+		}
+	}
+	checkReplays(ctx, t, e, recipePath, got.Tarball)
+}
+
+// TestE2EScriptedGoModuleGoPath ports Debian's obs-cli 0.4.0 offline, as debian:NAME
+// resolves it: a Go module whose go.mod requires a pseudo-version of goobs the module
+// proxy no longer serves (403 Forbidden, "This module version is not available").
+//
+//   - Before, with every rule but go-module-gopath: distribution-configure installs the
+//     Build-Depends, the module build fails at the proxy again, and the port escalates.
+//   - After: go-module-gopath builds it as dh-golang does, in GOPATH mode at
+//     .gopath/src/github.com/muesli/obs-cli over /usr/share/gocode, with goobs 0.8.0,
+//     cobra and go-humanize from their golang-*-dev packages; bin/obs-cli verifies.
+//   - The recipe replays and reproduces.
+//
+//	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2EScriptedGoModuleGoPath$' ./graph/
+func TestE2EScriptedGoModuleGoPath(t *testing.T) {
+	tier.Long(t)
+	runGoDistCase(t, goDistCase{spec: "debian:obs-cli=0.4.0-1", name: "obs-cli", importPath: "github.com/muesli/obs-cli",
+		rule: "go-module-gopath", before: "403 Forbidden", artifact: "obs-cli",
+		analysis: []string{"github.com/andreykaipov/goobs (golang-github-andreykaipov-goobs-dev)", "GOPATH build (GO111MODULE=off)"},
+		recipe:   []string{"ln -sfn ../../../.. .gopath/src/github.com/muesli/obs-cli", "export GO111MODULE=off"}})
+}
+
+// TestE2EScriptedGoImportMajor ports Debian's golang-github-coreos-pkg 4 offline: Go
+// packages with no go.mod built in Debian's GOPATH mode, whose yamlutil imports
+// gopkg.in/yaml.v1, which no trixie package installs.
+//
+//   - Before, with every rule but go-import-major: the GOPATH build stops at 'cannot
+//     find package "gopkg.in/yaml.v1"' and the port escalates.
+//   - After: go-import-major rewrites yamlutil/yaml.go's import to gopkg.in/yaml.v2,
+//     which its Build-Depends install (golang-gopkg-yaml.v2-dev), by a recorded patch;
+//     the packages and their test binaries build, yamlutil's among them.
+//   - The recipe applies the patch, replays and reproduces.
+//
+//	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2EScriptedGoImportMajor$' ./graph/
+func TestE2EScriptedGoImportMajor(t *testing.T) {
+	tier.Long(t)
+	runGoDistCase(t, goDistCase{spec: "debian:golang-github-coreos-pkg=4-5", name: "golang-github-coreos-pkg", importPath: "github.com/coreos/pkg",
+		rule: "go-import-major", before: `gopkg.in/yaml.v1`, artifact: "yamlutil.test",
+		analysis: []string{"to gopkg.in/yaml.v2 (golang-gopkg-yaml.v2-dev)", "yamlutil/yaml.go"},
+		recipe:   []string{"patch -p1 < golang-github-coreos-pkg_patches/"}})
+}
