@@ -35,6 +35,10 @@
 //     the plan's go build and go test name the tree's other package directories in
 //     place of ./..., and the tests and the install step build the same lists; refused
 //     for the module's root and any other package (a real compile error);
+//   - go-module-gopath: a Go module build that cannot fetch a module go.mod requires
+//     (the proxy refuses the version, no network) is built in Debian's GOPATH mode
+//     over /usr/share/gocode, when the distribution's golang-*-dev Build-Depends
+//     install that module;
 //   - go-portable-tags: a Go implementation only in another architecture's assembly
 //     is built with the module's portable tags (purego, noasm);
 //   - cmake-missing-subdir: an add_subdirectory() of a directory the tarball lacks (a
@@ -89,6 +93,9 @@
 //     ([Contents]; a Go import path by its directory below usr/share/gocode/src, or by
 //     the Go-Import-Path of the distribution's sources, [GoPackageFunc]) and its
 //     package installed;
+//   - go-import-major: a GOPATH build's import of a major version no distribution
+//     package installs (gopkg.in/yaml.v1) is rewritten, by recorded patches, to the
+//     major the Build-Depends or the plan install (gopkg.in/yaml.v2);
 //   - header-subdir: an #include the compiler could not resolve that the distribution
 //     installs in a directory of its own (a repacked tarball's dropped doctest.h is
 //     /usr/include/doctest/doctest.h) is searched for in the sandbox ([LocateFunc]),
