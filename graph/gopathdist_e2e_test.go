@@ -21,6 +21,9 @@ type goDistCase struct {
 	// says; artifact a verified artifact; recipe what the recipe's commands say.
 	before, artifact string
 	analysis, recipe []string
+	// stops, when set, is the further error the port ends at after the rule's fix (no
+	// rule answers it): the port is not verified and nothing is replayed.
+	stops string
 }
 
 func runGoDistCase(t *testing.T, c goDistCase) {
@@ -63,6 +66,15 @@ func runGoDistCase(t *testing.T, c goDistCase) {
 			t.Errorf("the fix does not say %q: %s (%s)", s, fix.Strategy, fix.Analysis)
 		}
 	}
+	if c.stops != "" {
+		if r.Verified || !strings.Contains(r.Reason, c.stops) {
+			t.Fatalf("after %s: status %s (%s), want the port to end at %q", c.rule, r.Status, r.Reason, c.stops)
+		}
+		if strings.Contains(r.Reason, c.before) {
+			t.Errorf("after %s the port still ends at %q", c.rule, c.before)
+		}
+		return
+	}
 	checkVerified(t, e, r, c.artifact)
 	if rep.Tests != nil {
 		t.Logf("tests: %s", rep.Tests.Summary())
@@ -91,16 +103,23 @@ func runGoDistCase(t *testing.T, c goDistCase) {
 //     Build-Depends, the module build fails at the proxy again, and the port escalates.
 //   - After: go-module-gopath builds it as dh-golang does, in GOPATH mode at
 //     .gopath/src/github.com/muesli/obs-cli over /usr/share/gocode, with goobs 0.8.0,
-//     cobra and go-humanize from their golang-*-dev packages; bin/obs-cli verifies.
-//   - The recipe replays and reproduces.
+//     cobra and go-humanize from their golang-*-dev packages. The build gets past the
+//     modules and compiles obs-cli against the packaged goobs, whose 0.8.0 API made
+//     fields of its responses *bool: "./label.go:45:16: cannot use resp.DropShadow
+//     (variable of type bool) as *bool value in struct literal", which Debian's own
+//     patches (its packaging tarball cannot be read here) must adapt, and the port ends
+//     there.
+//
+// Measured (atesor port --offline debian:obs-cli): the 403 at 1 min 25 s, the GOPATH
+// build's compile error at 6 min 2 s, on 2 shared cores.
 //
 //	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2EScriptedGoModuleGoPath$' ./graph/
 func TestE2EScriptedGoModuleGoPath(t *testing.T) {
 	tier.Long(t)
 	runGoDistCase(t, goDistCase{spec: "debian:obs-cli=0.4.0-1", name: "obs-cli", importPath: "github.com/muesli/obs-cli",
-		rule: "go-module-gopath", before: "403 Forbidden", artifact: "obs-cli",
+		rule: "go-module-gopath", before: "403 Forbidden",
 		analysis: []string{"github.com/andreykaipov/goobs (golang-github-andreykaipov-goobs-dev)", "GOPATH build (GO111MODULE=off)"},
-		recipe:   []string{"ln -sfn ../../../.. .gopath/src/github.com/muesli/obs-cli", "export GO111MODULE=off"}})
+		stops:    "cannot use resp.DropShadow (variable of type bool) as *bool value"})
 }
 
 // TestE2EScriptedGoImportMajor ports Debian's golang-github-coreos-pkg 4 offline: Go
