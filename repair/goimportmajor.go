@@ -107,17 +107,12 @@ func makeGoImportMajor(ctx context.Context, f Failure, env Env) (*Fix, string) {
 		return nil, "no build plan"
 	case env.ReadFile == nil:
 		return nil, "the sources cannot be read"
-	case env.Distribution == nil:
-		return nil, "the source has no counterpart in the distribution"
 	case env.GoPackage == nil:
 		return nil, "the distribution's source index is not available to tell which majors it packages"
 	}
-	d, err := env.Distribution(ctx)
-	if err != nil {
-		return nil, "the distribution's packaging could not be read: " + err.Error()
-	}
+	d, why := readDistribution(ctx, env)
 	if d == nil {
-		return nil, "the source has no counterpart in the distribution"
+		return nil, why
 	}
 	// What the build has: the distribution's Build-Depends and what the plan installs.
 	have := knowledge.GoDevPackages(append(d.installable(), strings.Fields(strings.Join(env.Plan.Commands(), " "))...))

@@ -33,11 +33,7 @@ func coreosEnv(t *testing.T, dist *Distribution, goPkg GoPackageFunc) Env {
 		{Name: knowledge.GoPathPhase, Commands: []string{"mkdir -p .gopath/src/github.com/coreos && ln -sfn ../../../.. .gopath/src/github.com/coreos/pkg"}},
 		{Name: "build", Commands: []string{coreosBuild}},
 	}}
-	env := goTreeEnv(plan, realGoTree(t, "../goimportmajor/coreos-pkg"), det)
-	env.Platform = debian(t)
-	env.Distribution = func(context.Context) (*Distribution, error) { return dist, nil }
-	env.GoPackage = goPkg
-	return env
+	return goDistEnv(t, plan, realGoTree(t, "../goimportmajor/coreos-pkg"), det, dist, goPkg)
 }
 
 // TestGoImportMajorReal runs the rule on the real GOPATH build output of

@@ -76,12 +76,9 @@ func makeGoModuleGoPath(ctx context.Context, f Failure, env Env) (*Fix, string) 
 	if len(mods) == 0 {
 		return nil, "the output names no module the go command could not fetch"
 	}
-	d, err := env.Distribution(ctx)
-	if err != nil {
-		return nil, "the distribution's packaging could not be read: " + err.Error()
-	}
+	d, why := readDistribution(ctx, env)
 	if d == nil {
-		return nil, "the source has no counterpart in the distribution"
+		return nil, why
 	}
 	devs := knowledge.GoDevPackages(d.installable())
 	if len(devs) == 0 {
@@ -107,8 +104,9 @@ func makeGoModuleGoPath(ctx context.Context, f Failure, env Env) (*Fix, string) 
 	if imp == "" {
 		return nil, "neither the distribution's Go-Import-Path nor go.mod names the import path to build the source under"
 	}
-	why := "the go command could not fetch " + strings.Join(mods, ", ")
+	why = "the go command could not fetch " + strings.Join(mods, ", ")
 	var plan atesor.BuildPlan
+	var err error
 	if det.GoNoModFile {
 		// A tree that got a go.mod from an earlier fix (go mod init): the GOPATH build of
 		// sources with no go.mod, with that fix's go.mod left unread.
@@ -129,6 +127,22 @@ func makeGoModuleGoPath(ctx context.Context, f Failure, env Env) (*Fix, string) 
 			", installing " + strings.Join(devs, " "),
 		Plan: &plan,
 	}, ""
+}
+
+// readDistribution is how the distribution builds the source (env.Distribution), or nil
+// and why not.
+func readDistribution(ctx context.Context, env Env) (*Distribution, string) {
+	if env.Distribution == nil {
+		return nil, "the source has no counterpart in the distribution"
+	}
+	d, err := env.Distribution(ctx)
+	if err != nil {
+		return nil, "the distribution's packaging could not be read: " + err.Error()
+	}
+	if d == nil {
+		return nil, "the source has no counterpart in the distribution"
+	}
+	return d, ""
 }
 
 // goModuleImportPath is the import path a module source is built under in GOPATH mode:

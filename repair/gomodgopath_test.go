@@ -59,6 +59,12 @@ func obsCLIEnv(t *testing.T, dist *Distribution, goPkg GoPackageFunc) Env {
 		{Name: "build", Commands: []string{obsCLIBuild}},
 	}}
 	tree := map[string]string{"go.mod": "module github.com/muesli/obs-cli\n\ngo 1.13\n", "main.go": "package main\n"}
+	return goDistEnv(t, plan, tree, det, dist, goPkg)
+}
+
+// goDistEnv is goTreeEnv on Debian for a distribution source and its Sources index.
+func goDistEnv(t *testing.T, plan *atesor.BuildPlan, tree map[string]string, det *atesor.Detection, dist *Distribution, goPkg GoPackageFunc) Env {
+	t.Helper()
 	env := goTreeEnv(plan, tree, det)
 	env.Platform = debian(t)
 	env.Distribution = func(context.Context) (*Distribution, error) { return dist, nil }
