@@ -173,18 +173,29 @@ func (r *run) distribution(s *atesor.State) repair.DistributionFunc {
 
 // goPackage finds the golang-*-dev package of a Go import path in the Sources index of
 // the suite of the run's Debian counterpart (a GOPATH build is Debian's build of it);
-// nil when the source has none.
+// nil when the source has none. The index is read once per function returned.
 func (r *run) goPackage(s *atesor.State) repair.GoPackageFunc {
 	cp, ok := counterpart(s)
 	if !ok {
 		return nil
 	}
+	// One resolver for the fix's lookups: it reads and verifies the Sources index once
+	// (go-import-major asks about each major of a module).
+	var once sync.Once
+	var res *debsrc.Resolver
+	var resErr error
 	return func(ctx context.Context, importPath string) (string, string, error) {
-		mirror, err := knowledge.DebianMirror(r.p.cfg.DebianMirror)
-		if err != nil {
-			return "", "", err
+		once.Do(func() {
+			mirror, err := knowledge.DebianMirror(r.p.cfg.DebianMirror)
+			if err != nil {
+				resErr = err
+				return
+			}
+			res = &debsrc.Resolver{Mirror: mirror, Suite: cp.Suite, CacheDir: r.p.debianCache()}
+		})
+		if resErr != nil {
+			return "", "", resErr
 		}
-		res := &debsrc.Resolver{Mirror: mirror, Suite: cp.Suite, CacheDir: r.p.debianCache()}
 		return res.GoPackage(ctx, importPath)
 	}
 }
