@@ -31,6 +31,8 @@ type goDistCase struct {
 	// many must pass.
 	flaky []string
 	tests int
+	// also are further rules whose fixes the port needs after rule's.
+	also []string
 }
 
 func runGoDistCase(t *testing.T, c goDistCase) {
@@ -67,6 +69,11 @@ func runGoDistCase(t *testing.T, c goDistCase) {
 	}
 	if fix == nil {
 		t.Fatalf("no %s fix", c.rule)
+	}
+	for _, rule := range c.also {
+		if !slices.ContainsFunc(rep.Fixes, func(f atesor.FixAttempt) bool { return f.Source == atesor.FixSourceScripted && f.Rule == rule }) {
+			t.Errorf("no %s fix", rule)
+		}
 	}
 	for _, s := range c.analysis {
 		if !strings.Contains(fix.Analysis+" "+fix.Strategy, s) {
@@ -119,23 +126,20 @@ func runGoDistCase(t *testing.T, c goDistCase) {
 //     Build-Depends, the module build fails at the proxy again, and the port escalates.
 //   - After: go-module-gopath builds it as dh-golang does, in GOPATH mode at
 //     .gopath/src/github.com/muesli/obs-cli over /usr/share/gocode, with goobs 0.8.0,
-//     cobra and go-humanize from their golang-*-dev packages. The build gets past the
-//     modules and compiles obs-cli against the packaged goobs, whose 0.8.0 API made
-//     fields of its responses *bool: "./label.go:45:16: cannot use resp.DropShadow
-//     (variable of type bool) as *bool value in struct literal", which Debian's own
-//     patches (its packaging tarball cannot be read here) must adapt, and the port ends
-//     there.
-//
-// Measured (atesor port --offline debian:obs-cli): the 403 at 1 min 25 s, the GOPATH
-// build's compile error at 6 min 2 s, on 2 shared cores.
+//     cobra and go-humanize from their golang-*-dev packages. The packaged goobs passes
+//     as pointers what obs-cli's pseudo-version passed as values, and back (label.go's
+//     resp.DropShadow is a bool where a *bool is wanted, recording.go indirects
+//     r.IsRecording, a bool): go-pointer-api patches the operands the compiler names
+//     (ten, the compiler's limit, then nine), and bin/obs-cli verifies.
+//   - The recipe applies the patches, replays and reproduces.
 //
 //	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2EScriptedGoModuleGoPath$' ./graph/
 func TestE2EScriptedGoModuleGoPath(t *testing.T) {
 	tier.Long(t)
 	runGoDistCase(t, goDistCase{spec: "debian:obs-cli=0.4.0-1", name: "obs-cli", importPath: "github.com/muesli/obs-cli",
-		rule: "go-module-gopath", before: "403 Forbidden",
+		rule: "go-module-gopath", before: "403 Forbidden", artifact: "obs-cli", also: []string{"go-pointer-api"},
 		analysis: []string{"github.com/andreykaipov/goobs (golang-github-andreykaipov-goobs-dev)", "GOPATH build (GO111MODULE=off)"},
-		stops:    "cannot use resp.DropShadow (variable of type bool) as *bool value"})
+		recipe:   []string{"ln -sfn ../../../.. .gopath/src/github.com/muesli/obs-cli", "patch -p1 < obs-cli_patches/"}})
 }
 
 // TestE2EScriptedGoImportMajor ports Debian's golang-github-coreos-pkg 4 offline: Go
