@@ -124,6 +124,7 @@ func runGoDistCase(t *testing.T, c goDistCase) {
 //
 //   - Before, with every rule but go-module-gopath: distribution-configure installs the
 //     Build-Depends, the module build fails at the proxy again, and the port escalates.
+//
 //   - After: go-module-gopath builds it as dh-golang does, in GOPATH mode at
 //     .gopath/src/github.com/muesli/obs-cli over /usr/share/gocode, with goobs 0.8.0,
 //     cobra and go-humanize from their golang-*-dev packages. The packaged goobs passes
@@ -131,9 +132,10 @@ func runGoDistCase(t *testing.T, c goDistCase) {
 //     resp.DropShadow is a bool where a *bool is wanted, recording.go indirects
 //     r.IsRecording, a bool): go-pointer-api patches the operands the compiler names
 //     (ten, the compiler's limit, then nine), and bin/obs-cli verifies.
+//
 //   - The recipe applies the patches, replays and reproduces.
 //
-//	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2EScriptedGoModuleGoPath$' ./graph/
+//     ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2EScriptedGoModuleGoPath$' ./graph/
 func TestE2EScriptedGoModuleGoPath(t *testing.T) {
 	tier.Long(t)
 	runGoDistCase(t, goDistCase{spec: "debian:obs-cli=0.4.0-1", name: "obs-cli", importPath: "github.com/muesli/obs-cli",
