@@ -39,6 +39,9 @@
 //     (the proxy refuses the version, no network) is built in Debian's GOPATH mode
 //     over /usr/share/gocode, when the distribution's golang-*-dev Build-Depends
 //     install that module;
+//   - go-pointer-api: a GOPATH build against a packaged library whose API turned a
+//     value into a pointer or back gets &X or X for *X at the operands the compiler
+//     names, as recorded patches;
 //   - go-portable-tags: a Go implementation only in another architecture's assembly
 //     is built with the module's portable tags (purego, noasm);
 //   - cmake-missing-subdir: an add_subdirectory() of a directory the tarball lacks (a
