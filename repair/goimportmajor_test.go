@@ -145,3 +145,16 @@ func TestSplitGoMajor(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSplitGoMajor: any import path splits into a module root, a major and a rest that
+// give the path back at its own major.
+func FuzzSplitGoMajor(f *testing.F) {
+	for _, s := range []string{"gopkg.in/yaml.v1", "github.com/a/b/v3/sub", "github.com/a/b", "example.org/x/v2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, imp string) {
+		if g, ok := splitGoMajor(imp); ok && g.at(g.major) != imp {
+			t.Fatalf("%q: %+v gives %q back", imp, g, g.at(g.major))
+		}
+	})
+}

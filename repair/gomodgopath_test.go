@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/mod/module"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
@@ -183,4 +184,17 @@ func TestFetchFailedModules(t *testing.T) {
 			t.Errorf("%q: %q, want %q", tt.out, got, tt.want)
 		}
 	}
+}
+
+// FuzzFetchFailedModules: the modules read from any output are valid module paths.
+func FuzzFetchFailedModules(f *testing.F) {
+	f.Add("go: example.com/a/b@v1.2.3: reading https://proxy.golang.org/x: 403 Forbidden")
+	f.Add("go: example.com/a@v0.0.0-2020: invalid version: unknown revision 0123")
+	f.Fuzz(func(t *testing.T, out string) {
+		for _, m := range fetchFailedModules(out) {
+			if module.CheckPath(m) != nil {
+				t.Fatalf("%q: %q is no module path", out, m)
+			}
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -87,4 +88,28 @@ func TestGoPointerReal(t *testing.T) {
 			wantFix(t, fix, why, tt.none)
 		})
 	}
+}
+
+// FuzzPointerDiff: the pointer edits of any output on any file never panic, and a diff
+// they make changes only the lines the output names.
+func FuzzPointerDiff(f *testing.F) {
+	f.Add("./a.go:2:6: invalid operation: cannot indirect r.X (variable of type bool)\n", "package a\nvar _ = *r.X\n")
+	f.Add("./a.go:2:9: cannot use v (variable of type int) as *int value in assignment\n", "package a\nvar _ = v\n")
+	f.Fuzz(func(t *testing.T, out, content string) {
+		var edits []pointerEdit
+		for _, m := range goWantsPointer.FindAllStringSubmatch(out, 8) {
+			line, _ := strconv.Atoi(m[2])
+			col, _ := strconv.Atoi(m[3])
+			edits = append(edits, pointerEdit{line: line - 1, col: col - 1, operand: m[4], addr: true})
+		}
+		for _, m := range goNoIndirect.FindAllStringSubmatch(out, 8) {
+			line, _ := strconv.Atoi(m[2])
+			col, _ := strconv.Atoi(m[3])
+			edits = append(edits, pointerEdit{line: line - 1, col: col - 1, operand: m[4]})
+		}
+		diff, n, why := pointerDiff("a.go", content, edits)
+		if why == "" && n > 0 && strings.Count(diff, "\n@@ ") > n {
+			t.Fatalf("%d edits, diff %q", n, diff)
+		}
+	})
 }
