@@ -32,7 +32,7 @@ var goPathMissingImport = re(`cannot find package "([A-Za-z0-9][A-Za-z0-9_.~/+-]
 
 // gopkgInMajor is a gopkg.in import path: group 1 the path before the major, 2 the
 // major, 3 the package below the module ("" or /sub).
-var gopkgInMajor = re(`^(gopkg\.in/(?:[A-Za-z0-9_-]+/)?[A-Za-z0-9_.-]+).v(0|[1-9][0-9]{0,3})(/.*)?$`)
+var gopkgInMajor = re(`^(gopkg\.in/(?:[A-Za-z0-9_-]+/)?[A-Za-z0-9_.-]+)\.v(0|[1-9][0-9]{0,3})(/.*)?$`)
 
 // pathMajor is an import path with a major version element (PATH/vN, N >= 2).
 var pathMajor = re(`^([a-z0-9.-]+\.[a-z]+/.+?)/v([2-9]|[1-9][0-9])(/.*)?$`)
