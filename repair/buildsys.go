@@ -127,13 +127,20 @@ func missingLibraries(text string) []string {
 			out = append(out, m.Name)
 		}
 	}
-	for _, m := range namedDevPackage.FindAllStringSubmatch(text, 8) {
-		if !slices.Contains(out, m[1]) {
-			out = append(out, m[1])
+	for _, re := range []*regexp.Regexp{namedDevPackage, configureCannotFindLib} {
+		for _, m := range re.FindAllStringSubmatch(text, 8) {
+			if !slices.Contains(out, m[1]) {
+				out = append(out, m[1])
+			}
 		}
 	}
 	return out
 }
+
+// configureCannotFindLib is a configure script's own check giving up on a library by
+// name: cdcd 0.6.6's "configure: error: cannot find libcdaudio." after its
+// libcdaudio-config probe — a missing package, which a regenerated configure misses too.
+var configureCannotFindLib = re(`(?m)configure: error: (?:cannot|can't|could not|unable to) find (lib[a-z0-9][a-z0-9_.+-]*[a-z0-9])\.?\s*$`)
 
 // namedDevPackage is a build's own check naming the development package it misses:
 // cdrkit's CMake stops with "found a Linux system but no libcap header.  Install

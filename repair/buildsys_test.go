@@ -107,6 +107,12 @@ func TestNextBuildSystemMissingPackages(t *testing.T) {
 	if fix, why := makeNextBuildSystem(context.Background(), Failure{Message: named, Phase: "build"}, cmakeEnv); fix != nil || !strings.Contains(why, "libcap-dev") {
 		t.Fatalf("a package the check names: fix %+v, reason %q", fix, why)
 	}
+	// cdcd 0.6.6's configure gives up on libcdaudio by name (Debian's Build-Depends have
+	// libcdaudio-dev): no reason to regenerate its configure.
+	cdcd := readLog(t, "configure-cannot-find-cdcd.log")
+	if fix, why := makeNextBuildSystem(context.Background(), Failure{Message: cdcd, Phase: "build"}, env); fix != nil || !strings.Contains(why, "libcdaudio") {
+		t.Fatalf("a library the configure check names: fix %+v, reason %q", fix, why)
+	}
 	program := "configure: error: cmake: command not found\n"
 	if fix, why := makeNextBuildSystem(context.Background(), Failure{Message: program, Phase: "build"}, env); fix == nil {
 		t.Fatalf("a missing program: no switch: %s", why)
