@@ -95,6 +95,9 @@ func TestLinkLibrary(t *testing.T) {
 			libs: []Library{libpolylib64}, planLine: "LDLIBS=-lpolylib64 make"},
 		{name: "configure", setup: polylibSetup, build: "./configure && make", libs: []Library{libpolylib64},
 			planLine: "LIBS=-lpolylib64 ./configure && make"},
+		{name: "a configure autoconf did not write (netkit's confgen sets LIBS= itself): make's command line, over its MCONFIG's LIBS",
+			setup: polylibSetup, build: "./configure && make -j$(nproc)", libs: []Library{libpolylib64}, tree: netkitTree(t),
+			planLine: "./configure && make LIBS='-lpolylib64' -j$(nproc)"},
 		{name: "cmake", setup: polylibSetup, build: "cmake -S . -B build && cmake --build build", libs: []Library{libpolylib64},
 			planLine: "cmake -DCMAKE_EXE_LINKER_FLAGS=" + wrappedPolylib + " -DCMAKE_SHARED_LINKER_FLAGS=" + wrappedPolylib +
 				" -DCMAKE_MODULE_LINKER_FLAGS=" + wrappedPolylib + " -S . -B build && cmake --build build"},
@@ -180,6 +183,14 @@ func TestLinkLibrary(t *testing.T) {
 			}
 		})
 	}
+}
+
+// netkitTree is netkit-rwall 0.17's build files: a confgen configure that writes
+// MCONFIG (LIBS= empty, as configure left it), a top-level Makefile that only recurses,
+// and rwall/Makefile, whose link line reads $(LIBS) from the MCONFIG it includes.
+func netkitTree(t *testing.T) memTree {
+	return memTree{"configure": readLog(t, "link-library/netkit-rwall/configure.head"), "Makefile": readLog(t, "link-library/netkit-rwall/Makefile"),
+		"rwall/Makefile": readLog(t, "link-library/netkit-rwall/rwall.Makefile"), "MCONFIG": readLog(t, "link-library/netkit-rwall/MCONFIG")}
 }
 
 // TestLinkLibraryOrder: a failure that misses both libatomic's libcalls and a
