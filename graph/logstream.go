@@ -10,13 +10,25 @@ import (
 	"github.com/eclipse-atesor/atesor-go/internal/logfile"
 )
 
-// logStream writes one command's whole output to the build log while the command runs:
-// the sandbox keeps only the head and tail of a long output in the result, the build log
-// on disk gets every byte. Writes never fail the command.
+// logStream writes one command's output to the build log while the command runs: the
+// sandbox keeps only the head and tail of a long output in the result, the build log on
+// disk gets every byte up to a bound. The output is the package's, so untrusted: a
+// configure that answers its own prompt forever on a closed stdin wrote 133 MB in seven
+// minutes (a held-back package's "select platform:" loop), and the command timeout
+// alone would have let it fill the host's disk with many times that. Writes never fail
+// the command.
 type logStream struct {
 	mu sync.Mutex
 	f  *os.File
+	// limit is how many more bytes of the output the log takes; dropped counts the rest.
+	limit, dropped int64
 }
+
+// Bounds of the build log: one command's output, and the whole log of a port.
+const (
+	maxCommandLog = 64 << 20
+	maxBuildLog   = 512 << 20
+)
 
 var _ io.Writer = (*logStream)(nil)
 
@@ -29,15 +41,25 @@ func (r *run) startLog(line string) *logStream {
 		return &logStream{}
 	}
 	fmt.Fprintf(f, "$ %s\n", line)
-	return &logStream{f: f}
+	limit := int64(maxCommandLog)
+	if st, err := f.Stat(); err == nil {
+		limit = max(0, min(limit, maxBuildLog-st.Size()))
+	}
+	return &logStream{f: f, limit: limit}
 }
 
 func (l *logStream) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.f != nil {
-		_, _ = l.f.Write(p)
+	if l.f == nil {
+		return len(p), nil
 	}
+	keep := min(int64(len(p)), l.limit)
+	if keep > 0 {
+		_, _ = l.f.Write(p[:keep])
+		l.limit -= keep
+	}
+	l.dropped += int64(len(p)) - keep
 	return len(p), nil
 }
 
@@ -47,6 +69,10 @@ func (l *logStream) end(res atesor.CommandResult) {
 	defer l.mu.Unlock()
 	if l.f == nil {
 		return
+	}
+	if l.dropped > 0 {
+		fmt.Fprintf(l.f, "\n[atesor: %d more bytes of this command's output are not in the log: it keeps %d MiB of a command and %d MiB in all]",
+			l.dropped, maxCommandLog>>20, maxBuildLog>>20)
 	}
 	fmt.Fprintf(l.f, "\n[exit %d, %s]\n\n", res.ExitCode, res.Duration.Round(1e6))
 	l.f.Close()
