@@ -10,9 +10,10 @@ import (
 // TestE2EScriptedGoXSys ports Debian's golang-github-grpc-ecosystem-go-grpc-prometheus
 // 1.2.0+git20191002 offline in module mode. Its go.mod pins golang.org/x/sys
 // v0.0.0-20180830151530-49385e6e1522, from before x/sys's linux/riscv64 port, so
-// x/sys/unix stops with "undefined: _CPU_SETSIZE", "undefined: Cmsghdr". With every
-// rule but go-xsys-riscv64 the port escalates in an error loop (go-portable-tags'
-// build tags change nothing there; the held-back run at bf8508b ended so); with it
+// x/sys/unix stops with "undefined: _CPU_SETSIZE", "undefined: Cmsghdr". Without
+// scripted repairs the port escalates there (with the rules before go-xsys-riscv64, the
+// held-back run at bf8508b ended in an error loop: go-portable-tags' build tags change
+// nothing in x/sys); with them
 // go.mod requires golang.org/x/sys v0.1.0, the examples verify, the tests pass and the
 // recipe replays it.
 //
@@ -21,7 +22,7 @@ func TestE2EScriptedGoXSys(t *testing.T) {
 	tier.Long(t)
 	runRepackedCase(t, repackedCase{pkg: "golang-github-grpc-ecosystem-go-grpc-prometheus",
 		file: "golang-github-grpc-ecosystem-go-grpc-prometheus_1.2.0+git20191002.6af20e3.orig.tar.gz", rule: "go-xsys-riscv64",
-		before: "error loop", analysis: "from before its linux/riscv64 port",
+		before: "undefined: _CPU_SETSIZE", analysis: "from before its linux/riscv64 port",
 		recipe: "go mod edit -require=golang.org/x/sys@v0.1.0", artifact: "server",
 		origin: &atesor.DistroSource{Distro: "debian", Package: "golang-github-grpc-ecosystem-go-grpc-prometheus",
 			Version: "1.2.0+git20191002.6af20e3-5", Suite: "trixie", Component: "main"}})
