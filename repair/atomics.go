@@ -244,11 +244,18 @@ func withLinkLib(plan atesor.BuildPlan, failedPhase string, le linkEnv, lib stri
 			if !mesonSetupCmd.MatchString(line) {
 				return line, false
 			}
-			args := " -Dc_link_args=" + wrapped
+			// A link_args option the line already sets (libatomic's, then another
+			// library's) takes the flag into its value: meson keeps the last -D of an
+			// option, so a second one would drop the first's library.
+			langs := []string{"c"}
 			if le.cpp {
-				args += " -Dcpp_link_args=" + wrapped
+				langs = []string{"cpp", "c"} // each inserts right after meson setup: c ends up first
 			}
-			return editWord(line, mesonSetupCmd, func(word string) string { return word + args }, reNever, "")
+			for _, lang := range langs {
+				opt := "-D" + lang + "_link_args"
+				line, _ = editWord(line, mesonSetupCmd, func(word string) string { return word + " " + opt + "=" + wrapped }, mesonLinkArgs(opt), wrapped)
+			}
+			return line, true
 		}},
 		{where: "CGO_LDFLAGS", all: true, do: func(line string) (string, bool) {
 			return editAll(line, goLinkWord, func(word string) string {
@@ -279,8 +286,11 @@ func withLinkLib(plan atesor.BuildPlan, failedPhase string, le linkEnv, lib stri
 	})
 }
 
-// reNever matches nothing: editWord's "existing" for a flag that is never set before.
-var reNever = regexp.MustCompile(`^\b\B$`)
+// mesonLinkArgs matches a meson setup line's -Dc_link_args= (or -Dcpp_link_args=) and
+// its value, as editWord's existing takes it.
+func mesonLinkArgs(opt string) *regexp.Regexp {
+	return re(`(?:^|\s)` + regexp.QuoteMeta(opt) + `=(?:'([^']*)'|"([^"]*)"|(\S*))`)
+}
 
 // cmakeLinkFlags adds flag (a wrapped -lNAME) to the linker flags of a cmake configure
 // line, into a value the line already sets or as new -D definitions.
