@@ -58,13 +58,7 @@ func TestE2EScriptedGoExclude(t *testing.T) {
 	}
 	rep := e.report(t, r.Package)
 	t.Logf("after: %s in %s: %s", r.Status, time.Since(start).Round(time.Second), r.Reason)
-	var fix *atesor.FixAttempt
-	for i, f := range rep.Fixes {
-		t.Logf("fix %d by %s/%s: %s (%s)", f.Attempt, f.Source, f.Rule, f.Strategy, f.Analysis)
-		if f.Source == atesor.FixSourceScripted && f.Rule == "go-exclude" {
-			fix = &rep.Fixes[i]
-		}
-	}
+	fix := scriptedFix(t, rep.Fixes, "go-exclude")
 	if fix == nil {
 		t.Fatal("no go-exclude fix")
 	}

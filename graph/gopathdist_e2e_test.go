@@ -60,13 +60,7 @@ func runGoDistCase(t *testing.T, c goDistCase) {
 	}
 	rep := e.report(t, r.Package)
 	t.Logf("after: %s in %s: %s", r.Status, time.Since(start).Round(time.Second), r.Reason)
-	var fix *atesor.FixAttempt
-	for i, f := range rep.Fixes {
-		t.Logf("fix %d by %s/%s: %s (%s)", f.Attempt, f.Source, f.Rule, f.Strategy, f.Analysis)
-		if f.Source == atesor.FixSourceScripted && f.Rule == c.rule {
-			fix = &rep.Fixes[i]
-		}
-	}
+	fix := scriptedFix(t, rep.Fixes, c.rule)
 	if fix == nil {
 		t.Fatalf("no %s fix", c.rule)
 	}

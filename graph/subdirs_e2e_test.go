@@ -38,6 +38,20 @@ type repackedCase struct {
 	tests int
 }
 
+// scriptedFix logs a port's fixes and returns the last scripted one of rule, nil when
+// none.
+func scriptedFix(t *testing.T, fixes []atesor.FixAttempt, rule string) *atesor.FixAttempt {
+	t.Helper()
+	var fix *atesor.FixAttempt
+	for i, f := range fixes {
+		t.Logf("fix %d by %s/%s: %s (%s)", f.Attempt, f.Source, f.Rule, f.Strategy, f.Analysis)
+		if f.Source == atesor.FixSourceScripted && f.Rule == rule {
+			fix = &fixes[i]
+		}
+	}
+	return fix
+}
+
 // withoutRepairRule leaves one scripted rule out of a port.
 func withoutRepairRule(name string) Option {
 	return func(o *options) { o.repair.skip = append(o.repair.skip, name) }
@@ -112,13 +126,7 @@ func runRepackedCase(t *testing.T, c repackedCase) {
 			t.Errorf("the build log does not say %q (%v)", c.built, err)
 		}
 	}
-	var fix *atesor.FixAttempt
-	for i, f := range rep.Fixes {
-		t.Logf("fix %d by %s/%s: %s (%s)", f.Attempt, f.Source, f.Rule, f.Strategy, f.Analysis)
-		if f.Source == atesor.FixSourceScripted && f.Rule == c.rule {
-			fix = &rep.Fixes[i]
-		}
-	}
+	fix := scriptedFix(t, rep.Fixes, c.rule)
 	if fix == nil {
 		t.Fatalf("verified without the %s rule", c.rule)
 	}
