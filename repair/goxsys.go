@@ -20,7 +20,7 @@ import (
 
 // goXSysUndefined is the go command's compile error in an x/sys/unix of the module
 // cache, with its version.
-var goXSysUndefined = re(`(?m)/pkg/mod/golang\.org/x/sys@(v[0-9][^/\s]*)/unix/\S+\.go:\d+:\d+: undefined: `)
+var goXSysUndefined = re(`(?m)\S*/pkg/mod/golang\.org/x/sys@(v[0-9][^/\s]*)/unix/\S+\.go:\d+:\d+: undefined: \S+`)
 
 // goXSysRISCV64 is the golang.org/x/sys release the fix requires: the first tagged
 // one (2022), long after its linux/riscv64 port, and old enough that its go.mod asks
@@ -64,7 +64,7 @@ func makeGoXSys(_ context.Context, f Failure, env Env) (*Fix, string) {
 		plan.Phases[i].Commands = slices.Insert(slices.Clone(ph.Commands), j, get)
 		return &Fix{
 			Analysis: fmt.Sprintf("the module requires golang.org/x/sys %s, from before its linux/riscv64 port: x/sys/unix has no riscv64 definitions (%s); "+
-				"the port requires golang.org/x/sys %s, which go.mod and go.sum then record.", old, firstMatchOf(f.text()+"\n"+f.Message, []*regexp.Regexp{goXSysUndefinedLine}), goXSysRISCV64),
+				"the port requires golang.org/x/sys %s, which go.mod and go.sum then record.", old, m[0], goXSysRISCV64),
 			Strategy: "require golang.org/x/sys@" + goXSysRISCV64 + " in go.mod before the build",
 			Plan:     &plan,
 		}, ""
@@ -76,6 +76,3 @@ func makeGoXSys(_ context.Context, f Failure, env Env) (*Fix, string) {
 // is refused by validate's no-remote-code rule; go mod tidy then fetches it as any
 // build of the module fetches its requirements, and records its go.sum lines).
 const goXSysRequire = "GOTOOLCHAIN=auto go mod edit -require=golang.org/x/sys@" + goXSysRISCV64 + " && GOTOOLCHAIN=auto go mod tidy"
-
-// goXSysUndefinedLine is the first such error line, for the analysis.
-var goXSysUndefinedLine = re(`(?m)\S*/golang\.org/x/sys@v[^/\s]*/unix/\S+\.go:\d+:\d+: undefined: \S+`)

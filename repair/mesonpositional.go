@@ -90,14 +90,14 @@ func mesonCallAt(src string, line, col int) (name string, open int, why string) 
 		end = len(src) - start
 	}
 	text := src[start : start+end]
-	if col < 0 || col >= len(text) || !isMesonIdent(text[col]) {
+	if col < 0 || col >= len(text) || !isIdentByte(text[col], false) {
 		return "", 0, "no function name at the error's column"
 	}
 	from, to := col, col
-	for from > 0 && (isMesonIdent(text[from-1]) || text[from-1] == '.') {
+	for from > 0 && (isIdentByte(text[from-1], false) || text[from-1] == '.') {
 		from--
 	}
-	for to < len(text) && isMesonIdent(text[to]) {
+	for to < len(text) && isIdentByte(text[to], false) {
 		to++
 	}
 	name = text[from:to]
@@ -106,10 +106,6 @@ func mesonCallAt(src string, line, col int) (name string, open int, why string) 
 		return "", 0, name + " is not called there"
 	}
 	return name, start + to + (len(text[to:]) - len(rest)), ""
-}
-
-func isMesonIdent(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // positionalSpans returns the byte spans of the positional string arguments of the call
@@ -124,9 +120,9 @@ func positionalSpans(src string, open int) (spans [][2]int, args []string, why s
 			return spans, args, ""
 		}
 		if src[i] != '\'' {
-			if isMesonIdent(src[i]) {
+			if isIdentByte(src[i], false) {
 				j := i
-				for j < len(src) && isMesonIdent(src[j]) {
+				for j < len(src) && isIdentByte(src[j], false) {
 					j++
 				}
 				if k := skipMesonSpace(src, j); k < len(src) && src[k] == ':' {
