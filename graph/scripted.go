@@ -101,6 +101,7 @@ func (r *run) scriptedFix(ctx context.Context, s *atesor.State, last *atesor.Err
 		Plan: s.Plan, Completed: s.CompletedPhases, RepoDir: s.RepoDir, Tree: r.liveTree(s),
 		Sandbox: r.sb, Packages: r.packageFinder(ctx, s), Distribution: r.distribution(s), GoPackage: r.goPackage(s), Fixes: s.FixAttempts,
 		Locate: repair.SandboxLocator(r.sb, s.Platform, buildEnv(s)), PackageFiles: repair.SandboxPackageFiles(r.sb, s.Platform, buildEnv(s)), Libraries: repair.SandboxLibraries(r.sb, buildEnv(s)),
+		Namespaces: repair.SandboxNamespaces(r.sb, buildEnv(s)),
 		Apply: func(ctx context.Context, actions []atesor.Action, attempt *atesor.FixAttempt) error {
 			return r.applyActions(ctx, s, actions, attempt)
 		},

@@ -168,7 +168,7 @@ func (sv supervisor) afterFailure(s *atesor.State, req atesor.Request) string {
 	if last != nil && last.Node == NodeBuild && strings.HasPrefix(last.Message, emulatorFaultPrefix) {
 		return sv.escalate(s, atesor.FailureInfra, excerpt.FirstLine(last.Message))
 	}
-	if cat, ok := errorLoop(s.Errors); ok {
+	if cat, ok := errorLoop(s.Errors, s.FixAttempts); ok {
 		return sv.escalate(s, atesor.FailureEscalated, fmt.Sprintf("error loop: %d %s errors in a row", errorLoopLength, cat))
 	}
 	if s.Attempts >= req.MaxAttempts {
@@ -215,23 +215,52 @@ func (sv supervisor) escalate(s *atesor.State, class atesor.FailureClass, reason
 }
 
 // errorLoop reports whether the last errorLoopLength build or verify errors share one
-// category.
-func errorLoop(errs []atesor.ErrorRecord) (atesor.ErrorCategory, bool) {
-	var cats []atesor.ErrorCategory
-	for i := len(errs) - 1; i >= 0 && len(cats) < errorLoopLength; i-- {
+// category, unless they are progress: each a different error, and each before the last
+// answered by a scripted rule. A rule answers an error once per run and the attempt
+// limit still holds, so distinct errors each repaired by a rule are the rules working
+// through an old source one compile error at a time (pktanon: a versioned namespace,
+// then <stdexcept>, then <cstdint>), not a fixer going round in circles; the same error
+// again, or a model's fix in between, still ends the run.
+func errorLoop(errs []atesor.ErrorRecord, fixes []atesor.FixAttempt) (atesor.ErrorCategory, bool) {
+	var window []atesor.ErrorRecord
+	for i := len(errs) - 1; i >= 0 && len(window) < errorLoopLength; i-- {
 		if errs[i].Node == NodeBuild || errs[i].Node == NodeVerify {
-			cats = append(cats, errs[i].Category)
+			window = append(window, errs[i])
 		}
 	}
-	if len(cats) < errorLoopLength {
+	if len(window) < errorLoopLength {
 		return "", false
 	}
-	for _, c := range cats[1:] {
-		if c != cats[0] {
+	for _, e := range window[1:] {
+		if e.Category != window[0].Category {
 			return "", false
 		}
 	}
-	return cats[0], true
+	if scriptedProgress(window, fixes) {
+		return "", false
+	}
+	return window[0].Category, true
+}
+
+// scriptedProgress reports whether the errors (newest first) are pairwise different and
+// every one but the newest was answered by a scripted fix.
+func scriptedProgress(window []atesor.ErrorRecord, fixes []atesor.FixAttempt) bool {
+	var keys []string
+	for _, e := range window {
+		key := normalizeError(e.Message)
+		if slices.Contains(keys, key) {
+			return false
+		}
+		keys = append(keys, key)
+	}
+	for _, key := range keys[1:] {
+		if !slices.ContainsFunc(fixes, func(f atesor.FixAttempt) bool {
+			return f.Source == atesor.FixSourceScripted && normalizeError(f.Error) == key
+		}) {
+			return false
+		}
+	}
+	return true
 }
 
 func replanSignature(msg string) string {

@@ -203,6 +203,39 @@ func TestSupervisorRouting(t *testing.T) {
 			s.Record(failedBuild("c.c:3:1: error: z"))
 			return s
 		}, NodeEscalate, atesor.FailureEscalated, 3},
+		{"distinct errors each repaired by a scripted rule go on", false, func() *atesor.State {
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeBuild, Attempts: 2},
+			}
+			s.Record(failedBuild("a.c:1:1: error: x"))
+			s.Record(failedBuild("b.c:2:1: error: y"))
+			s.Record(failedBuild("c.c:3:1: error: z"))
+			s.FixAttempts = []atesor.FixAttempt{{Attempt: 1, Error: "a.c:1:1: error: x", Source: atesor.FixSourceScripted, Rule: "r1"},
+				{Attempt: 2, Error: "b.c:2:1: error: y", Source: atesor.FixSourceScripted, Rule: "r2"}}
+			return s
+		}, NodeFix, "", 3},
+		{"the same error again after scripted fixes is a loop", false, func() *atesor.State {
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeBuild, Attempts: 2},
+			}
+			s.Record(failedBuild("a.c:1:1: error: x"))
+			s.Record(failedBuild("b.c:2:1: error: y"))
+			s.Record(failedBuild("a.c:9:1: error: x"))
+			s.FixAttempts = []atesor.FixAttempt{{Attempt: 1, Error: "a.c:1:1: error: x", Source: atesor.FixSourceScripted, Rule: "r1"},
+				{Attempt: 2, Error: "b.c:2:1: error: y", Source: atesor.FixSourceScripted, Rule: "r2"}}
+			return s
+		}, NodeEscalate, atesor.FailureEscalated, 3},
+		{"a model's fix among them is a loop", false, func() *atesor.State {
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeBuild, Attempts: 2},
+			}
+			s.Record(failedBuild("a.c:1:1: error: x"))
+			s.Record(failedBuild("b.c:2:1: error: y"))
+			s.Record(failedBuild("c.c:3:1: error: z"))
+			s.FixAttempts = []atesor.FixAttempt{{Attempt: 1, Error: "a.c:1:1: error: x", Source: atesor.FixSourceScripted, Rule: "r1"},
+				{Attempt: 2, Error: "b.c:2:1: error: y", Source: atesor.FixSourceModel}}
+			return s
+		}, NodeEscalate, atesor.FailureEscalated, 3},
 		{"unrecoverable category escalates", false, func() *atesor.State {
 			s := &atesor.State{
 				RoutePart: atesor.RoutePart{LastNode: NodeBuild},

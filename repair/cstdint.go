@@ -87,16 +87,21 @@ func makeCstdint(ctx context.Context, f Failure, env Env) (*Fix, string) {
 // first #include (after the include guard or #pragma once when it has none), or why it
 // makes none.
 func cstdintDiff(rel, content string) (string, string) {
-	lines := strings.Split(content, "\n")
-	at := -1
-	for i, l := range lines {
+	for _, l := range strings.Split(content, "\n") {
 		if cstdintHave.MatchString(l) {
 			return "", "it already includes <cstdint> or <stdint.h>"
 		}
-		if at < 0 && cppInclude.MatchString(l) {
-			at = i
-		}
 	}
+	return includeDiff(rel, content, "cstdint"), ""
+}
+
+// includeDiff returns the unified diff that adds #include <header> for each header
+// before the file's first #include, or after its include guard or #pragma once when it
+// has none: where a system header goes, before anything that could use what it
+// declares.
+func includeDiff(rel, content string, headers ...string) string {
+	lines := strings.Split(content, "\n")
+	at := slices.IndexFunc(lines, cppInclude.MatchString)
 	if at < 0 {
 		at = afterGuard(lines)
 	}
@@ -104,10 +109,20 @@ func cstdintDiff(rel, content string) (string, string) {
 	if at < len(lines) && strings.HasSuffix(lines[at], "\r") {
 		cr = "\r"
 	}
-	if at >= len(lines) || (at == len(lines)-1 && lines[at] == "") {
-		return fmt.Sprintf("--- a/%s\n+++ b/%s\n@@ -%d,0 +%d @@\n+#include <cstdint>%s\n", rel, rel, at, at+1, cr), ""
+	var add strings.Builder
+	for _, h := range headers {
+		fmt.Fprintf(&add, "+#include <%s>%s\n", h, cr)
 	}
-	return fmt.Sprintf("--- a/%s\n+++ b/%s\n@@ -%d +%d,2 @@\n+#include <cstdint>%s\n %s\n", rel, rel, at+1, at+1, cr, lines[at]), ""
+	count := func(n int) string {
+		if n == 1 {
+			return ""
+		}
+		return fmt.Sprintf(",%d", n)
+	}
+	if at >= len(lines) || (at == len(lines)-1 && lines[at] == "") {
+		return fmt.Sprintf("--- a/%s\n+++ b/%s\n@@ -%d,0 +%d%s @@\n%s", rel, rel, at, at+1, count(len(headers)), add.String())
+	}
+	return fmt.Sprintf("--- a/%s\n+++ b/%s\n@@ -%d +%d%s @@\n%s %s\n", rel, rel, at+1, at+1, count(len(headers)+1), add.String(), lines[at])
 }
 
 // afterGuard is the index of the line after a header's #pragma once or include guard

@@ -26,6 +26,18 @@
 //   - cxx-cstdint: C++ that uses uint64_t and friends without <cstdint>, which GCC
 //     13's libstdc++ no longer brings in through its other headers, gets #include
 //     <cstdint> before the first #include of each file the errors name (a recorded patch);
+//   - cxx-std-header: C++ that uses a standard library name without its header (pktanon's
+//     std::runtime_error after <string> alone), which a newer libstdc++ no longer brings
+//     in through its other headers, gets the #include GCC's note names ("this is probably
+//     fixable by adding '#include <stdexcept>'") before the first #include of each file
+//     the notes name (recorded patches); refused where the file already includes it;
+//   - cxx-versioned-namespace: C++ that names a library's versioned namespace the
+//     installed headers no longer declare (pktanon's xercesc_3_1 against Xerces-C 3.2)
+//     gets the unversioned alias the headers declare (namespace xercesc = ...), else
+//     their one other version ([NamespaceFunc] greps the sandbox's headers), where the
+//     name is a namespace (X::, using namespace X) in the files the errors name and the
+//     tree's other C/C++ files, as recorded patches; refused when no installed header
+//     declares the name's base, or several versions and no alias;
 //   - gxx-permissive: C++ errors GCC accepts under -fpermissive (old code a newer
 //     compiler rejects) get the flag through CMAKE_CXX_FLAGS of the build type or
 //     CXXFLAGS at configure time;

@@ -55,6 +55,10 @@ type Input struct {
 	// Libraries searches the installed packages' shared libraries for the symbols a
 	// link misses, for the link-library rule; nil when the sandbox cannot be searched.
 	Libraries LibraryFunc
+	// Namespaces searches the installed headers for the C++ namespaces a versioned name
+	// the sources use has become, for the cxx-versioned-namespace rule; nil when the
+	// sandbox cannot be searched.
+	Namespaces NamespaceFunc
 	// Fixes are the run's fix attempts so far: which rules already answered which
 	// error, and the number of the next attempt.
 	Fixes []atesor.FixAttempt
@@ -106,7 +110,7 @@ func Run(ctx context.Context, in Input) Result {
 			return sandbox.ReadBounded(ctx, in.Sandbox, path.Join(in.RepoDir, path.Clean("/"+rel)), sandbox.BoundConfigLog)
 		},
 		Packages: in.Packages, Distribution: in.Distribution, GoPackage: in.GoPackage, Fixes: in.Fixes, Locate: in.Locate,
-		PackageFiles: in.PackageFiles, RepoDir: in.RepoDir, Libraries: in.Libraries,
+		PackageFiles: in.PackageFiles, RepoDir: in.RepoDir, Libraries: in.Libraries, Namespaces: in.Namespaces,
 	}
 	var res Result
 	fixes := slices.Clone(in.Fixes)
