@@ -23,7 +23,8 @@ import (
 // TransformationsConfigurator.h (in the order make -j meets them). The port does not
 // verify: the +dfsg repack strips anonprimitives/cryptopan/, which libpktanon's
 // Makefile.am still builds, and Debian's packaging that replaces it is not read offline;
-// the test proves the rule, not the package.
+// the test proves the rule, not the package. Measured: 440 s in all (the escalation
+// without the rule, then the port with it, 4 min 34 s, to the attempt limit).
 //
 //	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2EScriptedCxxNamespace$' ./graph/
 func TestE2EScriptedCxxNamespace(t *testing.T) {
