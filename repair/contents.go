@@ -274,7 +274,10 @@ type ContentsOptions struct {
 // of architecture-independent packages (Contents-all: autoconf, automake, header-only
 // libraries), each checked against the SHA-256 and size that the suite's signed
 // InRelease lists (internal/debarchive: the cached copy while it matches, else the
-// mirror's; the InRelease is renewed after MaxAge with a conditional request).
+// mirror's; the InRelease is renewed after MaxAge with a conditional request), or that
+// the signed InRelease of the suite's other name (stable) lists, when the mirror keeps
+// an older Contents file than the suite's newest InRelease names
+// ([debarchive.Client.LookupIndex]).
 //
 // The cut-down index is kept next to the downloads (a gob file, keyed by the hashes of
 // the files it was made from), so later runs load it in well under a second instead of
@@ -292,21 +295,19 @@ func OpenContents(ctx context.Context, opts ContentsOptions) (*Contents, error) 
 	if err != nil {
 		return nil, fmt.Errorf("repair: the Contents index: %w", err)
 	}
-	rel, err := client.Release(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("repair: the Contents index: %w", err)
-	}
 	// The index's format is part of its key: an index saved before the Go packages
 	// were indexed is made again.
 	gzFiles, hashes := []string(nil), []string{contentsIndexFormat}
 	for _, arch := range []string{opts.Arch, "all"} {
 		name := opts.Component + "/Contents-" + arch + ".gz"
-		file, err := client.Index(ctx, name)
+		// Contents files are only looked up in, so one an older signed Release of the
+		// codename lists serves (a caching proxy may keep them longer than InRelease).
+		file, hash, _, err := client.LookupIndex(ctx, name)
 		if err != nil {
 			return nil, fmt.Errorf("repair: the Contents index: %w", err)
 		}
 		gzFiles = append(gzFiles, file)
-		hashes = append(hashes, rel.Files[name].SHA256)
+		hashes = append(hashes, hash.SHA256)
 	}
 	idx := strings.TrimSuffix(gzFiles[0], ".gz") + ".index"
 	if loaded, err := loadIndex(idx, hashes); err == nil {

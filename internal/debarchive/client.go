@@ -317,6 +317,49 @@ func (c *Client) Index(ctx context.Context, rel string) (string, error) {
 	return c.fetch(ctx, name, urls, filepath.Join(c.CacheDir, filepath.FromSlash(name)), want)
 }
 
+// LookupIndex is [Client.Index] for an index that is only looked things up in (the
+// Contents files: which package holds a file), where an older signed state of the
+// suite answers as well as the newest. When the mirror serves the index at its path
+// but not the file the suite's Release lists, the Release of the suite's other name
+// (stable for trixie, trixie for stable: a signed Release of the same codename, which
+// a mirror or caching proxy may keep in step with the index when the suite's own is
+// newer) is asked for it. A file no signed Release of the codename lists is never
+// returned. It also returns the hash the file was checked against and that Release's
+// date.
+//
+// Not for indexes a build is made from (Sources, Packages): there an older state is a
+// rollback, which [Client.Index] refuses.
+func (c *Client) LookupIndex(ctx context.Context, rel string) (string, FileHash, time.Time, error) {
+	r, err := c.Release(ctx)
+	if err != nil {
+		return "", FileHash{}, time.Time{}, err
+	}
+	file, err := c.Index(ctx, rel)
+	if err == nil {
+		return file, r.Files[rel], r.Date, nil
+	}
+	other := r.Suite
+	if other == c.Suite {
+		other = r.Codename
+	}
+	if !errors.Is(err, ErrUnverified) || other == "" || other == c.Suite {
+		return "", FileHash{}, time.Time{}, err
+	}
+	alias := &Client{Mirror: c.Mirror, Suite: other, CacheDir: c.CacheDir, MaxAge: c.MaxAge, Verifier: c.Verifier, HTTP: c.HTTP, Now: c.Now}
+	ar, aerr := alias.Release(ctx)
+	switch {
+	case aerr != nil:
+		return "", FileHash{}, time.Time{}, fmt.Errorf("%w; the suite's other name %s: %w", err, other, aerr)
+	case ar.Codename != r.Codename:
+		return "", FileHash{}, time.Time{}, fmt.Errorf("%w; dists/%s/InRelease is of codename %q, not %q (%w)", err, other, ar.Codename, r.Codename, ErrUnverified)
+	}
+	file, aerr = alias.Index(ctx, rel)
+	if aerr != nil {
+		return "", FileHash{}, time.Time{}, fmt.Errorf("%w; the suite's other name %s: %w", err, other, aerr)
+	}
+	return file, ar.Files[rel], ar.Date, nil
+}
+
 // Pool returns the cached, verified copy of the pool file rel (pool/main/z/zlib/...),
 // downloading it when missing or not what want says; want comes from a verified index
 // (a Sources or Packages entry).

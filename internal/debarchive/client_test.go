@@ -250,3 +250,69 @@ func TestOpen(t *testing.T) {
 		t.Errorf("no keyrings: %v, verifier %#v", err, c.Verifier)
 	}
 }
+
+// TestClientLookupIndex: a mirror that serves the suite's newest InRelease but keeps an
+// older Contents file, which the signed InRelease of the suite's other name (stable for
+// trixie) lists, gives that file to LookupIndex and not to Index; a file neither
+// Release lists, or another codename's Release, is still refused.
+func TestClientLookupIndex(t *testing.T) {
+	signer := debiantest.NewSigner(t, "Test Archive")
+	const contents = "main/Contents-riscv64.gz"
+	older, newer := []byte("usr/include/zlib.h  libdevel/zlib1g-dev\n"), []byte("usr/include/zlib.h  libdevel/zlib1g-dev\nusr/bin/x  utils/x\n")
+	earlier := released.Add(-60 * 24 * time.Hour)
+	// named signs a Release of the files for suite name, codename trixie.
+	named := func(a *debiantest.Archive, name, codename string, date time.Time, content []byte) []byte {
+		rel := a.Release(suite, "", date, map[string][]byte{"dists/" + suite + "/" + contents: content})
+		rel = bytes.Replace(rel, []byte("Suite: trixie\n"), []byte("Suite: "+name+"\n"), 1)
+		rel = bytes.Replace(rel, []byte("Codename: trixie\n"), []byte("Codename: "+codename+"\n"), 1)
+		return signer.ClearSign(t, rel)
+	}
+	tests := []struct {
+		name      string
+		served    []byte // at both names' Contents path
+		stable    []byte // dists/stable/InRelease; nil: none
+		want      []byte // LookupIndex's file; nil: an unverified error
+		wantDated time.Time
+	}{
+		{"the suite's own file", newer, nil, newer, released},
+		{"an older file the other name's Release lists", older, []byte("older"), older, earlier},
+		{"a file no Release lists", []byte("evil"), []byte("older"), nil, time.Time{}},
+		{"the other name's Release of another codename", older, []byte("bookworm"), nil, time.Time{}},
+		{"no Release of the other name", older, nil, nil, time.Time{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := debiantest.NewArchive(t, signer, suite, released, map[string][]byte{"dists/" + suite + "/" + contents: newer})
+			a.Serve("dists/"+suite+"/InRelease", named(a, "stable", "trixie", released, newer))
+			a.Serve("dists/"+suite+"/"+contents, tt.served)
+			a.Serve("dists/stable/"+contents, tt.served)
+			switch string(tt.stable) {
+			case "older":
+				a.Serve("dists/stable/InRelease", named(a, "stable", "trixie", earlier, older))
+			case "bookworm":
+				a.Serve("dists/stable/InRelease", named(a, "stable", "bookworm", earlier, older))
+			}
+			c := client(a, signer.Keyring, t.TempDir())
+			c.Now = func() time.Time { return released.Add(48 * time.Hour) }
+			file, hash, dated, err := c.LookupIndex(context.Background(), contents)
+			if tt.want == nil {
+				if err == nil || !errors.Is(err, debarchive.ErrUnverified) {
+					t.Fatalf("LookupIndex = %s, %v; want an unverified error", file, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, _ := os.ReadFile(file); !bytes.Equal(b, tt.want) {
+				t.Errorf("LookupIndex's file holds %q, want %q", b, tt.want)
+			}
+			if hash.SHA256 != sum(tt.want) || !dated.Equal(tt.wantDated) {
+				t.Errorf("LookupIndex's hash %s, dated %s; want %s, %s", hash.SHA256, dated, sum(tt.want), tt.wantDated)
+			}
+			if _, err := c.Index(context.Background(), contents); (err == nil) != bytes.Equal(tt.want, newer) {
+				t.Errorf("Index after LookupIndex: %v", err)
+			}
+		})
+	}
+}
