@@ -34,6 +34,12 @@ const (
 	// entry (cannot find package "github.com/onsi/ginkgo" in any of: ...): Debian's
 	// golang-*-dev packages install their sources under usr/share/gocode/src.
 	KindGoPackage FileKind = "go-package"
+	// KindCMakePackage is a CMake package that find_package() found no configuration
+	// file of (Could not find a package configuration file provided by "Kodi"): the
+	// -dev package that installs KodiConfig.cmake or kodi-config.cmake below usr/lib or
+	// usr/share, where CMake's search looks. Its name is looked up in lower case, as
+	// CMake matches the package name in the directories it searches.
+	KindCMakePackage FileKind = "cmake-package"
 )
 
 // GoPackageFunc returns the distro package that installs the sources of a Go import
@@ -137,7 +143,8 @@ func interesting(line []byte) bool {
 			return true
 		}
 	}
-	return false
+	// CMake package configuration files under usr/share (usr/lib's are above).
+	return bytes.HasPrefix(line, []byte("usr/share/")) && bytes.Contains(line, []byte("onfig.cmake"))
 }
 
 // classifyPath returns the kind and lookup name of an archive path, or "" when the
@@ -165,11 +172,19 @@ func classifyPath(p, triplet string) (FileKind, string) {
 	case strings.HasSuffix(base, ".pc") && strings.HasSuffix(dir, "/pkgconfig") &&
 		(strings.HasPrefix(dir, "usr/lib/") || strings.HasPrefix(dir, "usr/share/")):
 		return KindPkgConfig, strings.TrimSuffix(base, ".pc")
+	case (strings.HasPrefix(dir, "usr/lib/") || strings.HasPrefix(dir, "usr/share/")) && !strings.HasPrefix(dir, "usr/share/doc/") &&
+		cmakeConfigFile.MatchString(base):
+		m := cmakeConfigFile.FindStringSubmatch(base)
+		return KindCMakePackage, strings.ToLower(m[1] + m[2])
 	case strings.HasPrefix(base, "lib") && (strings.HasSuffix(base, ".so") || strings.HasSuffix(base, ".a")) && libDir(dir, triplet):
 		return KindLibrary, base
 	}
 	return "", ""
 }
+
+// cmakeConfigFile is the name of a CMake package configuration file, which
+// find_package() looks for in config mode: NameConfig.cmake or name-config.cmake.
+var cmakeConfigFile = re(`^(?:([A-Za-z0-9_.+-]+)Config|([A-Za-z0-9_.+-]+)-config)\.cmake$`)
 
 func libDir(dir, triplet string) bool {
 	switch dir {
@@ -202,6 +217,8 @@ func (c *Contents) Providers(kind FileKind, name string) []string {
 				}
 			}
 		}
+	case KindCMakePackage:
+		pkgs = appendNew(pkgs, c.byKey[string(kind)+"\x00"+strings.ToLower(name)]...)
 	default:
 		pkgs = appendNew(pkgs, c.byKey[string(kind)+"\x00"+name]...)
 	}
@@ -326,7 +343,7 @@ func OpenContents(ctx context.Context, opts ContentsOptions) (*Contents, error) 
 }
 
 // contentsIndexFormat names the kinds a saved index holds.
-const contentsIndexFormat = "kinds: header library pkg-config program go-package"
+const contentsIndexFormat = "kinds: header library pkg-config program go-package cmake-package"
 
 // indexFile is the gob form of a cut-down index.
 type indexFile struct {

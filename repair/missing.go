@@ -37,6 +37,7 @@ var missingPatterns = []struct {
 	{KindProgram, re(`Could NOT find (PkgConfig) `)},
 	{KindProgram, re(`unable to find a build program corresponding to "(Ninja)"`)},
 	{KindProgram, re(`exec: "([A-Za-z0-9_.+-]+)": executable file not found in \$PATH`)},   // the go command (cgo's gcc, pkg-config)
+	{KindCMakePackage, re(`Could not find a package\s+configuration\s+file\s+provided\s+by\s+"([A-Za-z0-9_.+-]+)"`)},
 	{KindGoPackage, re(`cannot find package "([A-Za-z0-9][A-Za-z0-9_.~/+-]*)" in any of`)}, // a GOPATH build's import
 }
 
@@ -122,7 +123,7 @@ func missingPackageRule() Rule {
 	}
 	return Rule{
 		Name: "missing-package",
-		Doc:  "a missing header, library, pkg-config module or program: install the distro package that provides it",
+		Doc:  "a missing header, library, pkg-config module, program or CMake package: install the distro package that provides it",
 		Categories: []atesor.ErrorCategory{atesor.CategoryDependency, atesor.CategoryLinking, atesor.CategoryMissingTool,
 			atesor.CategoryConfiguration, atesor.CategoryCompilation, atesor.CategoryUnknown},
 		Signatures: sigs,
