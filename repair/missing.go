@@ -36,7 +36,7 @@ var missingPatterns = []struct {
 	{KindProgram, re(`Could not find (?:program|executable) '?([A-Za-z0-9_.+-]+)`)},
 	{KindProgram, re(`Could NOT find (PkgConfig) `)},
 	{KindProgram, re(`unable to find a build program corresponding to "(Ninja)"`)},
-	{KindProgram, re(`exec: "([A-Za-z0-9_.+-]+)": executable file not found in \$PATH`)},   // the go command (cgo's gcc, pkg-config)
+	{KindProgram, re(`exec: "([A-Za-z0-9_.+-]+)": executable file not found in \$PATH`)}, // the go command (cgo's gcc, pkg-config)
 	{KindCMakePackage, re(`Could not find a package\s+configuration\s+file\s+provided\s+by\s+"([A-Za-z0-9_.+-]+)"`)},
 	{KindGoPackage, re(`cannot find package "([A-Za-z0-9][A-Za-z0-9_.~/+-]*)" in any of`)}, // a GOPATH build's import
 }
