@@ -103,11 +103,12 @@
 //     2.34), gets -DCATCH_CONFIG_NO_POSIX_SIGNALS, Catch2's switch that leaves the
 //     handler out, through the build system's C++ flags; the header's version and
 //     switch are read first, and any other code with the same error is refused;
-//   - missing-package: a missing header, library, pkg-config module, program or, for a
-//     GOPATH build, Go package is looked up in the archive's Contents index
-//     ([Contents]; a Go import path by its directory below usr/share/gocode/src, or by
-//     the Go-Import-Path of the distribution's sources, [GoPackageFunc]) and its
-//     package installed;
+//   - missing-package: a missing header, library, pkg-config module, program, CMake
+//     package (find_package() in config mode: NameConfig.cmake or name-config.cmake
+//     below usr/lib or usr/share) or, for a GOPATH build, Go package is looked up in the
+//     archive's Contents index ([Contents]; a Go import path by its directory below
+//     usr/share/gocode/src, or by the Go-Import-Path of the distribution's sources,
+//     [GoPackageFunc]) and its package installed;
 //   - go-import-major: a GOPATH build's import of a major version no distribution
 //     package installs (gopkg.in/yaml.v1) is rewritten, by recorded patches, to the
 //     major the Build-Depends or the plan install (gopkg.in/yaml.v2);
