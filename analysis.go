@@ -17,7 +17,10 @@ const (
 	BuildMeson     BuildSystem = "meson"
 	BuildCargo     BuildSystem = "cargo"
 	BuildGo        BuildSystem = "go"
-	BuildUnknown   BuildSystem = "unknown"
+	// BuildPerl is a Perl distribution built with ExtUtils::MakeMaker: Makefile.PL
+	// writes the Makefile, make compiles its XS code into blib/arch/auto/.
+	BuildPerl    BuildSystem = "perl"
+	BuildUnknown BuildSystem = "unknown"
 )
 
 // Dependency is a canonical dependency name with the file that shows it.
@@ -69,7 +72,7 @@ type PackageAnalysis struct {
 // BuildSystemClaim is the analyst's build system answer: the type, how sure it is and the
 // file that proves it.
 type BuildSystemClaim struct {
-	Type       BuildSystem `json:"type" jsonschema:"minLength=1" jsonschema_description:"cmake, autotools, make, meson, cargo, go or unknown"`
+	Type       BuildSystem `json:"type" jsonschema:"minLength=1" jsonschema_description:"cmake, autotools, make, meson, cargo, go, perl or unknown"`
 	Confidence float64     `json:"confidence,omitempty" jsonschema:"minimum=0,maximum=1"`
 	Reasoning  string      `json:"reasoning,omitempty" jsonschema_description:"the file that proves the build system"`
 }

@@ -16,6 +16,10 @@ type Detection struct {
 	// know riscv64; configure fails with "cannot guess build type" until they are
 	// replaced by current copies.
 	OutdatedConfigScripts []string `json:"outdated_config_scripts,omitempty"`
+	// Makefile is the makefile a make build reads with -f, relative to BuildDir, when
+	// make would not find it by itself: a platform makefile such as makefile.unx or
+	// Makefile.linux in a tree with no GNUmakefile, makefile or Makefile. Empty otherwise.
+	Makefile string `json:"makefile,omitempty"`
 	// TestTargets are the test targets (check, test) the top-level Makefile defines.
 	TestTargets  []string         `json:"test_targets,omitempty"`
 	Language     string           `json:"language,omitempty"`

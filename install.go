@@ -20,6 +20,13 @@ const (
 // scripted repair that turns the package's tests on answers this problem.
 const ProblemHeaderOnlyUntested = "no primary artifact: a header-only library whose test programs are not built"
 
+// ProblemPerlOnly starts the verification problem of a build whose install step staged
+// Perl modules and nothing compiled: a pure-Perl distribution (no XS or C code) has no
+// riscv64 program or library, so nothing proves a riscv64 port of it, and no fix can
+// honestly make one. A pure-Perl distribution is refused with it at once (see package
+// graph's supervisor); it is never verified.
+const ProblemPerlOnly = "no primary artifact: the install step staged Perl modules and nothing compiled"
+
 // Install is the build system's install step, run into a staging directory inside the
 // sandbox after a successful build: what it installed is the product of the port, as a
 // distribution would package it.

@@ -168,6 +168,12 @@ func (sv supervisor) afterFailure(s *atesor.State, req atesor.Request) string {
 	if last != nil && last.Node == NodeBuild && strings.HasPrefix(last.Message, emulatorFaultPrefix) {
 		return sv.escalate(s, atesor.FailureInfra, excerpt.FirstLine(last.Message))
 	}
+	if last != nil && last.Node == NodeVerify && strings.Contains(last.Message, atesor.ProblemPerlOnly) && purePerl(s.Detection) {
+		// Nothing here compiles: no fix can give it a riscv64 artifact without faking
+		// one, so neither a rule nor the model is asked.
+		return sv.escalate(s, atesor.FailureVerify, "nothing to port (detection found no XS or C source): "+
+			strings.TrimPrefix(excerpt.FirstLine(last.Message), "verification failed: "))
+	}
 	if cat, ok := errorLoop(s.Errors, s.FixAttempts); ok {
 		return sv.escalate(s, atesor.FailureEscalated, fmt.Sprintf("error loop: %d %s errors in a row", errorLoopLength, cat))
 	}
@@ -314,4 +320,10 @@ func lastFailureMessage(s *atesor.State) string {
 		}
 	}
 	return lastMessage(s)
+}
+
+// purePerl reports whether detection found a Perl distribution with no XS or C
+// source, whose language it then names Perl.
+func purePerl(d *atesor.Detection) bool {
+	return d != nil && d.BuildSystem == atesor.BuildPerl && d.Language == "Perl"
 }

@@ -243,6 +243,20 @@ func TestSupervisorRouting(t *testing.T) {
 			s.Record(failedBuild("write error: No space left on device"))
 			return s
 		}, NodeEscalate, atesor.FailureEscalated, 1},
+		{"a pure-Perl distribution is refused at once", false, func() *atesor.State {
+			s := &atesor.State{RoutePart: atesor.RoutePart{LastNode: NodeVerify}, DetectionPart: atesor.DetectionPart{
+				Detection: &atesor.Detection{BuildSystem: atesor.BuildPerl, Language: "Perl"}}}
+			s.Record(atesor.ErrorRecord{Node: NodeVerify, Message: "verification failed: " + atesor.ProblemPerlOnly + " (3 Perl modules, no XS shared object, program or library): x",
+				Category: atesor.CategoryArchitecture})
+			return s
+		}, NodeEscalate, atesor.FailureVerify, 1},
+		{"an XS distribution that staged only Perl goes to the fixer", false, func() *atesor.State {
+			s := &atesor.State{RoutePart: atesor.RoutePart{LastNode: NodeVerify}, DetectionPart: atesor.DetectionPart{
+				Detection: &atesor.Detection{BuildSystem: atesor.BuildPerl, Language: "C"}}}
+			s.Record(atesor.ErrorRecord{Node: NodeVerify, Message: "verification failed: " + atesor.ProblemPerlOnly + " (3 Perl modules, no XS shared object, program or library): x",
+				Category: atesor.CategoryArchitecture})
+			return s
+		}, NodeFix, "", 1},
 		{"emulator fault is infra", false, func() *atesor.State {
 			s := &atesor.State{
 				RoutePart: atesor.RoutePart{LastNode: NodeBuild},

@@ -19,6 +19,8 @@ var planSystems = []struct {
 	{atesor.BuildCargo, regexp.MustCompile(`(?:^|&&|;|\s)cargo\s+(?:build|test|install)\b`)},
 	{atesor.BuildAutotools, regexp.MustCompile(`(?:^|&&|;|\s)(?:\./|\.\./|\S+/)?configure(?:\s|$)`)},
 	{atesor.BuildGo, regexp.MustCompile(`(?:^|&&|;|\s)go\s+(?:build|install|test)\b`)},
+	// A Perl plan runs make after perl Makefile.PL: it is Perl's.
+	{atesor.BuildPerl, regexp.MustCompile(`(?:^|&&|;|\s)perl\s+(?:-\S+\s+)*Makefile\.PL\b`)},
 	{atesor.BuildMake, regexp.MustCompile(`(?:^|&&|;|\s)g?make(?:\s|$)`)},
 }
 

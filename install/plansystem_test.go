@@ -21,6 +21,9 @@ func TestPlanBuildSystem(t *testing.T) {
 		{[]string{"make -j$(nproc)"}, atesor.BuildMake},
 		{[]string{"GO111MODULE=off GOPATH=\"$PWD/.gopath:/usr/share/gocode\" go build ./..."}, atesor.BuildGo},
 		{[]string{"cargo build --release"}, atesor.BuildCargo},
+		{[]string{"PERL_MM_USE_DEFAULT=1 perl -I. Makefile.PL && make -j$(nproc)"}, atesor.BuildPerl},
+		{[]string{"perl Makefile.PL", "make"}, atesor.BuildPerl},
+		{[]string{"perl -e 'print 1' && make"}, atesor.BuildMake},
 		{[]string{"echo configured", "./build.sh"}, atesor.BuildUnknown},
 	}
 	for _, tt := range tests {

@@ -129,8 +129,9 @@ func (st Stager) Stage(ctx context.Context, pkg Package) *atesor.Install {
 }
 
 // commands returns the install method and its command lines for the package's build
-// system: DESTDIR for make, autotools and meson, DESTDIR with cmake --install, GOBIN
-// for go install, cargo install --root (a virtual workspace's built programs copied).
+// system: DESTDIR for make, autotools, Perl's MakeMaker and meson, DESTDIR with cmake
+// --install, GOBIN for go install, cargo install --root (a virtual workspace's built
+// programs copied).
 func commands(ctx context.Context, sb Execer, pkg Package) (string, []string, error) {
 	stage := StageDir(pkg.RepoDir)
 	bs, buildDir, shipped := atesor.BuildUnknown, "", false
@@ -162,7 +163,15 @@ func commands(ctx context.Context, sb Execer, pkg Package) (string, []string, er
 		}
 		return "meson", []string{clean + " && DESTDIR=" + q + " meson install -C " + shellwords.Quote(dir) + " --no-rebuild"}, nil
 	case atesor.BuildAutotools, atesor.BuildMake:
-		return "make", []string{clean + " && " + inDirLine(buildDir, "make install DESTDIR="+q)}, nil
+		mf := ""
+		if bs == atesor.BuildMake && pkg.Detection != nil && pkg.Detection.BuildSystem == atesor.BuildMake {
+			mf = knowledge.MakefileArgs(pkg.Detection) // the platform makefile the build read
+		}
+		return "make", []string{clean + " && " + inDirLine(buildDir, "make "+mf+"install DESTDIR="+q)}, nil
+	case atesor.BuildPerl:
+		// MakeMaker's Makefile honours DESTDIR; the module goes under the stage's
+		// site_perl directories.
+		return "perl", []string{clean + " && " + inDirLine(buildDir, "make install DESTDIR="+q)}, nil
 	case atesor.BuildGo:
 		mod := buildDir
 		if pkg.Detection != nil && pkg.Detection.ModuleDir != "" && pkg.Detection.ModuleDir != "." {

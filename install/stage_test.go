@@ -59,6 +59,27 @@ func TestStageMake(t *testing.T) {
 	}
 }
 
+// TestStagePerl: a Perl distribution installs with MakeMaker's DESTDIR, the staged
+// files libcrypt-rijndael-perl's port listed; a platform makefile's build installs
+// with the same make -f the build ran, in its directory.
+func TestStagePerl(t *testing.T) {
+	st, sb, _, _ := stagerOver(t)
+	sb.OnPrefix(`find . \( -type f -o -type l \) -print`, sandboxtest.OK("./usr/local/lib/riscv64-linux-gnu/perl/5.40.1/Crypt/Rijndael.pm\n"+
+		"./usr/local/lib/riscv64-linux-gnu/perl/5.40.1/auto/Crypt/Rijndael/Rijndael.so\n./usr/local/man/man3/Crypt::Rijndael.3pm\n"))
+	inst := st.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", Detection: &atesor.Detection{BuildSystem: atesor.BuildPerl}})
+	want := &atesor.Install{Method: "perl", StageDir: "/workspace/pkg/.atesor-stage", OK: true,
+		Commands: []string{"rm -rf '/workspace/pkg/.atesor-stage' && make install DESTDIR='/workspace/pkg/.atesor-stage'"},
+		Files: []string{"usr/local/lib/riscv64-linux-gnu/perl/5.40.1/Crypt/Rijndael.pm", "usr/local/lib/riscv64-linux-gnu/perl/5.40.1/auto/Crypt/Rijndael/Rijndael.so",
+			"usr/local/man/man3/Crypt::Rijndael.3pm"}}
+	if d := cmp.Diff(want, inst); d != "" {
+		t.Errorf("perl install (-want +got):\n%s", d)
+	}
+	mk := st.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", Detection: &atesor.Detection{BuildSystem: atesor.BuildMake, BuildDir: "src", Makefile: "Makefile.linux"}})
+	if d := cmp.Diff([]string{"rm -rf '/workspace/pkg/.atesor-stage' && cd 'src' && make -f Makefile.linux install DESTDIR='/workspace/pkg/.atesor-stage'"}, mk.Commands); d != "" {
+		t.Errorf("platform makefile install (-want +got):\n%s", d)
+	}
+}
+
 // TestStageChoices: the analysis' build system wins over the detection's; Go installs
 // with the fetched toolchain's line and the plan's tags; a build system without an
 // install step, and a failing step, are recorded, not fatal.

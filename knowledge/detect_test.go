@@ -28,11 +28,12 @@ type detected struct {
 	ModuleDir    string
 	HasCGO       bool
 	Alternatives []atesor.BuildCandidate
+	Makefile     string
 }
 
 func project(d *atesor.Detection) detected {
 	return detected{d.BuildSystem, d.Confidence, d.Evidence, d.ShippedConfigure, d.BuildDir, d.Language,
-		d.Dependencies, d.HasMain, d.MainPath, d.ModuleDir, d.HasCGO, d.Alternatives}
+		d.Dependencies, d.HasMain, d.MainPath, d.ModuleDir, d.HasCGO, d.Alternatives, d.Makefile}
 }
 
 func alt(bs atesor.BuildSystem, ev string, c float64) atesor.BuildCandidate {
@@ -94,6 +95,12 @@ func TestDetectTrees(t *testing.T) {
 			Alternatives: []atesor.BuildCandidate{alt(atesor.BuildCargo, "crates/cli/Cargo.toml", 0.85), alt(atesor.BuildCargo, "crates/core/Cargo.toml", 0.85)}}},
 		{"meson-subprojects", detected{BuildSystem: atesor.BuildMeson, Confidence: 0.95, Evidence: "meson.build", Language: "C",
 			Deps: []atesor.Dependency{dep("zlib", "meson.build:6"), dep("curl", "meson.build:7"), dep("inih", "meson.build:8")}}},
+		// Perl distributions: an XS module (its C is the language) and a pure-Perl one.
+		{"Crypt-Rijndael", detected{BuildSystem: atesor.BuildPerl, Confidence: 0.9, Evidence: "Makefile.PL", Language: "C", Deps: none}},
+		{"perl-pure", detected{BuildSystem: atesor.BuildPerl, Confidence: 0.9, Evidence: "Makefile.PL", Language: "Perl", Deps: none}},
+		// Platform makefiles only: at the top level, and one level down.
+		{"boxshade", detected{BuildSystem: atesor.BuildMake, Confidence: 0.8, Evidence: "makefile.unx", Language: "C", Deps: none, Makefile: "makefile.unx"}},
+		{"lutefisk", detected{BuildSystem: atesor.BuildMake, Confidence: 0.5, Evidence: "src/Makefile.linux", BuildDir: "src", Language: "C", Deps: none, Makefile: "Makefile.linux"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tree, func(t *testing.T) {
@@ -168,6 +175,13 @@ func TestDetectPrecedence(t *testing.T) {
 		{"Makefile.am only", map[string]string{"Makefile.am": "bin_PROGRAMS = x\n"}, atesor.BuildAutotools, "Makefile.am", false, ""},
 		{"configure alone", map[string]string{"configure": "#!/bin/sh\necho hi\n"}, atesor.BuildMake, "configure", true, ""},
 		{"configure dir is not a script", map[string]string{"configure/x.sh": "", "Makefile": mk}, atesor.BuildMake, "Makefile", false, ""},
+		{"Makefile.PL beats the Makefile it writes", map[string]string{"Makefile.PL": "use ExtUtils::MakeMaker;\nWriteMakefile(NAME => 'X');\n", "Makefile": mk, "X.xs": ""}, atesor.BuildPerl, "Makefile.PL", false, ""},
+		{"Module::Install Makefile.PL", map[string]string{"Makefile.PL": "use inc::Module::Install;\nname 'X';\nWriteAll;\n", "inc/Module/Install.pm": ""}, atesor.BuildPerl, "Makefile.PL", false, ""},
+		{"CMake beats Makefile.PL", map[string]string{"CMakeLists.txt": cm, "Makefile.PL": "WriteMakefile(NAME => 'X');\n"}, atesor.BuildCMake, "CMakeLists.txt", false, ""},
+		{"Makefile beats a platform makefile", map[string]string{"Makefile": mk, "makefile.unx": mk}, atesor.BuildMake, "Makefile", false, ""},
+		{"Makefile.linux beats makefile.gcc", map[string]string{"makefile.gcc": mk, "Makefile.linux": mk, "Makefile.sun": mk}, atesor.BuildMake, "Makefile.linux", false, ""},
+		{"a DOS makefile alone is not a build", map[string]string{"makefile.bcc": mk, "x.c": ""}, atesor.BuildUnknown, "", false, ""},
+		{"a Perl binding's Makefile.PL is not the build", map[string]string{"perl/Makefile.PL": "WriteMakefile(NAME => 'X');\n", "x.c": ""}, atesor.BuildUnknown, "", false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,13 @@
 // [ErrorExcerpts]), and the default build plans used when no model is available
 // ([DefaultPlan]).
 //
+// The build systems detection names are autotools (a shipped configure, or configure.ac
+// for autoreconf), CMake, meson, make, Go, cargo and Perl: a top-level Makefile.PL is a
+// Perl distribution built with ExtUtils::MakeMaker (perl Makefile.PL, make, make test;
+// its XS modules are the artifacts). A directory with no GNUmakefile, makefile or
+// Makefile but a Unix platform makefile (makefile.unx, Makefile.linux, ...) is a make
+// build whose commands name that makefile with -f ([atesor.Detection.Makefile]).
+//
 // Everything here is deterministic and makes zero LLM calls. Detection reads a source tree
 // on the host; it never writes to it.
 package knowledge

@@ -50,6 +50,7 @@ var canonicalPackages = []pkgRow{
 	{"gawk", "gawk", "gawk"},
 	{"xsltproc", "xsltproc", "libxslt"},
 	{"perl", "perl", "perl"},
+	{"perl-xs", "libperl-dev", "perl-dev"}, // what an XS module compiles and links against
 	{"python3", "python3", "python3"},
 	{"python3-dev", "python3-dev", "python3-dev"},
 	{"protoc", "protobuf-compiler", "protoc"},

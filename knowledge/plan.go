@@ -35,13 +35,23 @@ var toolDeps = map[atesor.BuildSystem][]string{
 	atesor.BuildMake:      {"build-essential", "pkg-config"},
 	atesor.BuildGo:        {"go"},
 	atesor.BuildCargo:     {"build-essential", "cargo", "pkg-config"},
+	// perl-xs are the headers and libperl an XS module compiles and links against.
+	atesor.BuildPerl: {"build-essential", "make", "perl", "perl-xs"},
 }
+
+// PerlConfigureLine is how the default Perl plan writes the Makefile, as Debian's
+// dh_auto_configure does: -I. because Perl no longer searches the current directory
+// and Module::Install's Makefile.PL loads its bundled inc/ from there, and
+// PERL_MM_USE_DEFAULT=1 so that a Makefile.PL that prompts takes its defaults instead
+// of waiting on a terminal.
+const PerlConfigureLine = "PERL_MM_USE_DEFAULT=1 perl -I. Makefile.PL"
 
 // DefaultPlan is the build plan for a standard build system made from the detection
 // alone, used when no model is available: a setup phase that installs the build tools and
 // the detected dependencies under the profile's package names, and a build phase with the
 // build system's usual commands (out-of-tree cmake and meson builds, make -j$(nproc),
-// go build -buildvcs=false, cargo build --release). It also returns the build system's
+// go build -buildvcs=false, cargo build --release, perl Makefile.PL then make for a Perl
+// distribution, whose tests are make test). It also returns the build system's
 // default test commands, which the finish step runs after verification.
 //
 // For an unknown build system it returns [DiscoveryPlan] and no test commands. The plans
@@ -104,11 +114,12 @@ func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []
 		}
 		tests = []string{"meson test -C " + out}
 	case atesor.BuildMake:
-		build = makeCmd(dir, "-j$(nproc)")
+		mf := MakefileArgs(det)
+		build = makeCmd(dir, mf+"-j$(nproc)")
 		// Run check when the Makefile has it, else test; a Makefile with neither has no
 		// tests to run.
 		if len(det.TestTargets) > 0 {
-			tests = []string{makeCmd(dir, det.TestTargets[0])}
+			tests = []string{makeCmd(dir, mf+det.TestTargets[0])}
 		}
 	case atesor.BuildGo:
 		if det.HasCGO {
@@ -135,6 +146,11 @@ func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []
 	case atesor.BuildCargo:
 		build = inDir(dir, "cargo build --release")
 		tests = []string{inDir(dir, "cargo test --release")}
+	case atesor.BuildPerl:
+		// The XS module lands in blib/arch/auto/<Module>/<Module>.so, the artifact
+		// verification checks; a pure-Perl distribution compiles nothing.
+		build = inDir(dir, PerlConfigureLine+" && make -j$(nproc)")
+		tests = []string{inDir(dir, "make test")}
 	default:
 		return DiscoveryPlan(p), nil, nil
 	}
@@ -241,6 +257,16 @@ func inDir(dir, cmd string) string {
 		return cmd
 	}
 	return "cd " + dir + " && " + cmd
+}
+
+// MakefileArgs is the -f argument, with its trailing space, that a make command of the
+// detected build needs when its makefile is one make does not read by itself (a
+// platform makefile, [atesor.Detection.Makefile]); "" otherwise.
+func MakefileArgs(det *atesor.Detection) string {
+	if det == nil || det.Makefile == "" {
+		return ""
+	}
+	return "-f " + shellQuote(det.Makefile) + " "
 }
 
 func makeCmd(dir, args string) string {

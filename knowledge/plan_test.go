@@ -56,6 +56,11 @@ func TestDefaultPlanTrees(t *testing.T) {
 			[]string{"cargo test --release"}},
 		{"meson-subprojects", []string{"apt-get update && apt-get install -y build-essential meson ninja-build pkgconf zlib1g-dev libcurl4-openssl-dev",
 			"meson setup builddir && ninja -C builddir"}, []string{"meson test -C builddir"}},
+		{"Crypt-Rijndael", []string{"apt-get update && apt-get install -y build-essential make perl libperl-dev",
+			"PERL_MM_USE_DEFAULT=1 perl -I. Makefile.PL && make -j$(nproc)"}, []string{"make test"}},
+		// Platform makefiles: make -f names them, in the build directory.
+		{"boxshade", []string{"apt-get update && apt-get install -y build-essential pkgconf", "make -f makefile.unx -j$(nproc)"}, nil},
+		{"lutefisk", []string{"apt-get update && apt-get install -y build-essential pkgconf", "make -C src -f Makefile.linux -j$(nproc)"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tree, func(t *testing.T) {

@@ -55,6 +55,7 @@ var defaultTests = map[atesor.BuildSystem][]string{
 	atesor.BuildMeson:     {"meson test -C builddir"},
 	atesor.BuildGo:        {"go test -json ./..."},
 	atesor.BuildCargo:     {"cargo test --release"},
+	atesor.BuildPerl:      {"make test"},
 }
 
 // DefaultCommands are the build system's own test commands, for a package whose plan

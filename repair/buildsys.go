@@ -64,6 +64,10 @@ func makeNextBuildSystem(_ context.Context, f Failure, env Env) (*Fix, string) {
 			next.BuildDir = d
 		}
 		next.Alternatives = nil
+		next.Makefile = ""
+		if b := path.Base(alt.Evidence); alt.BuildSystem == atesor.BuildMake && !slices.Contains([]string{"GNUmakefile", "Makefile", "makefile", "configure"}, b) {
+			next.Makefile = b // a platform makefile (makefile.unx): make reads it with -f
+		}
 		plan, _, err := knowledge.DefaultPlan(&next, env.Platform)
 		if err != nil || len(plan.Phases) == 0 || (env.Plan != nil && samePlan(plan, *env.Plan)) {
 			continue

@@ -62,6 +62,9 @@ func TestNextBuildSystemSecondary(t *testing.T) {
 		{name: "a build beside the chosen one in a subdirectory that is the package's", det: immer(
 			atesor.BuildCandidate{BuildSystem: atesor.BuildMake, Evidence: "build/Makefile", Confidence: 0.3}),
 			plan: "make -C build -j$(nproc)"},
+		{name: "a platform makefile beside it is read with -f", det: immer(
+			atesor.BuildCandidate{BuildSystem: atesor.BuildMake, Evidence: "makefile.unx", Confidence: 0.8}),
+			plan: "make -f makefile.unx -j$(nproc)"},
 	}
 	p := debian(t)
 	for _, tt := range tests {

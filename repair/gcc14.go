@@ -3,11 +3,13 @@ package repair
 import (
 	"context"
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/staleobj"
 )
 
 // gcc14Diagnostics are the warnings GCC 14 made errors by default for C. Each is
@@ -178,7 +180,11 @@ func makeFlagsEdit(lang, add string, setsFlags bool) planEdit {
 	if lang == "CXX" {
 		flagsVar, flagsArg, compVar, compArg, comp = "CXXFLAGS", cxxflagsArg, "CXX", cxxArg, "c++"
 	}
-	return planEdit{where: flagsVar + " in make's environment", do: func(line string) (string, bool) {
+	where := flagsVar + " in make's environment"
+	if setsFlags {
+		where = compVar + " on make's command line (the makefile sets " + flagsVar + ")"
+	}
+	return planEdit{where: where, do: func(line string) (string, bool) {
 		if strings.Contains(line, "configure") || strings.Contains(line, "cmake") {
 			return line, false
 		}
@@ -267,8 +273,12 @@ func makefileSetsCFlags(ctx context.Context, env Env) bool {
 	return makefileSetsFlags(ctx, env, "C")
 }
 
-// makefileSetsFlags reports whether the top-level Makefile assigns lang's flags (CFLAGS
-// for C, CXXFLAGS for CXX) with = or :=, which overrides them from the environment.
+// makefileSetsFlags reports whether a makefile the plan's make commands read assigns
+// lang's flags (CFLAGS for C, CXXFLAGS for CXX) with = or :=, which overrides them
+// from the environment. A make command reads the makefile -f names (boxshade's
+// make -f makefile.unx), in the directory cd or -C names (make -C src -f
+// Makefile.linux), else the first of GNUmakefile, makefile and Makefile there; a plan
+// with no make command is read as one that runs make at the top level.
 func makefileSetsFlags(ctx context.Context, env Env, lang string) bool {
 	if env.ReadFile == nil {
 		return false
@@ -277,9 +287,25 @@ func makefileSetsFlags(ctx context.Context, env Env, lang string) bool {
 	if lang == "CXX" {
 		assigns = makeCXXFlags
 	}
-	for _, name := range []string{"GNUmakefile", "makefile", "Makefile"} {
-		if b, err := env.ReadFile(ctx, name); err == nil {
-			return assigns.Match(b)
+	var runs []staleobj.MakeRun
+	if env.Plan != nil {
+		runs = staleobj.MakeRuns(*env.Plan, env.RepoDir)
+	}
+	if len(runs) == 0 {
+		runs = []staleobj.MakeRun{{Dir: "."}}
+	}
+	for _, mk := range runs {
+		names := []string{"GNUmakefile", "makefile", "Makefile"}
+		if mk.Makefile != "" {
+			names = []string{mk.Makefile}
+		}
+		for _, name := range names {
+			if b, err := env.ReadFile(ctx, path.Join(mk.Dir, name)); err == nil {
+				if assigns.Match(b) {
+					return true
+				}
+				break
+			}
 		}
 	}
 	return false

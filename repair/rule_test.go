@@ -62,6 +62,17 @@ func excerptIndex(t testing.TB) *Contents {
 	return c
 }
 
+// readTreeFile reads a file of the sample source trees (testdata/trees of the module),
+// trimmed layouts of real upstream trees whose build files are unchanged.
+func readTreeFile(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "trees", filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // memTree is a repository held in memory, for rules that read build files.
 type memTree map[string]string
 
@@ -123,6 +134,14 @@ func TestRules(t *testing.T) {
 			plan: defaultPlan("./configure && make -j$(nproc)"),
 			tree: memTree{"configure": "#!/bin/sh\n", "config.log": "configure:904: gcc -o conftest conftest.c\nconfigure:900:1: error: return type defaults to 'int' [-Wimplicit-int]\n"},
 			rule: "gcc14-permissive", planLine: "CFLAGS='-g -O2 -Wno-error=implicit-int' ./configure && make -j$(nproc)"},
+		// boxshade's makefile.unx sets CFLAGS outright, so the flags ride on CC: the
+		// makefile read is the one make -f names, not a Makefile the tree lacks.
+		{name: "GCC 14 errors under a platform makefile that sets CFLAGS", log: "gcc14-platform-makefile-boxshade.log", command: "make -f makefile.unx -j$(nproc)",
+			plan: defaultPlan("make -f makefile.unx -j$(nproc)"), tree: memTree{"makefile.unx": readTreeFile(t, "boxshade/makefile.unx"), "box.c": ""},
+			rule: "gcc14-permissive", planLine: "make CC='cc -Wno-error=implicit-function-declaration -Wno-error=int-conversion' -f makefile.unx -j$(nproc)"},
+		{name: "GCC 14 errors under a platform makefile in a subdirectory", log: "gcc14-platform-makefile-lutefisk.log", command: "make -C src -f Makefile.linux -j$(nproc)",
+			plan: defaultPlan("make -C src -f Makefile.linux -j$(nproc)"), tree: memTree{"src/Makefile.linux": readTreeFile(t, "lutefisk/src/Makefile.linux"), "Makefile.linux": "all:\n"},
+			rule: "gcc14-permissive", planLine: "make CC='cc -Wno-error=implicit-function-declaration' -C src -f Makefile.linux -j$(nproc)"},
 		{name: "parallel race (buildlog's serial-rerun verdict)", category: atesor.CategoryUnknown,
 			log: "race-verdict.log", command: "make -j$(nproc)", plan: defaultPlan("make -j$(nproc)"),
 			rule: "parallel-make-race", planLine: "make -j1"},

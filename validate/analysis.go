@@ -24,7 +24,7 @@ func Analysis(a *atesor.PackageAnalysis) error {
 		return reject(ruleAnalysis, "purpose", "the purpose is empty", "say in one sentence what the package is")
 	}
 	if strings.TrimSpace(string(a.BuildSystem)) == "" {
-		return reject(ruleAnalysis, "build_system.type", "the build system is not named", "name it: cmake, autotools, make, meson, cargo, go or unknown")
+		return reject(ruleAnalysis, "build_system.type", "the build system is not named", "name it: cmake, autotools, make, meson, cargo, go, perl or unknown")
 	}
 	for i, d := range a.Dependencies {
 		if strings.TrimSpace(d.Name) == "" {

@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/internal/pkgtree"
@@ -123,5 +124,31 @@ func noPrimaryProblem(inst *atesor.Install) string {
 		return fmt.Sprintf("%s (the install step staged %d headers and no program or library, and the build-system metadata names no test program of the package): "+
 			"configure the build with its tests on, so its test programs are compiled from the headers and run here as the riscv64 evidence", atesor.ProblemHeaderOnlyUntested, inst.Headers)
 	}
+	if n := perlModules(inst); n > 0 {
+		modules := fmt.Sprintf("%d Perl modules", n)
+		if n == 1 {
+			modules = "1 Perl module"
+		}
+		return fmt.Sprintf("%s (%s, no XS shared object, program or library): a pure-Perl distribution runs wherever perl runs, and there is no riscv64 ELF file to prove a port of it", atesor.ProblemPerlOnly, modules)
+	}
 	return "no primary artifact: the build produced no riscv64 program or library outside tests and build scratch directories"
+}
+
+// perlModules counts the Perl modules (.pm) a successful install step staged when it
+// staged no shared object (an XS module's .so, whose absence here means it was not
+// built); 0 otherwise.
+func perlModules(inst *atesor.Install) int {
+	if inst == nil || !inst.OK {
+		return 0
+	}
+	n := 0
+	for _, f := range inst.Files {
+		switch {
+		case strings.HasSuffix(f, ".so") || strings.Contains(f, ".so."):
+			return 0
+		case strings.HasSuffix(f, ".pm"):
+			n++
+		}
+	}
+	return n
 }

@@ -184,3 +184,34 @@ func TestPortHeaderOnly(t *testing.T) {
 		})
 	}
 }
+
+// TestPortPerlOnly: a Perl distribution whose install staged modules and nothing
+// compiled is refused with ProblemPerlOnly, never verified; one whose install staged an
+// XS shared object that is not a primary artifact, or staged nothing of Perl's, gets
+// the plain no-artifact problem.
+func TestPortPerlOnly(t *testing.T) {
+	pure := []string{"usr/local/man/man3/Text::Pure.3pm", "usr/local/share/perl/5.40.1/Text/Pure.pm",
+		"usr/local/share/perl/5.40.1/Text/Pure/Util.pm", "usr/local/lib/riscv64-linux-gnu/perl/5.40.1/perllocal.pod"}
+	xs := []string{"usr/local/lib/riscv64-linux-gnu/perl/5.40.1/Crypt/Rijndael.pm",
+		"usr/local/lib/riscv64-linux-gnu/perl/5.40.1/auto/Crypt/Rijndael/Rijndael.so"}
+	tests := []struct {
+		name    string
+		inst    *atesor.Install
+		problem string
+	}{
+		{"pure Perl", &atesor.Install{OK: true, Files: pure}, atesor.ProblemPerlOnly + " (2 Perl modules, no XS shared object"},
+		{"XS object staged", &atesor.Install{OK: true, Files: xs}, "no primary artifact: the build produced no riscv64 program"},
+		{"install failed", &atesor.Install{OK: false, Files: pure}, "no primary artifact: the build produced no riscv64 program"},
+		{"no Perl modules", &atesor.Install{OK: true, Files: []string{"usr/local/share/doc/x/README"}}, "no primary artifact: the build produced no riscv64 program"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sb, in := portSandbox(t)
+			in.Install = tt.inst
+			res := Port(context.Background(), sb, in, nil, func(atesor.Event) {})
+			if res.Verified || len(res.Problems) != 1 || !strings.HasPrefix(res.Problems[0], tt.problem) || strings.Contains(res.Problems[0], ";") {
+				t.Errorf("verified %v, problems %q, want one starting %q (and no ';')", res.Verified, res.Problems, tt.problem)
+			}
+		})
+	}
+}

@@ -58,6 +58,9 @@ type Step struct {
 	// Dir is the directory, relative to the repository ("." for its root): where the
 	// Makefile is (make), the build directory (CMake, meson).
 	Dir string
+	// Makefile is the makefile make -f read (a platform makefile such as
+	// makefile.unx), relative to Dir; "" when make found it by itself.
+	Makefile string
 	// Why names the commands whose change asks for the step and what changed.
 	Why string
 }
@@ -68,6 +71,10 @@ func (s Step) Line() string {
 	dir := shellwords.Quote(s.Dir)
 	switch s.System {
 	case Make:
+		if s.Makefile != "" {
+			mf := shellwords.Quote(s.Makefile)
+			return "cd " + dir + " && if [ -f " + mf + " ]; then make -f " + mf + " clean; fi"
+		}
 		return "cd " + dir + " && if [ -f GNUmakefile ] || [ -f makefile ] || [ -f Makefile ]; then make clean; fi"
 	case CMake:
 		return "rm -f -- " + shellwords.Quote(path.Join(s.Dir, "CMakeCache.txt"))
@@ -90,6 +97,8 @@ type use struct {
 	dir    string
 	// configure tells a configure from a make command of the same directory.
 	configure bool
+	// makefile is a make command's -f makefile, relative to dir; "" when make finds it.
+	makefile string
 	// sig is what must be equal for the command to build alike: a configure's whole
 	// command (environment, program, switches), make's flag variables.
 	sig []string
@@ -132,7 +141,7 @@ func Steps(before, next atesor.BuildPlan, repoDir string) []Step {
 			slices.ContainsFunc(out, func(s Step) bool { return s.System == u.system && s.Dir == u.dir }) {
 			continue
 		}
-		out = append(out, Step{System: u.system, Dir: u.dir, Why: why(*o, u)})
+		out = append(out, Step{System: u.system, Dir: u.dir, Makefile: u.makefile, Why: why(*o, u)})
 	}
 	return out
 }
@@ -195,6 +204,9 @@ func uses(plan atesor.BuildPlan, repoDir string) []use {
 			case name == "make" || name == "gmake":
 				u.system, u.sig = Make, makeSig(line, c, prog)
 				u.dir, ok = makeDir(cwd, args)
+				if ok {
+					u.makefile, ok = makeFile(args)
+				}
 			case name == "cmake" && cmakeConfigures(args):
 				u.system, u.configure, u.sig = CMake, true, wholeSig(line, c)
 				u.dir, ok = cmakeBuildDir(cwd, args)
@@ -351,6 +363,49 @@ func makeDir(cwd string, args []arg) (string, bool) {
 		dir, i = d, i+n-1
 	}
 	return dir, true
+}
+
+// makeFile is the makefile a make command's -f FILE, -fFILE, --file=FILE or
+// --makefile=FILE names (the last one), "" for none; not ok when it is not static or
+// leaves the directory make reads it in.
+func makeFile(args []arg) (string, bool) {
+	file := ""
+	for i := 0; i < len(args); i++ {
+		v, static, n := optionValue(args, i, "-f", "--file")
+		if n == 0 {
+			v, static, n = optionValue(args, i, "-f", "--makefile")
+		}
+		if n == 0 {
+			continue
+		}
+		if !static || v == "" || path.IsAbs(v) {
+			return "", false
+		}
+		if _, ok := inside(v); !ok {
+			return "", false
+		}
+		file, i = path.Clean(v), i+n-1
+	}
+	return file, true
+}
+
+// MakeRun is one make command of a plan: the directory it reads its makefile in and
+// the makefile -f names ("" when make finds it by itself), relative to the repository
+// and to Dir.
+type MakeRun struct {
+	Dir, Makefile string
+}
+
+// MakeRuns lists the make commands of the plan whose directory and makefile are known
+// statically, in order, as [Steps] reads them (cd, -C and -f followed).
+func MakeRuns(plan atesor.BuildPlan, repoDir string) []MakeRun {
+	var out []MakeRun
+	for _, u := range uses(plan, repoDir) {
+		if u.system == Make && !u.configure {
+			out = append(out, MakeRun{Dir: u.dir, Makefile: u.makefile})
+		}
+	}
+	return out
 }
 
 // cmakeConfigures reports whether a cmake command configures a build (not --build,
