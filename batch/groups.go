@@ -35,16 +35,29 @@ var (
 	hexRE   = regexp.MustCompile(`\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{12,}\b`)
 	numRE   = regexp.MustCompile(`[0-9]+`)
 	spaceRE = regexp.MustCompile(`\s+`)
+	// quotedFileRE is a quoted file name of one element with an extension ('globals.c',
+	// `cryptoUtils.lo'): the file a diagnostic is about, which differs from package to
+	// package exactly as a path does, so make's "No rule to make target 'globals.c'" of
+	// one package and "... 'doc/libadplug.texi'" of another group together. A quoted
+	// word without an extension (a function, a symbol, an option) stays: it names the
+	// mechanism. The quotes themselves (', `, ‘ ’, ") stay as printed.
+	quotedFileRE = regexp.MustCompile("([`'‘\"])[\\w+@~-][\\w.+@~-]*\\.[A-Za-z][\\w+-]{0,7}(['’\"])")
+	// makeLevelRE is GNU make's recursion level in its message prefix (make[2]:): how
+	// deep the failing directory sits, not what failed.
+	makeLevelRE = regexp.MustCompile(`\b(g?make)\[[0-9]+\]:`)
 )
 
 // NormalizeError reduces an error line to what two packages failing the same way share:
-// the package's own name becomes <pkg>, file paths <path>, numbers (line and column,
-// versions, addresses) N, and runs of white space one space. The class and the words of
+// the package's own name becomes <pkg>, file paths and quoted file names <path>, make's
+// recursion level (make[2]:) goes, numbers (line and column, versions, addresses)
+// become N, and runs of white space one space. The class and the words of
 // the diagnostic stay, so "CMake Error at CMakeLists.txt:87 (add_subdirectory) ..." of
 // two packages groups together while a compile error and a link error do not.
 func NormalizeError(line, pkg string) string {
 	s := cut(excerpt.FirstLine(line), maxGroupLine)
 	s = pathRE.ReplaceAllString(s, "\x01")
+	s = quotedFileRE.ReplaceAllString(s, "${1}\x01${2}")
+	s = makeLevelRE.ReplaceAllString(s, "${1}:")
 	s = replaceFold(s, pkg, "\x00")
 	s = hexRE.ReplaceAllString(s, "N")
 	s = numRE.ReplaceAllString(s, "N")

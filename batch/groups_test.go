@@ -28,8 +28,13 @@ func TestNormalizeError(t *testing.T) {
 		{"hash and address", "fatal: bad object 3f2a9c1d0e7b4a55 at 0x7ffd1234", "",
 			"fatal: bad object N at N"},
 		{"only the first line, spaces collapsed", "  make[2]: ***   [Makefile:12: all]   Error 1\nmore", "",
-			"make[N]: *** [Makefile:N: all] Error N"},
+			"make: *** [Makefile:N: all] Error N"},
 		{"empty", " \n", "x", noErrorLine},
+		{"quoted file names fold like paths", "make[1]: *** No rule to make target 'cryptoUtils.c', needed by 'cryptoUtils.lo'.  Stop.", "bzrtp",
+			"make: *** No rule to make target '<path>', needed by '<path>'. Stop."},
+		{"quoted word without an extension stays", "error: implicit declaration of function `strlcpy'; did you mean 'strncpy'?", "",
+			"error: implicit declaration of function `strlcpy'; did you mean 'strncpy'?"},
+		{"typographic quotes", "fatal error: ‘zlib.h’ file not found", "", "fatal error: ‘<path>’ file not found"},
 		{"relative paths", "./configure: line 3: ../build-aux/config.sub: not found", "",
 			"<path>: line N: <path>: not found"},
 	} {
@@ -57,8 +62,20 @@ func TestGroupFailures(t *testing.T) {
 		{Name: "slow", Status: atesor.StatusTestsFailing, Reason: "3 of 40 tests failed\nmore"},
 		{Name: "mute", Status: atesor.StatusEscalated, FailureClass: atesor.FailureBuild},
 	}
+	// make's "No rule to make target" of three packages (the sixth held-back round's
+	// adplug, unace and bzrtp, as their builds printed it) is one mechanism: one group.
+	noRule := map[string]string{
+		"adplug": "make: *** No rule to make target 'doc/libadplug.texi', needed by 'doc/libadplug.info'.  Stop.",
+		"unace":  "make: *** No rule to make target 'globals.c', needed by 'globals.o'.  Stop.",
+		"bzrtp":  "make[1]: *** No rule to make target 'cryptoUtils.c', needed by 'cryptoUtils.lo'.  Stop.",
+	}
+	for _, name := range []string{"adplug", "unace", "bzrtp"} {
+		recs = append(recs, Record{Name: name, Status: atesor.StatusEscalated, FailureClass: atesor.FailureBuild, FirstError: noRule[name]})
+	}
 	got := GroupFailures(recs)
 	want := []FailureGroup{
+		{Class: "build", Error: "make: *** No rule to make target '<path>', needed by '<path>'. Stop.",
+			Example: noRule["adplug"], Count: 3, Packages: []string{"adplug", "bzrtp", "unace"}},
 		{Class: "build", Error: `CMake Error at <path>:N (add_subdirectory): add_subdirectory given source "<path>" which is not an existing directory.`,
 			Example: missing("cctz", "87"), Count: 2, Packages: []string{"cctz", "yaml-cpp"}},
 		{Class: "build", Error: noErrorLine, Example: "", Count: 1, Packages: []string{"mute"}},

@@ -172,7 +172,7 @@ func Markdown(s *Summary) string {
 		fmt.Fprintf(&b, "| %s | %d |\n", mdCell(k), s.ByClass[k])
 	}
 	if len(s.FailureGroups) > 0 {
-		fmt.Fprintf(&b, "\n## Failures by error\n\nFailed packages grouped by class and first error line (paths, numbers and the package's name reduced), the most frequent first.\n\n")
+		fmt.Fprintf(&b, "\n## Failures by error\n\nFailed packages grouped by class and first error line (paths, quoted file names, numbers and the package's name reduced), the most frequent first.\n\n")
 		fmt.Fprintf(&b, "| count | class | first error line | packages |\n|---:|---|---|---|\n")
 		for _, g := range s.FailureGroups {
 			fmt.Fprintf(&b, "| %d | %s | %s | %s |\n", g.Count, mdCell(g.Class), mdCell(g.Example), mdCell(strings.Join(g.Packages, ", ")))

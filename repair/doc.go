@@ -14,6 +14,12 @@
 //     the tarball lacks (a repack strips tests/ or a vendored copy) have it patched out
 //     of AC_CONFIG_FILES, AC_CONFIG_SUBDIRS, SUBDIRS and the variables SUBDIRS uses,
 //     and a shipped configure is regenerated with autoreconf -fi before it runs;
+//   - automake-missing-doc: make's "No rule to make target 'doc/x.texi'" for a Texinfo
+//     manual or man page a Makefile.am lists and the tarball lacks (adplug's +dfsg repack
+//     strips its GFDL manual) has the word dropped from info_TEXINFOS or the *_MANS
+//     variable, the manual's own doc_x_TEXINFOS with it, as the distribution's patch does,
+//     and autoreconf -fi before ./configure; a file in the tree or named only through a
+//     variable gets no fix;
 //   - autoreconf: an autotools tree without a generated configure gets autoreconf -fi
 //     with the autotools installed;
 //   - x86-flags: x86-only flags (-m64, -msse*, -mavx*, -march=native, -march=x86-64...)
@@ -43,6 +49,14 @@
 //   - gxx-permissive: C++ errors GCC accepts under -fpermissive (old code a newer
 //     compiler rejects) get the flag through CMAKE_CXX_FLAGS of the build type or
 //     CXXFLAGS at configure time;
+//   - make-subdir-makefile: make -C DIR stopping on a bare source name the makefile in
+//     DIR lists while the file sits in a directory above, with most of the makefile's
+//     sources (unace's unix/makefile, written to be copied beside the sources) runs as
+//     make -f DIR/makefile from there, as the distribution's build does;
+//   - automake-stale-sources: a Makefile.am source the tree has only under another
+//     extension (bzrtp's cryptoUtils.c, now cryptoUtils.cc), which the tree's CMake or
+//     meson files list: the autotools files are stale, and the build switches to that
+//     system's default plan with the packages installed so far;
 //   - go-exclude: go build ./... stopping at compile errors that all lie in
 //     directories no part of the library (a directory of several package main
 //     programs, each run alone with go run FILE; examples, docs, benchmarks, tools):
