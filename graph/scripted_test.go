@@ -36,14 +36,14 @@ func TestOfflineScriptedFixVerifies(t *testing.T) {
 		t.Fatalf("fix attempts = %+v", st.FixAttempts)
 	}
 	f := st.FixAttempts[0]
-	if f.Source != atesor.FixSourceScripted || f.Rule != "x86-flags" || !f.Success || len(f.Files) != 1 || f.Files[0] != "Makefile" {
+	if f.Source != atesor.FixSourceScripted || f.Rule != "foreign-arch-flags" || !f.Success || len(f.Files) != 1 || f.Files[0] != "Makefile" {
 		t.Errorf("fix attempt = %+v", f)
 	}
 	if st.Attempts != 1 {
 		t.Errorf("attempts = %d, want 1 (the scripted fix counts like any)", st.Attempts)
 	}
 	rep := h.report()
-	if rep.FixesBySource["scripted"] != 1 || rep.FixesByRule["x86-flags"] != 1 || rep.LLM.Calls != 0 {
+	if rep.FixesBySource["scripted"] != 1 || rep.FixesByRule["foreign-arch-flags"] != 1 || rep.LLM.Calls != 0 {
 		t.Errorf("report counts: by source %v, by rule %v, calls %d", rep.FixesBySource, rep.FixesByRule, rep.LLM.Calls)
 	}
 	patch, err := os.ReadFile(filepath.Join(h.out, "vecsum_patches", "001-Makefile.patch"))
@@ -127,7 +127,7 @@ func TestScriptedRuleFiresOncePerError(t *testing.T) {
 		t.Fatalf("status %s (%s)", res.Status, res.Reason)
 	}
 	prompts := h.promptsOf(atesor.RoleFixer)
-	if len(prompts) != 1 || !strings.Contains(prompts[0], "scripted rule x86-flags") {
+	if len(prompts) != 1 || !strings.Contains(prompts[0], "scripted rule foreign-arch-flags") {
 		t.Errorf("the fixer prompt does not show the scripted attempt: %d prompts", len(prompts))
 	}
 	st = h.state()

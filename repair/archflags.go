@@ -11,28 +11,57 @@ import (
 	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
-// x86Flag is an x86-only compiler flag as a build file writes it.
-const x86Flag = `-m64|-m32|-mfpmath=sse|-msse[0-9a-z._]*|-mssse3|-mavx[0-9a-z_]*|-mpopcnt|-mpclmul|-maes|-mbmi2?|-mfma|-mf16c|-mlzcnt|-mcx16|` +
-	`-m(?:arch|tune)=(?:native|generic|x86-64[a-z0-9-]*|core[a-z0-9-]*|nehalem|westmere|sandybridge|ivybridge|haswell|broadwell|skylake[a-z0-9-]*|icelake[a-z0-9-]*|i[3-6]86|pentium[a-z0-9-]*|athlon[a-z0-9-]*|k8|opteron|znver\d)`
+// foreignArchFlags are, per architecture, the compiler flags as a build file writes
+// them that only that architecture's GCC or Clang takes: riscv64's compiler refuses
+// every one ("unrecognized command-line option", "ISA string must begin with rv32 or
+// rv64", "unknown cpu"). A build file written on one machine, or a per-target branch
+// taken by mistake (highway's HWY_CMAKE_ARM7 copts: -march=armv7-a -mfpu=neon-vfpv4
+// -mfloat-abi=hard -mfp16-format=ieee), passes them to a riscv64 build, which needs
+// none of them. -march=native and -mtune=native are listed with x86, where they are
+// usually written. Flags riscv64 shares (-mabi=, -mcpu= of a RISC-V core, -mstrict-align)
+// are not listed, and -mcpu= and -mtune= only with another architecture's core names.
+var foreignArchFlags = []struct{ arch, flags string }{
+	{"x86", `-m64|-m32|-mfpmath=sse|-msse[0-9a-z._]*|-mssse3|-mavx[0-9a-z_]*|-mpopcnt|-mpclmul|-maes|-mbmi2?|-mfma|-mf16c|-mlzcnt|-mcx16|` +
+		`-m(?:arch|tune)=(?:native|generic|x86-64[a-z0-9-]*|core[a-z0-9-]*|nehalem|westmere|sandybridge|ivybridge|haswell|broadwell|skylake[a-z0-9-]*|icelake[a-z0-9-]*|i[3-6]86|pentium[a-z0-9-]*|athlon[a-z0-9-]*|k8|opteron|znver\d)`},
+	{"arm", `-march=armv[0-9][0-9a-z.+-]*|-m(?:cpu|tune)=(?:cortex-[a-z0-9.+-]+|neoverse-[a-z0-9.+-]+|apple-[a-z0-9.+-]+|thunderx[a-z0-9.+-]*|a64fx|xgene1|exynos-[a-z0-9]+|carmel)|` +
+		`-mfpu=[a-z0-9-]+|-mfloat-abi=(?:hard|soft|softfp)|-mfp16-format=(?:ieee|alternative|none)|-mthumb|-marm|-mthumb-interwork|-m(?:no-)?outline-atomics`},
+	{"powerpc", `-m(?:cpu|tune)=(?:power[0-9]+|powerpc(?:64)?(?:le)?|970|G[345])|-m(?:no-)?altivec|-m(?:no-)?vsx|-mabi=altivec|-mpower[89]-vector|-mcrypto|-mdirect-move`},
+	{"s390x", `-m(?:arch|tune)=(?:z[0-9]+|arch[0-9]+)|-mzvector`},
+	{"loongarch", `-m(?:arch|tune)=(?:loongarch64|la[0-9]+)|-mlsx|-mlasx`},
+	{"mips", `-mips(?:32|64)(?:r[0-9])?|-mmsa`},
+}
+
+// foreignFlag is every architecture's flags as one alternation.
+var foreignFlag = func() string {
+	var alts []string
+	for _, a := range foreignArchFlags {
+		alts = append(alts, a.flags)
+	}
+	return strings.Join(alts, "|")
+}()
 
 var (
-	x86FlagWord = re(`(?:^|[\s"'=(,])(` + x86Flag + `)(?:[\s"'),]|$)`)
-	// x86FlagError is the compiler refusing such a flag: riscv64 gcc says "unrecognized
-	// command-line option '-m64'" or "'-march=native': ISA string must begin with rv32
-	// or rv64", clang "unsupported option '-msse2' for target".
-	x86FlagError = re(`(?:unrecognized (?:command[- ]line|command) option|unsupported option|unknown argument:?|invalid argument|error: unknown cpu|ISA string must begin with rv).{0,8}['‘"]?(?:` + x86Flag + `|native)\b|['‘"](?:` + x86Flag + `)['’"]: ISA string must begin`)
+	foreignFlagWord = re(`(?:^|[\s"'=(,])(` + foreignFlag + `)(?:[\s"'),]|$)`)
+	// foreignFlagError is the compiler refusing such a flag: riscv64 gcc says
+	// "unrecognized command-line option '-m64'", "'-march=native': ISA string must begin
+	// with rv32 or rv64" or "unknown cpu 'power9' for '-mcpu'", clang "unsupported
+	// option '-msse2' for target".
+	foreignFlagError = re(`(?:unrecognized (?:command[- ]line|command) option|unsupported option|unknown argument:?|invalid argument|error: unknown cpu|ISA string must begin with rv).{0,8}['‘"]?(?:` + foreignFlag + `|native)(?:['’"\s,]|$)` +
+		`|['‘"](?:` + foreignFlag + `)['’"]: ISA string must begin` +
+		`|unknown cpu ['‘"](?:power[0-9]+|cortex-[a-z0-9.+-]+|neoverse-[a-z0-9.+-]+|z[0-9]+)['’"] for ['‘"]-m(?:cpu|tune)`)
 	// marchVariable is a -march= or -mtune= whose value a build-file variable holds
 	// (CRoaring 0.2's -march=${ROARING_ARCH}, a cache variable that defaults to native).
-	// It is removed only when the compiler refused an x86 or native -march or -mtune,
+	// It is removed only when the compiler refused a foreign or native -march or -mtune,
 	// which is then what the variable held: a riscv64 value in it is left alone.
 	marchVariable = re(`(?:^|[\s"'=(,])(-m(?:arch|tune)=(?:\$\{[A-Za-z0-9_]+\}|\$\([A-Za-z0-9_]+\)|@[A-Za-z0-9_]+@))(?:[\s"'),]|$)`)
 )
 
 func archFlagsRule() Rule {
 	return Rule{
-		Name:       "x86-flags",
-		Doc:        "x86-only compiler flags in build files: removed with a recorded edit",
-		Signatures: []*regexp.Regexp{x86FlagError},
+		Name: "foreign-arch-flags",
+		Doc: "compiler flags of another architecture in build files or the plan (x86's -m64, -msse*, -march=native; ARM's -march=armv*, " +
+			"-mfpu=, -mfloat-abi=; PowerPC's -mcpu=power*, -maltivec; s390x, LoongArch, MIPS): removed with a recorded edit",
+		Signatures: []*regexp.Regexp{foreignFlagError},
 		Make:       makeArchFlags,
 	}
 }
@@ -54,11 +83,11 @@ func buildFileForFlags(p string, shippedConfigure bool) bool {
 	return false
 }
 
-// RemoveX86Flags removes the x86-only flags from one line and reports whether it
-// changed. A flag goes with one space next to it, so "-O2 -m64 -Wall" becomes
-// "-O2 -Wall".
-func RemoveX86Flags(line string) (string, bool) {
-	return removeFlags(line, x86FlagWord)
+// RemoveForeignFlags removes the flags of other architectures ([foreignArchFlags])
+// from one line and reports whether it changed. A flag goes with one space next to
+// it, so "-O2 -m64 -Wall" becomes "-O2 -Wall".
+func RemoveForeignFlags(line string) (string, bool) {
+	return removeFlags(line, foreignFlagWord)
 }
 
 // removeFlags removes the flags word matches (its first group) from one line, each with
@@ -84,10 +113,10 @@ func removeFlags(line string, word *regexp.Regexp) (string, bool) {
 
 func makeArchFlags(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	shipped := env.Detection != nil && env.Detection.ShippedConfigure
-	edit := RemoveX86Flags
-	if refused := x86FlagError.FindString(f.text()); strings.Contains(refused, "-march=") || strings.Contains(refused, "-mtune=") {
+	edit := RemoveForeignFlags
+	if refused := foreignFlagError.FindString(f.text()); strings.Contains(refused, "-march=") || strings.Contains(refused, "-mtune=") {
 		edit = func(line string) (string, bool) {
-			line, direct := RemoveX86Flags(line)
+			line, direct := RemoveForeignFlags(line)
 			line, indirect := removeFlags(line, marchVariable)
 			return line, direct || indirect
 		}
@@ -119,7 +148,7 @@ func makeArchFlags(ctx context.Context, f Failure, env Env) (*Fix, string) {
 		for i := range p.Phases {
 			cmds := slices.Clone(p.Phases[i].Commands)
 			for j, c := range cmds {
-				if n, ok := RemoveX86Flags(c); ok {
+				if n, ok := RemoveForeignFlags(c); ok {
 					cmds[j], changed = n, true
 				}
 			}
@@ -131,11 +160,11 @@ func makeArchFlags(ctx context.Context, f Failure, env Env) (*Fix, string) {
 		}
 	}
 	if len(files) == 0 {
-		return nil, "no x86-only flag found in the build files or the plan"
+		return nil, "no flag of another architecture found in the build files or the plan"
 	}
 	return &Fix{
-		Analysis: "The build files pass x86-only compiler flags, which the riscv64 compiler refuses; riscv64 needs none of them.",
-		Strategy: fmt.Sprintf("remove the x86-only flags from %s", strings.Join(files, ", ")),
+		Analysis: "The build passes compiler flags of another architecture, which the riscv64 compiler refuses; riscv64 needs none of them.",
+		Strategy: fmt.Sprintf("remove the other architectures' flags from %s", strings.Join(files, ", ")),
 		Actions:  actions,
 		Plan:     plan,
 	}, ""

@@ -22,9 +22,11 @@
 //     variable gets no fix;
 //   - autoreconf: an autotools tree without a generated configure gets autoreconf -fi
 //     with the autotools installed;
-//   - x86-flags: x86-only flags (-m64, -msse*, -mavx*, -march=native, -march=x86-64...)
-//     are removed from the build files with a recorded patch, and a -march= a
-//     variable holds when the compiler refused an x86 or native -march;
+//   - foreign-arch-flags: flags of another architecture (x86's -m64, -msse*, -mavx*,
+//     -march=native; ARM's -march=armv*, -mfpu=, -mfloat-abi=; PowerPC's -mcpu=power*,
+//     -maltivec; s390x, LoongArch and MIPS ones: the list is the rule's data) are
+//     removed from the build files with a recorded patch, and a -march= a variable
+//     holds when the compiler refused a foreign or native -march;
 //   - gcc14-permissive: GCC 14's new default errors in old C (implicit function
 //     declarations, implicit int, int-conversion, incompatible pointer types) are
 //     relaxed by the smallest -Wno-error= flags, passed through the build system's own

@@ -301,7 +301,7 @@ func TestSerialLine(t *testing.T) {
 	}
 }
 
-func TestRemoveX86Flags(t *testing.T) {
+func TestRemoveForeignFlags(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"CFLAGS = -O2 -m64 -Wall", "CFLAGS = -O2 -Wall"},
 		{"CFLAGS=-m64 -O2", "CFLAGS=-O2"},
@@ -311,14 +311,14 @@ func TestRemoveX86Flags(t *testing.T) {
 		{"CFLAGS += -mfpmath=sse -msse2", "CFLAGS +="},
 	}
 	for _, tt := range tests {
-		got, ok := RemoveX86Flags(tt.in)
+		got, ok := RemoveForeignFlags(tt.in)
 		if !ok || got != tt.want {
-			t.Errorf("RemoveX86Flags(%q) = %q, %t; want %q", tt.in, got, ok, tt.want)
+			t.Errorf("RemoveForeignFlags(%q) = %q, %t; want %q", tt.in, got, ok, tt.want)
 		}
 	}
 	for _, keep := range []string{"CFLAGS = -O2 -mabi=lp64d", "LDFLAGS = -lm64x", "-march=rv64gc", "# -mmacosx-version-min"} {
-		if got, ok := RemoveX86Flags(keep); ok {
-			t.Errorf("RemoveX86Flags(%q) = %q, want no change", keep, got)
+		if got, ok := RemoveForeignFlags(keep); ok {
+			t.Errorf("RemoveForeignFlags(%q) = %q, want no change", keep, got)
 		}
 	}
 }
@@ -340,7 +340,7 @@ func TestX86FlagPatchApplies(t *testing.T) {
 	tree := memTree{"Makefile": string(orig), "vecsum.c": "int main(void){return 0;}\n"}
 	f := Failure{Category: atesor.CategoryArchitecture, Message: "cc: error: unrecognized command-line option '-m64'", Phase: "build", Command: "make -j$(nproc)"}
 	fix, notes := Propose(context.Background(), f, Env{Platform: debian(t), Plan: defaultPlan("make -j$(nproc)"), Files: tree.files(), ReadFile: tree.read}, nil)
-	if fix == nil || fix.Rule != "x86-flags" || len(fix.Actions) != 1 {
+	if fix == nil || fix.Rule != "foreign-arch-flags" || len(fix.Actions) != 1 {
 		t.Fatalf("fix = %+v, notes %v", fix, notes)
 	}
 	p := atesor.FixProposal{RecommendedStrategyID: "1", Strategies: []atesor.Strategy{{ID: "1", Actions: fix.Actions}}}
@@ -413,7 +413,7 @@ func FuzzFindMissing(f *testing.F) {
 			}
 		}
 		_ = gcc14Flags(text)
-		_, _ = RemoveX86Flags(text)
+		_, _ = RemoveForeignFlags(text)
 		_, _ = serialLine(text)
 	})
 }
@@ -501,11 +501,11 @@ func TestGCC14SecondClassRelaxesTheRest(t *testing.T) {
 	}
 }
 
-// TestX86FlagsThroughVariable checks the -march= whose value a cache variable holds
+// TestForeignFlagsThroughVariable checks the -march= whose value a cache variable holds
 // (CRoaring 0.2.66's tools/cmake/FindOptions.cmake, where ROARING_ARCH defaults to
 // native): removed when the compiler refused -march=native, kept when it refused
 // another flag, since the variable may then hold a riscv64 value.
-func TestX86FlagsThroughVariable(t *testing.T) {
+func TestForeignFlagsThroughVariable(t *testing.T) {
 	tree := memTree{
 		"CMakeLists.txt": "project(roaring C)\nset(ROARING_ARCH \"native\" CACHE STRING \"the architecture to optimize for (-march)\")\ninclude(tools/cmake/FindOptions.cmake)\n",
 		"tools/cmake/FindOptions.cmake": "## -march=native is not supported on some platforms\nif(NOT ROARING_DISABLE_NATIVE)\nset(OPT_FLAGS \"-march=${ROARING_ARCH}\")\nendif()\n" +
@@ -527,7 +527,7 @@ func TestX86FlagsThroughVariable(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := Failure{Category: atesor.CategoryArchitecture, Message: tt.message, Phase: "build", Command: "cmake --build build"}
 			fix, notes := Propose(context.Background(), f, Env{Platform: debian(t), Plan: defaultPlan("cmake -S . -B build && cmake --build build"), Files: tree.files(), ReadFile: tree.read}, nil)
-			if fix == nil || fix.Rule != "x86-flags" {
+			if fix == nil || fix.Rule != "foreign-arch-flags" {
 				t.Fatalf("fix = %+v, notes %v", fix, notes)
 			}
 			var diff string

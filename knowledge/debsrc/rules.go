@@ -45,15 +45,21 @@ var implicitFlags = map[string]bool{
 // of CDBS's DEB_CONFIGURE_EXTRA_FLAGS and its kind. References to variables the same
 // file defines (CONFIGURE_FLAGS, confflags ...) are expanded; a word still holding an
 // unknown reference or a shell construct is left out. Make's conditionals are not
-// evaluated: every branch's assignments are read and the last one wins, which is
-// enough for evidence and never needs the build machine's facts. Nothing is executed.
+// evaluated, except those testing only the architecture (DEB_HOST_ARCH and its
+// kind), which are taken as on a native riscv64 build, the port's target: a switch
+// of another architecture's branch is not riscv64's. Every other conditional's
+// branches are all read and the last assignment wins. Nothing is executed.
 func ConfigureSwitches(rules string) []string {
 	if len(rules) > maxRulesBytes {
 		rules = rules[:maxRulesBytes]
 	}
 	lines := logicalLines(rules)
+	active := activeLines(lines)
 	vars := map[string]string{}
-	for _, l := range lines {
+	for i, l := range lines {
+		if !active[i] {
+			continue
+		}
 		if strings.HasPrefix(l, "\t") {
 			continue // a recipe line runs a command, it assigns nothing in make
 		}
@@ -83,7 +89,10 @@ func ConfigureSwitches(rules string) []string {
 			out = append(out, w)
 		}
 	}
-	for _, l := range lines {
+	for i, l := range lines {
+		if !active[i] {
+			continue
+		}
 		if !strings.HasPrefix(l, "\t") {
 			if m := assignment.FindStringSubmatch(strings.TrimSpace(l)); m != nil && implicitFlags[m[1]] {
 				add(stripComment(m[3]))

@@ -24,6 +24,12 @@ func TestConfigureSwitchesOfRealRules(t *testing.T) {
 			[]string{"-DCMAKE_SKIP_RPATH=ON", "-DENABLE_STATIC=OFF", "-DWITH_JPEG8=1", "-DWITH_TURBOJPEG=ON", "-DWITH_SIMD=OFF"},
 			[]string{"-DWITH_JPEG8=1", "-DWITH_TURBOJPEG=ON"}},
 		{"zstd.rules", nil, nil}, // make variables, no configure step
+		// armhf's -DHWY_CMAKE_ARM7:BOOL=ON (ARM-only compiler flags) is another
+		// architecture's branch; riscv64's -DHWY_CMAKE_RVV:BOOL=OFF is read; the
+		// nocheck branch (DEB_BUILD_OPTIONS, not the architecture) is read as before.
+		{"highway.rules", []string{"-DHWY_CMAKE_RVV:BOOL=OFF", "-DCMAKE_SKIP_RPATH:BOOL=OFF", "-DBUILD_SHARED_LIBS:BOOL=ON",
+			"-DHWY_WARNINGS_ARE_ERRORS:BOOL=ON", "-DHWY_SYSTEM_GTEST:BOOL=ON", "-DBUILD_TESTING=OFF"},
+			[]string{"-DBUILD_SHARED_LIBS:BOOL=ON", "-DHWY_WARNINGS_ARE_ERRORS:BOOL=ON", "-DHWY_SYSTEM_GTEST:BOOL=ON"}},
 		{"mpg123-cdbs.rules", []string{"--with-default-audio=pulse", "--with-module-suffix=.so", "--enable-int-quality=yes", "--without-cpu"},
 			[]string{"--with-default-audio=pulse", "--with-module-suffix=.so", "--enable-int-quality=yes"}},
 	}
@@ -65,6 +71,15 @@ func TestConfigureSwitches(t *testing.T) {
 		{"cdbs flags", "DEB_CONFIGURE_EXTRA_FLAGS = --enable-cdbs\n", []string{"--enable-cdbs"}},
 		{"duplicates once", "b:\n\t./configure --enable-a\n\t./configure --enable-a\n", []string{"--enable-a"}},
 		{"two steps on a line", "b:\n\t./configure --enable-a; cmake -DB=ON .\n", []string{"--enable-a", "-DB=ON"}},
+		{"another architecture's branch", "ifeq ($(DEB_HOST_ARCH),$(filter $(DEB_HOST_ARCH),armhf))\nF += -DARM=ON\nendif\nb:\n\tdh_auto_configure -- $(F) --enable-all\n", []string{"--enable-all"}},
+		{"riscv64's branch", "ifeq ($(DEB_HOST_ARCH),riscv64)\nF = --disable-asm\nelse\nF = --enable-asm\nendif\nb:\n\tdh_auto_configure -- $(F)\n", []string{"--disable-asm"}},
+		{"not these architectures", "ifneq (,$(filter $(DEB_HOST_ARCH), armel armhf))\nF = --arm\nelse\nF = --generic\nendif\nb:\n\t./configure $(F)\n", []string{"--generic"}},
+		{"bits and quotes", "ifeq \"$(DEB_HOST_ARCH_BITS)\" \"32\"\nF = --enable-lfs\nendif\nb:\n\t./configure $(F) --x\n", []string{"--x"}},
+		{"findstring and patterns", "ifneq (,$(findstring riscv,$(DEB_HOST_ARCH)))\nA = --rv\nendif\nifeq (,$(filter-out %64,$(DEB_HOST_ARCH)))\nB = --w64\nendif\nb:\n\t./configure $(A) $(B)\n", []string{"--rv", "--w64"}},
+		{"else ifeq chain", "ifeq ($(DEB_HOST_ARCH),amd64)\nF = --x86\nelse ifeq ($(DEB_HOST_ARCH),riscv64)\nF = --rv\nelse\nF = --other\nendif\nb:\n\t./configure $(F)\n", []string{"--rv"}},
+		{"a recipe in another architecture's branch", "override_dh_auto_configure:\nifeq ($(DEB_HOST_ARCH),i386)\n\tdh_auto_configure -- --i386\nelse\n\tdh_auto_configure -- --other\nendif\n", []string{"--other"}},
+		{"nested in an unknown conditional", "ifneq (,$(filter nocheck,$(DEB_BUILD_OPTIONS)))\nifeq ($(DEB_HOST_ARCH),armhf)\nA = --arm\nendif\nB = --notest\nendif\nb:\n\t./configure $(A) $(B)\n", []string{"--notest"}},
+		{"an unknown condition reads both branches", "ifdef FOO\nA = --a\nelse\nB = --b\nendif\nb:\n\t./configure $(A) $(B)\n", []string{"--a", "--b"}},
 		{"self reference ends", "A = $(A) --enable-a\nb:\n\t./configure $(A)\n", []string{"--enable-a"}},
 	}
 	for _, c := range cases {
