@@ -20,6 +20,12 @@
 //     variable, the manual's own doc_x_TEXINFOS with it, as the distribution's patch does,
 //     and autoreconf -fi before ./configure; a file in the tree or named only through a
 //     variable gets no fix;
+//   - automake-undefined-conditional: automake's "X does not appear in AM_CONDITIONAL"
+//     for a conditional that a macro configure.ac calls would define, when no m4 file
+//     of the tree defines that macro and the two names share a word (libmpc's svn
+//     export calls CHECK_VISIBILITY without its m4/ and uses HAVE_VISIBILITY): the
+//     call is replaced by AM_CONDITIONAL([X], [false]), a recorded patch, as Debian's
+//     packaging does;
 //   - autoreconf: an autotools tree without a generated configure gets autoreconf -fi
 //     with the autotools installed;
 //   - foreign-arch-flags: flags of another architecture (x86's -m64, -msse*, -mavx*,
@@ -100,11 +106,18 @@
 //     riscv64 has no instructions for, and sub-word atomics of older compilers) link
 //     libatomic through the build system's own variables (LIBS at configure time,
 //     CMAKE_*_LINKER_FLAGS, meson's link_args, CGO_LDFLAGS, make's LDLIBS);
+//   - link-as-needed-order: undefined references, functions and data alike, that the
+//     libraries the link line names before its objects define every one of (dares'
+//     "LDFLAGS = -Wall -lncurses -lmagic" before $(OBJ), dropped by Debian's
+//     --as-needed; ncurses' LINES and stdscr are libtinfo's, reached through the ld
+//     script libncurses.so): make's command line sets the Makefile's variable to its
+//     own value inside -Wl,--push-state,--no-as-needed ... -Wl,--pop-state;
 //   - link-library: undefined references at link time that one shared library of an
 //     installed package (the plan's, an earlier fix's or a Build-Depends) defines
 //     every one of ([LibraryFunc] reads the lib*.so links' dynamic symbols in the
-//     sandbox) link that library through the same variables (a repack that strips a
-//     bundled library: cohomcalg's polylib is -lpolylib64);
+//     sandbox, data and functions, and an ld script's members for the script) link
+//     that library through the same variables (a repack that strips a bundled
+//     library: cohomcalg's polylib is -lpolylib64);
 //   - go-no-race: Go's -race or -msan, which linux/riscv64 lacks, are dropped
 //     from the plan's go commands, overridden in the Makefile's variable on make's
 //     command line, or removed from a build file with a recorded edit;
@@ -127,6 +140,10 @@
 //     archive's Contents index ([Contents]; a Go import path by its directory below
 //     usr/share/gocode/src, or by the Go-Import-Path of the distribution's sources,
 //     [GoPackageFunc]) and its package installed;
+//   - make-goal-without-tool: a top-level make whose default goal's prerequisite runs
+//     a program the platform lacks and no rule installed (dares' "all : qt ncurses",
+//     qt's qmake not found, Error 127) runs make with the other prerequisites as
+//     goals, naming the one left out;
 //   - go-import-major: a GOPATH build's import of a major version no distribution
 //     package installs (gopkg.in/yaml.v1) is rewritten, by recorded patches, to the
 //     major the Build-Depends or the plan install (gopkg.in/yaml.v2);

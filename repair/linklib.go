@@ -113,12 +113,22 @@ func SandboxLibraries(sb atesor.Sandbox, env []string) LibraryFunc {
 // librariesScript prints "path<TAB>package<TAB>symbol" for every asked symbol
 // (ATESOR_LINK_SYMBOLS, one a line) that a lib*.so link of the packages defines. nm -D
 // prints versioned names (Matrix_Alloc@@VERS) on newer binutils; the version is cut.
+// Every defined dynamic symbol counts, functions and data alike (ncurses' LINES and
+// stdscr are data). A lib*.so that is an ld script rather than an ELF file (Debian's
+// libncurses.so is "INPUT(libncurses.so.6 -ltinfo)", libc.so a GROUP) defines what its
+// members do: -lNAME and relative members are looked up next to it, at most 8 of them,
+// one level deep; -lNAME links them all, so the script's path is the one printed.
 // The packages must match debianPackage.
 func librariesScript(packages []string) string {
 	return `for p in ` + strings.Join(packages, " ") + `; do ` +
 		`dpkg -L "$p" 2>/dev/null | grep -E '^/(usr/)?lib/(.*/)?lib[^/]*\.so$' | head -n 32 | while IFS= read -r f; do ` +
-		`[ -e "$f" ] || continue; ` +
-		`nm -DC --defined-only "$f" 2>/dev/null | awk -v f="$f" -v p="$p" ` +
+		`[ -e "$f" ] || continue; m="$f"; ` +
+		`if ! nm -D "$f" >/dev/null 2>&1 && [ "$(wc -c < "$f")" -lt 4096 ]; then ` +
+		`d=${f%/*}; m=; ` +
+		`for w in $(sed -n 's/^[[:space:]]*\(INPUT\|GROUP\)[[:space:]]*(\(.*\))[[:space:]]*$/\2/p' "$f" | tr '()' '  ' | head -c 1024); do ` +
+		`case "$w" in AS_NEEDED) continue ;; -l*) w="$d/lib${w#-l}.so" ;; /*) ;; *) w="$d/$w" ;; esac; ` +
+		`[ -f "$w" ] && m="$m $w"; done; fi; ` +
+		`for x in $(echo $m | tr ' ' '\n' | head -n 8); do nm -DC --defined-only "$x" 2>/dev/null; done | awk -v f="$f" -v p="$p" ` +
 		`'BEGIN { n = split(ENVIRON["ATESOR_LINK_SYMBOLS"], a, "\n"); for (i = 1; i <= n; i++) want[a[i]] = 1 } ` +
 		`{ s = $0; sub(/^[0-9a-fA-F]* *[A-Za-z] /, "", s); sub(/@.*$/, "", s); if (s in want && !(s in seen)) { seen[s] = 1; print f "\t" p "\t" s } }'; ` +
 		`done; done`

@@ -282,3 +282,33 @@ func TestLibrariesScriptOnHost(t *testing.T) {
 		t.Errorf("libraries %+v", got)
 	}
 }
+
+// TestLibrariesScriptLdScript runs the search on this machine's ncurses: Debian's
+// libncurses.so is an ld script, INPUT(libncurses.so.6 -ltinfo), which defines its
+// members' symbols, data (LINES, stdscr: libtinfo's) and functions (wmove) alike.
+func TestLibrariesScriptLdScript(t *testing.T) {
+	for _, tool := range []string{"dpkg", "nm", "awk", "sed"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s on this machine", tool)
+		}
+	}
+	if exec.Command("dpkg", "-s", "libncurses-dev").Run() != nil {
+		t.Skip("libncurses-dev is not installed on this machine")
+	}
+	h, err := sandbox.NewHost(atesor.Platform{}, sandbox.WithWorkdir(t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	syms := []string{"LINES", "COLS", "stdscr", "wmove", "waddnstr"}
+	got, err := SandboxLibraries(h, nil)(context.Background(), []string{"libncurses-dev"}, syms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(got, func(l Library) bool { return l.name() == "ncurses" })
+	if i < 0 || len(got[i].Defines) != len(syms) {
+		t.Fatalf("libncurses.so (an ld script) does not define %q: %+v", syms, got)
+	}
+	if j := slices.IndexFunc(got, func(l Library) bool { return l.name() == "tinfo" }); j < 0 || slices.Contains(got[j].Defines, "wmove") || !slices.Contains(got[j].Defines, "LINES") {
+		t.Errorf("libtinfo.so: %+v", got)
+	}
+}
