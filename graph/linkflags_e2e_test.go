@@ -66,7 +66,7 @@ func TestE2EScriptedAutomakeConditional(t *testing.T) {
 	runRepackedCase(t, repackedCase{pkg: "libmpc", file: "libmpc_0.1~r495.orig.tar.gz", rule: "automake-undefined-conditional",
 		before: "HAVE_VISIBILITY does not appear in AM_CONDITIONAL", others: true,
 		analysis: "configure.in:33 CHECK_VISIBILITY (for HAVE_VISIBILITY)",
-		recipe:   "configure.in.patch", artifact: "mpcdec",
+		recipe:   "patch -p1 < libmpc_patches/001-configure.in.patch", artifact: "mpcdec",
 		origin: &atesor.DistroSource{Distro: "debian", Package: "libmpc", Version: "0.1~r495-3", Suite: "trixie", Component: "main"}})
 }
 

@@ -117,7 +117,9 @@
 //     every one of ([LibraryFunc] reads the lib*.so links' dynamic symbols in the
 //     sandbox, data and functions, and an ld script's members for the script) link
 //     that library through the same variables (a repack that strips a bundled
-//     library: cohomcalg's polylib is -lpolylib64);
+//     library: cohomcalg's polylib is -lpolylib64), and so does the library ld's
+//     "DSO missing from command line" names (libmpc's -lm before the archive that
+//     needs pow);
 //   - go-no-race: Go's -race or -msan, which linux/riscv64 lacks, are dropped
 //     from the plan's go commands, overridden in the Makefile's variable on make's
 //     command line, or removed from a build file with a recorded edit;

@@ -33,12 +33,24 @@ const (
 	linkSymbolLen   = 1024
 )
 
+// dsoMissing is GNU ld naming the library itself: a symbol an input needs is in a
+// shared library that is not on the link line, or that --as-needed dropped because the
+// line names it before the input (libmpc's mpc2sv8: "-lm ../libmpcenc/libmpcenc.a",
+// whose quant.o needs pow), found only through another library's DT_NEEDED:
+// "undefined reference to symbol 'pow@@GLIBC_2.27'" and "/lib/riscv64-linux-gnu/libm.so:
+// error adding symbols: DSO missing from command line". The library is the one named.
+var dsoMissing = re(`(?:^|\s)(/\S*/lib[^/\s:]+\.so)(?:\.[0-9.]+)?: error adding symbols: DSO missing from command line`)
+
+// dsoSymbol is the symbol of such a report, without its version.
+var dsoSymbol = re("undefined reference to symbol [`'‘]([^`'’@\\n]+)")
+
 func linkLibraryRule() Rule {
 	return Rule{
 		Name: "link-library",
 		Doc: "undefined references at link time that one shared library of an installed package (a fix's or a Build-Depends) " +
-			"defines every one of (cohomcalg's stripped polylib: libpolylib64-dev's -lpolylib64): link it through the build system's own variables",
-		Signatures: []*regexp.Regexp{undefinedRef},
+			"defines every one of (cohomcalg's stripped polylib: libpolylib64-dev's -lpolylib64), or the library ld's \"DSO missing from " +
+			"command line\" names (libmpc's libm): link it through the build system's own variables",
+		Signatures: []*regexp.Regexp{undefinedRef, dsoMissing},
 		Make:       makeLinkLibrary,
 	}
 }
@@ -221,6 +233,9 @@ func definingLibrary(libs []Library, symbols, buildDeps []string) (lib Library, 
 }
 
 func makeLinkLibrary(ctx context.Context, f Failure, env Env) (*Fix, string) {
+	if m := dsoMissing.FindStringSubmatch(f.text() + "\n" + f.Message); m != nil {
+		return linkNamedLibrary(ctx, f, env, Library{Path: m[1]})
+	}
 	syms := UndefinedSymbols(f.text() + "\n" + f.Message)
 	if len(syms) == 0 {
 		return nil, "no undefined symbol but __atomic_* libcalls in the output"
@@ -260,6 +275,36 @@ func makeLinkLibrary(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	return &Fix{
 		Analysis: "The link's undefined references (" + strings.Join(firstFew(syms), ", ") + ") are all defined by " + lib.Path +
 			", which the installed package " + lib.Package + " ships" + pick + ", and the link line does not name it; the sources are not changed.",
+		Strategy: "link lib" + lib.name() + " (" + plain + ") through " + where,
+		Plan:     &plan,
+	}, ""
+}
+
+// linkNamedLibrary links the library ld named as missing from the command line: after
+// the objects and archives (LIBS at configure time, make's LDLIBS or LIBS), where
+// --as-needed keeps it, or wrapped in --no-as-needed where only linker flags reach.
+func linkNamedLibrary(ctx context.Context, f Failure, env Env, lib Library) (*Fix, string) {
+	if env.Plan == nil {
+		return nil, "no build plan to link a library through"
+	}
+	var syms []string
+	for _, m := range dsoSymbol.FindAllStringSubmatch(f.text()+"\n"+f.Message, linkSymbolsMax) {
+		if !slices.Contains(syms, m[1]) {
+			syms = append(syms, m[1])
+		}
+	}
+	plain, wrapped := linkFlags(lib.name())
+	if planHas(*env.Plan, wrapped) || planHas(*env.Plan, "LIBS="+plain) {
+		return nil, "the plan already links " + plain + " after the objects (" + lib.Path + " still missing from the command line)"
+	}
+	plan, where, ok := withLinkLib(*env.Plan, f.Phase, linkContext(ctx, f, env), lib.name())
+	if !ok {
+		return nil, "no configure, cmake, meson, go or make command in the plan takes linker flags"
+	}
+	return &Fix{
+		Analysis: "ld found " + strings.Join(firstFew(syms), ", ") + " only in " + lib.Path + ", which the link line does not keep " +
+			"(not named, or named before the input that needs it, which --as-needed drops): \"DSO missing from command line\". " +
+			"The library is linked after the inputs; the sources are not changed.",
 		Strategy: "link lib" + lib.name() + " (" + plain + ") through " + where,
 		Plan:     &plan,
 	}, ""

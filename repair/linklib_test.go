@@ -312,3 +312,39 @@ func TestLibrariesScriptLdScript(t *testing.T) {
 		t.Errorf("libtinfo.so: %+v", got)
 	}
 }
+
+// TestLinkLibraryDSOMissing runs link-library on libmpc 0.1~r495's real link failure in
+// the riscv64 sandbox: mpc2sv8_LDADD puts -lm before libmpcenc.a, whose quant.o needs
+// pow, and ld says libm.so is missing from the command line. LIBS at configure time
+// puts -lm after every input.
+func TestLinkLibraryDSOMissing(t *testing.T) {
+	out := readLog(t, "link-dso-missing-libmpc.log")
+	const configure = "autoreconf -fi && CFLAGS='-g -O2 -Wno-error=incompatible-pointer-types' ./configure --enable-mpcchap && make -j$(nproc)"
+	tests := []struct{ name, build, planLine, why string }{
+		{"configure's LIBS", configure, "autoreconf -fi && CFLAGS='-g -O2 -Wno-error=incompatible-pointer-types' LIBS=-lm ./configure --enable-mpcchap && make -j$(nproc)", ""},
+		{"a plain make: LDLIBS", "make -j2", "LDLIBS=-lm make -j2", ""},
+		{"already after the inputs", "LIBS=-lm ./configure && make", "", "the plan already links -lm after the objects"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Failure{Category: atesor.ClassifyError(out), Message: "/lib/riscv64-linux-gnu/libm.so: error adding symbols: DSO missing from command line",
+				Output: out, Phase: "build", Command: tt.build}
+			fix, notes := Propose(context.Background(), f, Env{Platform: debian(t), Plan: defaultPlan(tt.build)}, nil)
+			if tt.planLine == "" {
+				if fix != nil && fix.Rule == "link-library" || !strings.Contains(strings.Join(notes, "\n"), tt.why) {
+					t.Fatalf("fix %+v, notes %q; want no fix, %q", fix, notes, tt.why)
+				}
+				return
+			}
+			if fix == nil || fix.Rule != "link-library" {
+				t.Fatalf("fix %+v, notes %q", fix, notes)
+			}
+			if got := fix.Plan.Phases[1].Commands[0]; got != tt.planLine {
+				t.Errorf("build %q, want %q", got, tt.planLine)
+			}
+			if !strings.Contains(fix.Analysis, "pow only in /lib/riscv64-linux-gnu/libm.so") {
+				t.Errorf("analysis %q", fix.Analysis)
+			}
+		})
+	}
+}
