@@ -9,6 +9,11 @@ const (
 	KindSharedLibrary ArtifactKind = "shared_library"
 	KindStaticLibrary ArtifactKind = "static_library"
 	KindObject        ArtifactKind = "object"
+	// KindGoArchive is a Go package archive (go build -o pkg.a of a library package):
+	// an ar archive of the Go compiler's objects, not ELF, whose header names the
+	// GOOS and GOARCH the package's code was compiled for. It is the compiled form of a
+	// Go library that has no program and no test to link into one.
+	KindGoArchive ArtifactKind = "go_archive"
 )
 
 // ArtifactRole is the curator's verdict on an artifact. It is not an LLM [Role]: its
@@ -23,7 +28,8 @@ const (
 	ArtifactDrop      ArtifactRole = "drop"
 )
 
-// Artifact is an ELF file (or a static archive of ELF objects) found after a build.
+// Artifact is an ELF file (or a static archive of ELF objects, or a Go package archive)
+// found after a build.
 type Artifact struct {
 	// Path is the sandbox path.
 	Path string       `json:"path"`
@@ -46,7 +52,8 @@ type Artifact struct {
 	Needed      []string `json:"needed,omitempty"`
 	SHA256      string   `json:"sha256"`
 	Size        int64    `json:"size"`
-	// Members counts the ELF members of a static archive.
+	// Members counts the ELF members of a static archive (the Go objects of a Go
+	// archive).
 	Members int          `json:"members,omitempty"`
 	Role    ArtifactRole `json:"role,omitempty"`
 	// Problem says why the artifact does not verify, when it does not.

@@ -39,13 +39,19 @@ type Detection struct {
 	GoPortableTags []string `json:"go_portable_tags,omitempty"`
 	// GoArtifacts are the files the default Go plan writes, relative to the module: each
 	// command as go install names it (bin/tool) or, for a library, each package's test
-	// binary (bin/pkg.test).
+	// binary (bin/pkg.test), or the package archives of GoArchivePackages (bin/pkg.a).
 	GoArtifacts []string `json:"go_artifacts,omitempty"`
 	// GoTestPackages are set for a library module two of whose packages with tests share
 	// a test binary name, which go test -c -o bin/ ./... refuses to write: the package
 	// directories, relative to the module and the first of each name, whose test
 	// binaries the default plan compiles in its place.
 	GoTestPackages []string `json:"go_test_packages,omitempty"`
+	// GoArchivePackages are set for a library module with no main package and no test
+	// that builds on riscv64 (xanzy/ssh-agent's tests are Windows-only, or it has none):
+	// the library package directories, relative to the module and the first of each
+	// name, whose Go package archives (bin/pkg.a) the default plan writes, the only
+	// compiled form of such a library.
+	GoArchivePackages []string `json:"go_archive_packages,omitempty"`
 	// GoNoModFile is true for Go packages with no go.mod (code written for GOPATH): the
 	// default plan makes one with go mod init GoModulePath before it builds.
 	GoNoModFile bool `json:"go_no_mod_file,omitempty"`

@@ -136,7 +136,7 @@ func DetectWith(ctx context.Context, root string, opts DetectOptions) (*atesor.D
 		det.ModuleDir = "."
 		det.HasMain, det.MainPath, det.HasCGO = g.hasMain, g.mainPath, g.hasCGO
 		det.GoCommands, det.GoPortableTags, det.GoArtifacts = g.commands, g.portableTags, g.artifacts()
-		det.GoTestPackages = g.testPackages()
+		det.GoTestPackages, det.GoArchivePackages = g.testPackages(), g.archivePackages()
 		for _, d := range g.external {
 			det.GoExternalImports = append(det.GoExternalImports, atesor.Dependency{Name: d.name, Evidence: d.evidence})
 		}
@@ -145,7 +145,7 @@ func DetectWith(ctx context.Context, root string, opts DetectOptions) (*atesor.D
 		det.ModuleDir = displayDir(modDir)
 		det.HasMain, det.MainPath, det.HasCGO = g.hasMain, g.mainPath, g.hasCGO
 		det.GoCommands, det.GoPortableTags, det.GoArtifacts = g.commands, g.portableTags, g.artifacts()
-		det.GoTestPackages = g.testPackages()
+		det.GoTestPackages, det.GoArchivePackages = g.testPackages(), g.archivePackages()
 	}
 	det.Dependencies = detectDependencies(t, det)
 	det.TestTargets = makeTestTargets(t, det.BuildDir, det.Makefile)

@@ -19,6 +19,9 @@ type goInfo struct {
 	modBase string // the module path's last element, without a major version suffix
 	// testDirs are the package directories with tests that build on riscv64.
 	testDirs []string
+	// libDirs are the directories of non-main packages with a file (not a test) that
+	// builds on riscv64.
+	libDirs  []string
 	hasMain  bool
 	mainPath string // main package directory relative to the module: "." or "cmd/tool"
 	mains    []string
@@ -128,6 +131,8 @@ func analyseGoAs(t *tree, modDir, mod string) goInfo {
 		}
 		if f.Name.Name == "main" {
 			mainDirs[path.Dir(rel)] = true
+		} else if d := path.Dir(rel); !slices.Contains(g.libDirs, d) {
+			g.libDirs = append(g.libDirs, d)
 		}
 		if noModFile {
 			g.external = appendExternal(g.external, e.rel, f, mod)
@@ -212,6 +217,36 @@ func (g goInfo) artifacts() []string {
 	dirs, _ := g.testBinaryDirs()
 	for _, d := range dirs {
 		add(GoBinaryName(d, g.modBase) + ".test")
+	}
+	for _, d := range g.archivePackages() {
+		add(GoBinaryName(d, g.modBase) + ".a")
+	}
+	return out
+}
+
+// archivePackages are the library package directories whose Go package archives the
+// default plan writes, for a module with no main package and no test that builds on
+// riscv64: go test -c then writes no test binary, and go build ./... discards what it
+// compiles, so the archives (go build -o bin/pkg.a DIR keeps a single package's) are the
+// riscv64 code the build made. Shallowest first, the first of each name (as go test -c
+// names test binaries), at most [maxGoArtifacts]; nil for any other module.
+func (g goInfo) archivePackages() []string {
+	if len(g.mains) > 0 || len(g.testDirs) > 0 {
+		return nil
+	}
+	sorted := slices.Clone(g.libDirs)
+	slices.SortFunc(sorted, func(a, b string) int {
+		return cmp.Or(cmp.Compare(strings.Count(a, "/"), strings.Count(b, "/")), cmp.Compare(a, b))
+	})
+	var out []string
+	seen := map[string]bool{}
+	for _, d := range sorted {
+		n := GoBinaryName(d, g.modBase)
+		if n == "" || seen[n] || len(out) == maxGoArtifacts {
+			continue
+		}
+		seen[n] = true
+		out = append(out, d)
 	}
 	return out
 }

@@ -211,3 +211,66 @@ func TestGoTestPackagesOfSharedNames(t *testing.T) {
 		})
 	}
 }
+
+// TestGoArchivePackages: a library module with no main package and no test that builds
+// on riscv64 (xanzy/ssh-agent 0.3.2: its one package's files build on every OS but
+// Windows, and the tarball has no test) gets its packages' archives written to bin/,
+// the first of each name; a module with a test or a main package gets none.
+func TestGoArchivePackages(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string
+		arts  []string
+		line  string
+	}{
+		{"xanzy/ssh-agent", map[string]string{
+			"go.mod":              "module github.com/xanzy/ssh-agent\n",
+			"sshagent.go":         "//go:build !windows\n// +build !windows\n\npackage sshagent\n",
+			"sshagent_windows.go": "//go:build windows\n\npackage sshagent\n",
+			"pageant_windows.go":  "package sshagent\n",
+		}, []string{"."}, []string{"bin/ssh-agent.a"},
+			"GOTOOLCHAIN=auto go build -buildvcs=false ./... && GOTOOLCHAIN=auto go build -buildvcs=false -o bin/ssh-agent.a ."},
+		{"Windows-only tests, two packages of one name", map[string]string{
+			"go.mod":              "module example.com/lib/v2\n",
+			"lib.go":              "package lib\n",
+			"lib_windows_test.go": "package lib\n",
+			"a/x/x.go":            "package x\n",
+			"b/x/x.go":            "package x\n",
+			"a b/c.go":            "package c\n",
+		}, []string{".", "a b", "a/x"}, []string{"bin/lib.a", "bin/a b.a", "bin/x.a"},
+			"GOTOOLCHAIN=auto go build -buildvcs=false ./... && GOTOOLCHAIN=auto go build -buildvcs=false -o bin/lib.a . && " +
+				"GOTOOLCHAIN=auto go build -buildvcs=false -o 'bin/a b.a' ./'a b' && GOTOOLCHAIN=auto go build -buildvcs=false -o bin/x.a ./a/x"},
+		{"a test", map[string]string{
+			"go.mod":      "module example.com/lib\n",
+			"lib.go":      "package lib\n",
+			"lib_test.go": "package lib\n",
+		}, nil, []string{"bin/lib.test"}, "GOTOOLCHAIN=auto go build -buildvcs=false ./... && GOTOOLCHAIN=auto go test -buildvcs=false -c -o bin/ ./..."},
+		{"an example program", map[string]string{
+			"go.mod":           "module example.com/lib\n",
+			"lib.go":           "package lib\n",
+			"examples/main.go": "package main\nfunc main(){}\n",
+		}, nil, nil, "GOTOOLCHAIN=auto go build -buildvcs=false -o bin/ ./examples"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := walkTree(t.Context(), writeTree(t, tt.files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tr.close()
+			g := analyseGo(tr, "")
+			if d := cmp.Diff(tt.want, g.archivePackages()); d != "" {
+				t.Errorf("archive packages (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tt.arts, g.artifacts()); d != "" {
+				t.Errorf("artifacts (-want +got):\n%s", d)
+			}
+			det := &atesor.Detection{GoCommands: g.commands, GoArtifacts: g.artifacts(), GoTestPackages: g.testPackages(), GoArchivePackages: g.archivePackages(),
+				HasMain: g.hasMain, MainPath: g.mainPath}
+			if got := goBuildCommand(det); got != tt.line {
+				t.Errorf("build command\n got %s\nwant %s", got, tt.line)
+			}
+		})
+	}
+}

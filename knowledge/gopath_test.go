@@ -96,7 +96,7 @@ func TestDetectGoWithoutModFile(t *testing.T) {
 			"example.org/new", "the request", []string{"bin/new.test"}},
 		{"a comment that does not end in its directory says nothing", map[string]string{
 			"sub/a.go": "package a // import \"example.org/elsewhere\"\n",
-		}, DetectOptions{}, atesor.BuildGo, "sub/a.go", true, "", "", nil},
+		}, DetectOptions{}, atesor.BuildGo, "sub/a.go", true, "", "", []string{"bin/sub.a"}}, // no test: the package archive
 		{"a program at the root", map[string]string{
 			"main.go": "package main // import \"example.org/tool\"\nfunc main() {}\n",
 		}, DetectOptions{}, atesor.BuildGo, "main.go", true, "example.org/tool", "the import comment of main.go", []string{"bin/tool"}},
@@ -109,7 +109,7 @@ func TestDetectGoWithoutModFile(t *testing.T) {
 			"Makefile": "test:\n\tgo test example.org/x\n",
 			"x.go":     "package x\n\n// #include \"x.h\"\nimport \"C\"\n",
 			"x.c":      "int x;\n",
-		}, DetectOptions{GoModulePath: "example.org/x"}, atesor.BuildGo, "x.go", true, "example.org/x", "", nil},
+		}, DetectOptions{GoModulePath: "example.org/x"}, atesor.BuildGo, "x.go", true, "example.org/x", "", []string{"bin/x.a"}},
 		{"a Makefile that sets up GOPATH itself wins", map[string]string{
 			"Makefile": "export GOPATH := $(CURDIR)/_gopath\nall:\n\tgo build ./...\n",
 			"x.go":     goFile,

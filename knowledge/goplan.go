@@ -71,6 +71,16 @@ func goBuildCommand(det *atesor.Detection) string {
 		}
 		return prefix + " -o " + goBinDir + "/ " + strings.Join(pkgs, " ")
 	}
+	if len(det.GoArchivePackages) > 0 && len(det.GoArchivePackages) == len(det.GoArtifacts) {
+		// A library with no program and no test for riscv64: its package archives, one
+		// go build -o each (it writes the archive of a single package only). The
+		// detection names them in GoArtifacts, in the same order.
+		line := prefix + " ./..."
+		for i, d := range det.GoArchivePackages {
+			line += " && " + prefix + " -o " + shellQuote(det.GoArtifacts[i]) + " " + goPkgPath(d)
+		}
+		return line
+	}
 	tests := "./..."
 	if len(det.GoTestPackages) > 0 {
 		dirs := make([]string, len(det.GoTestPackages))

@@ -71,10 +71,15 @@
 //     the plan's go build and go test name the tree's other package directories in
 //     place of ./..., and the tests and the install step build the same lists; refused
 //     for the module's root and any other package (a real compile error);
+//   - go-test-vet-off: go test's vet step (an analyzer's report under the "# P" and
+//     "# [P]" header, a tests-analyzer example name, a printf check) stopping the test
+//     build of code that compiles: the plan's go test commands get -vet=off, as
+//     Debian's dh-golang runs them, and the tests follow;
 //   - go-module-gopath: a Go module build that cannot fetch a module go.mod requires
-//     (the proxy refuses the version, no network) is built in Debian's GOPATH mode
-//     over /usr/share/gocode, when the distribution's golang-*-dev Build-Depends
-//     install that module;
+//     (the proxy refuses the version, no network), or cannot use one because go.sum
+//     has no entry for it (a tarball without go.sum, offline), is built in Debian's
+//     GOPATH mode over /usr/share/gocode, when the distribution's golang-*-dev
+//     Build-Depends install that module;
 //   - go-pointer-api: a GOPATH build against a packaged library whose API turned a
 //     value into a pointer or back gets &X or X for *X at the operands the compiler
 //     names, as recorded patches;

@@ -22,7 +22,11 @@ import (
 // never fetches them: dh-golang builds the source in GOPATH mode, which ignores go.mod,
 // against the golang-*-dev packages its Build-Depends install under /usr/share/gocode.
 // The go-module-gopath rule switches such a build to that plan (knowledge's
-// GoModulePathPlan, the GOPATH build of sources with no go.mod).
+// GoModulePathPlan, the GOPATH build of sources with no go.mod). A source shipped
+// without go.sum (or with one that lacks the entries go.mod's requirements need) stops
+// the same way offline: the go command will not use a module it cannot check against
+// go.sum, and adding the entries means fetching the modules; the packaged sources need
+// no checksum.
 
 const goModuleGoPathRuleName = "go-module-gopath"
 
@@ -33,18 +37,42 @@ var goModuleFetch = re(`(?m)(?:^|\s)(?:go: |verifying )?([a-z0-9][A-Za-z0-9._~/+
 	`(?:reading https?://\S+: (?:403 Forbidden|404 Not Found|410 Gone)|unknown revision|invalid version|not found|` +
 	`dial tcp|no such host|network is unreachable|connection refused|i/o timeout|module lookup disabled by GOPROXY=off)`)
 
+// goSumMissing is the go command refusing a module go.sum has no entry for: group 1 is
+// the package that module provides (a build's "missing go.sum entry for module providing
+// package golang.org/x/crypto/hkdf"), group 2 the module path of the go.mod check ("go:
+// example.com/a@v1.2.3: missing go.sum entry for go.mod file").
+var goSumMissing = re(`(?m)(?:^\S+: )?missing go\.sum entry for module providing package ([a-z0-9][A-Za-z0-9._~/+-]*\.[A-Za-z0-9._~/+-]*)|` +
+	`(?:^|\s)(?:go: |verifying )?([a-z0-9][A-Za-z0-9._~/+-]*\.[A-Za-z0-9._~/+-]*)@v[0-9][A-Za-z0-9.+-]*: missing go\.sum entry`)
+
 func goModuleGoPathRule() Rule {
 	return Rule{
 		Name: goModuleGoPathRuleName,
 		Doc: "a Go module build that cannot fetch a module version go.mod requires (the proxy's 403 for obs-cli's goobs pseudo-version), " +
+			"or cannot use one because go.sum lacks its entry (go-hpke-compact's tarball has no go.sum), " +
 			"of a distribution source whose Build-Depends are golang-*-dev packages installing that module: the GOPATH build " +
 			"over /usr/share/gocode that Debian's dh-golang does, with those packages installed",
 		Categories: []atesor.ErrorCategory{atesor.CategoryDependency, atesor.CategoryConfiguration, atesor.CategoryCompilation,
 			atesor.CategoryUnknown},
-		Signatures: []*regexp.Regexp{goModuleFetch},
+		Signatures: []*regexp.Regexp{goModuleFetch, goSumMissing},
 		Packaged:   true,
 		Make:       makeGoModuleGoPath,
 	}
+}
+
+// goSumMissingPaths are the import paths of the modules (or of packages they provide)
+// go.sum lacks an entry for in text, in order, each once.
+func goSumMissingPaths(text string) []string {
+	var out []string
+	for _, m := range goSumMissing.FindAllStringSubmatch(text, 32) {
+		p, check := m[1], module.CheckImportPath
+		if p == "" {
+			p, check = m[2], module.CheckPath
+		}
+		if check(p) == nil && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // fetchFailedModules are the module paths of the go command's fetch failures in text,
@@ -72,13 +100,21 @@ func makeGoModuleGoPath(ctx context.Context, f Failure, env Env) (*Fix, string) 
 	if _, ok := knowledge.GoPathImportPath(env.Plan); ok {
 		return nil, "the plan already builds in GOPATH mode"
 	}
-	mods := fetchFailedModules(f.text() + "\n" + f.Message)
+	text := f.text() + "\n" + f.Message
+	mods := fetchFailedModules(text)
+	why := "the go command could not fetch " + strings.Join(mods, ", ")
 	if len(mods) == 0 {
-		return nil, "the output names no module the go command could not fetch"
+		// No fetch failed: the modules are those of go.sum's missing entries (the go
+		// command checks go.sum before it would fetch anything).
+		mods = goSumMissingPaths(text)
+		why = "go.sum has no entry for the modules of " + strings.Join(mods, ", ") + ", and adding them would fetch those modules"
 	}
-	d, why := readDistribution(ctx, env)
+	if len(mods) == 0 {
+		return nil, "the output names no module the go command could not fetch or find in go.sum"
+	}
+	d, unread := readDistribution(ctx, env)
 	if d == nil {
-		return nil, why
+		return nil, unread
 	}
 	devs := knowledge.GoDevPackages(d.installable())
 	if len(devs) == 0 {
@@ -104,7 +140,6 @@ func makeGoModuleGoPath(ctx context.Context, f Failure, env Env) (*Fix, string) 
 	if imp == "" {
 		return nil, "neither the distribution's Go-Import-Path nor go.mod names the import path to build the source under"
 	}
-	why = "the go command could not fetch " + strings.Join(mods, ", ")
 	var plan atesor.BuildPlan
 	var err error
 	if det.GoNoModFile {
@@ -121,7 +156,7 @@ func makeGoModuleGoPath(ctx context.Context, f Failure, env Env) (*Fix, string) 
 		Analysis: fmt.Sprintf("The module build stops because %s (%s). Debian builds %s %s in GOPATH mode (dh-golang), "+
 			"which ignores go.mod, against the sources its golang-*-dev Build-Depends install under %s/src: %s among them. "+
 			"The source is built the same way, under the import path %s (%s).",
-			why, excerpt.FirstLine(firstMatchOf(f.text(), []*regexp.Regexp{goModuleFetch})), d.Package, d.Version, knowledge.DistGoPath,
+			why, excerpt.FirstLine(firstMatchOf(f.text(), []*regexp.Regexp{goModuleFetch, goSumMissing})), d.Package, d.Version, knowledge.DistGoPath,
 			strings.Join(provided, ", "), imp, from),
 		Strategy: "GOPATH build (GO111MODULE=off) at " + knowledge.GoPathDir + "/src/" + imp + " over " + knowledge.DistGoPath +
 			", installing " + strings.Join(devs, " "),

@@ -177,7 +177,7 @@ func TestFetchFailedModules(t *testing.T) {
 		{"verifying gopkg.in/x.v1@v1.0.0: gopkg.in/x.v1@v1.0.0: reading https://sum.golang.org/lookup/x: 410 Gone", []string{"gopkg.in/x.v1"}},
 		{"go: example.com/a@v1.0.0: module lookup disabled by GOPROXY=off", []string{"example.com/a"}},
 		{"main.go:3:2: undefined: x", nil},
-		{"go: example.com/a@v1.0.0: missing go.sum entry", nil},
+		{"go: example.com/a@v1.0.0: missing go.sum entry", nil}, // goSumMissingPaths reads it
 	}
 	for _, tt := range tests {
 		if got := fetchFailedModules(tt.out); !slices.Equal(got, tt.want) {
@@ -197,4 +197,96 @@ func FuzzFetchFailedModules(f *testing.F) {
 			}
 		}
 	})
+}
+
+// hpkeBuild is the default module plan's build line of the real go-hpke-compact run.
+const hpkeBuild = "GOTOOLCHAIN=auto go build -buildvcs=false ./... && GOTOOLCHAIN=auto go test -buildvcs=false -c -o bin/ ./..."
+
+// hpkeDist is Debian's golang-github-jedisct1-go-hpke-compact 0.9.2-1.1 as trixie's
+// Sources index has it.
+func hpkeDist() *Distribution {
+	return &Distribution{Package: "golang-github-jedisct1-go-hpke-compact", Version: "0.9.2-1.1", GoImportPath: "github.com/jedisct1/go-hpke-compact",
+		BuildDepends: []string{"debhelper-compat", "dh-sequence-golang", "golang-any", "golang-github-powerman-check-dev", "golang-golang-x-crypto-dev"}}
+}
+
+// TestGoModuleGoPathGoSumReal runs the rule on the real go-hpke-compact 0.9.2 build
+// output: the tarball has no go.sum, so the module build refuses golang.org/x/crypto
+// (offline, go.sum's entries cannot be added); the plan becomes the GOPATH build over
+// the packaged golang.org/x/crypto. It declines when no Build-Depends installs the
+// module.
+func TestGoModuleGoPathGoSumReal(t *testing.T) {
+	out := readLog(t, "go-sum-missing-hpke-compact.log")
+	f := Failure{Category: atesor.ClassifyError(out), Message: strings.TrimSpace(out), Output: out, Phase: "build", Command: hpkeBuild, Packaged: true}
+	want := []string{"golang.org/x/crypto/chacha20poly1305", "golang.org/x/crypto/curve25519", "golang.org/x/crypto/hkdf"}
+	if got := goSumMissingPaths(out); !slices.Equal(got, want) {
+		t.Fatalf("paths %q, want %q", got, want)
+	}
+	tried := func(rule, _ string) bool { return rule == distRuleName }
+	if claims := Claims(f, tried); len(claims) == 0 || claims[0] != goModuleGoPathRuleName {
+		t.Fatalf("claims %v, want %s first", claims, goModuleGoPathRuleName)
+	}
+	env := func(d *Distribution) Env {
+		det := &atesor.Detection{BuildSystem: atesor.BuildGo, Confidence: 0.95, Evidence: "go.mod", ModuleDir: ".",
+			GoArtifacts:  []string{"bin/go-hpke-compact.test"},
+			Dependencies: []atesor.Dependency{{Name: "github.com/powerman/check", Evidence: "go.mod:6"}, {Name: "golang.org/x/crypto", Evidence: "go.mod:7"}}}
+		plan := &atesor.BuildPlan{Phases: []atesor.Phase{
+			{Name: "setup", Commands: []string{"apt-get update && apt-get install -y golang-go golang-any golang-github-powerman-check-dev golang-golang-x-crypto-dev"}},
+			{Name: "build", Commands: []string{hpkeBuild}},
+		}}
+		tree := map[string]string{"go.mod": "module github.com/jedisct1/go-hpke-compact\n\ngo 1.19\n", "hpke.go": "package hpke\n"}
+		return goDistEnv(t, plan, tree, det, d, trixieGoPackage)
+	}
+	noCrypto := hpkeDist()
+	noCrypto.BuildDepends = []string{"debhelper-compat", "golang-any", "golang-github-powerman-check-dev"}
+	tests := []struct {
+		name string
+		env  Env
+		none string
+	}{
+		{name: "go-hpke-compact", env: env(hpkeDist())},
+		{name: "golang.org/x/crypto is no Build-Depends", env: env(noCrypto), none: "do not name it"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fix, why := makeGoModuleGoPath(context.Background(), f, tt.env)
+			if !wantFix(t, fix, why, tt.none) {
+				return
+			}
+			wantPhases := []atesor.Phase{
+				{Name: "setup", Commands: []string{"apt-get update && apt-get install -y golang-go golang-github-powerman-check-dev golang-golang-x-crypto-dev"}},
+				{Name: knowledge.GoPathPhase, Commands: []string{"mkdir -p .gopath/src/github.com/jedisct1 && ln -sfn ../../../.. .gopath/src/github.com/jedisct1/go-hpke-compact"}},
+				{Name: "build", Commands: []string{`export GO111MODULE=off GOPATH="$PWD/.gopath:/usr/share/gocode" && cd .gopath/src/github.com/jedisct1/go-hpke-compact && ` + hpkeBuild}},
+			}
+			if d := cmp.Diff(wantPhases, fix.Plan.Phases); d != "" {
+				t.Errorf("plan (-want +got):\n%s", d)
+			}
+			for _, s := range []string{"go.sum has no entry", "hpke.go:12:2: missing go.sum entry for module providing package golang.org/x/crypto/chacha20poly1305",
+				"golang.org/x/crypto/hkdf (golang-golang-x-crypto-dev)", "0.9.2-1.1"} {
+				if !strings.Contains(fix.Analysis, s) {
+					t.Errorf("analysis %q lacks %q", fix.Analysis, s)
+				}
+			}
+		})
+	}
+}
+
+// TestGoSumMissingPaths reads each form of the go command's missing go.sum entry, and
+// nothing from a fetch failure or a build error.
+func TestGoSumMissingPaths(t *testing.T) {
+	tests := []struct {
+		out  string
+		want []string
+	}{
+		{"a.go:3:2: missing go.sum entry for module providing package example.com/a/b/c (imported by example.com/m); to add:", []string{"example.com/a/b/c"}},
+		{"a.go:3:2: missing go.sum entry for module providing package example.com/a/b; to add:", []string{"example.com/a/b"}},
+		{"go: example.com/a@v1.0.0: missing go.sum entry for go.mod file; to add it:\n\tgo mod download example.com/a", []string{"example.com/a"}},
+		{"verifying example.com/a@v1.0.0: missing go.sum entry", []string{"example.com/a"}},
+		{"go: example.com/a@v1.0.0: module lookup disabled by GOPROXY=off", nil},
+		{"main.go:3:2: undefined: x", nil},
+	}
+	for _, tt := range tests {
+		if got := goSumMissingPaths(tt.out); !slices.Equal(got, tt.want) {
+			t.Errorf("%q: %q, want %q", tt.out, got, tt.want)
+		}
+	}
 }

@@ -49,7 +49,9 @@ func floatABI(class elf.Class, flags uint32) string {
 // machine, whether it is riscv64, the float ABI, the program interpreter, static or
 // dynamic, stripped or not, the needed libraries, the kind (executable, shared library,
 // static library, object), the size and the SHA-256 of the whole file. Archives are
-// checked member by member: an archive is riscv64 only when every ELF member is. A
+// checked member by member: an archive is riscv64 only when every ELF member is. An
+// archive of Go compiler objects and no ELF member is a Go package archive
+// ([atesor.KindGoArchive]), riscv64 when every object's header names linux/riscv64. A
 // non-riscv64 file is described (with Problem set), not rejected. The returned Path is
 // empty; the caller sets it. Anything else returns an error wrapping [ErrNotELF].
 func InspectELF(r io.ReaderAt) (atesor.Artifact, error) {
@@ -174,7 +176,8 @@ func inspectArchive(r io.ReaderAt, fileSize int64) (atesor.Artifact, error) {
 	off := int64(len(arMagic))
 	hdr := make([]byte, arHeaderSize)
 	allRISCV, allStripped := true, true
-	var problems []string
+	var problems, goProblems []string
+	goMembers, goMachine := 0, ""
 	var archISA riscvisa.ISA
 	for i := 0; i < maxArchiveMembers; i++ {
 		n, err := r.ReadAt(hdr, off)
@@ -211,7 +214,17 @@ func inspectArchive(r io.ReaderAt, fileSize int64) (atesor.Artifact, error) {
 				}
 			}
 			m := make([]byte, 4)
-			if k, _ := data.ReadAt(m, 0); k == 4 && string(m) == elf.ELFMAG {
+			if goos, goarch, ok := goObjectHeader(data); ok {
+				goMembers++
+				if goMembers == 1 {
+					goMachine = goarch
+				} else if goarch != goMachine {
+					goMachine = "mixed"
+				}
+				if goos != "linux" || goarch != "riscv64" {
+					goProblems = append(goProblems, fmt.Sprintf("member %s is a Go object for %s/%s", strings.TrimSuffix(name, "/"), goos, goarch))
+				}
+			} else if k, _ := data.ReadAt(m, 0); k == 4 && string(m) == elf.ELFMAG {
 				ma, err := inspectELFFile(data, data.Size())
 				if err != nil {
 					return a, fmt.Errorf("inspect: archive member %s: %w", name, err)
@@ -246,6 +259,9 @@ func inspectArchive(r io.ReaderAt, fileSize int64) (atesor.Artifact, error) {
 		}
 		off = next
 	}
+	if a.Members == 0 && goMembers > 0 {
+		return goArchive(a, goMembers, goMachine, goProblems), nil
+	}
 	if a.Members == 0 {
 		a.RISCV64 = false
 		a.Problem = "static archive without ELF members"
@@ -263,6 +279,47 @@ func inspectArchive(r io.ReaderAt, fileSize int64) (atesor.Artifact, error) {
 		}
 	}
 	return a, nil
+}
+
+// goObjectPrefix starts the first line of each member of a Go package archive (its
+// export data, __.PKGDEF, and its code, _go_.o): "go object linux riscv64 go1.24.4
+// GORISCV64=rva20u64 X:...".
+const goObjectPrefix = "go object "
+
+// goObjectHeader reads the GOOS and GOARCH of a Go compiler object's header; ok is false
+// for any other member.
+func goObjectHeader(r io.ReaderAt) (goos, goarch string, ok bool) {
+	b := make([]byte, 128)
+	n, _ := r.ReadAt(b, 0)
+	line, _, _ := strings.Cut(string(b[:n]), "\n")
+	rest, found := strings.CutPrefix(line, goObjectPrefix)
+	if !found {
+		return "", "", false
+	}
+	f := strings.Fields(rest)
+	if len(f) < 2 {
+		return "", "", false
+	}
+	return f[0], f[1], true
+}
+
+// goArchive describes an archive whose members are all Go compiler objects (n of them,
+// for GOARCH machine, "mixed" when they differ): a Go package archive, riscv64 when every object was compiled for linux/riscv64. Go
+// has one ABI on linux/riscv64, with the float registers of lp64d (RV64G is the port's
+// baseline), so that is the archive's float ABI; it carries no ISA string, as the Go
+// linker writes none into the programs it links.
+func goArchive(a atesor.Artifact, n int, machine string, problems []string) atesor.Artifact {
+	a.Kind, a.Class, a.Machine, a.Members = atesor.KindGoArchive, "go object", machine, n
+	a.RISCV64 = len(problems) == 0
+	if !a.RISCV64 {
+		if len(problems) > 5 {
+			problems = append(problems[:5], fmt.Sprintf("and %d more", len(problems)-5))
+		}
+		a.Problem = "not riscv64: " + strings.Join(problems, "; ")
+		return a
+	}
+	a.FloatABI = "lp64d"
+	return a
 }
 
 // CheckArtifact says why an inspected artifact does not suit the platform, or returns

@@ -42,6 +42,8 @@ func TestInspectELFFixtures(t *testing.T) {
 		{file: "riscv64-add.o", kind: atesor.KindObject, riscv: true, static: true, machine: "EM_RISCV", abi: "lp64d"},
 		{file: "libriscv64-math.a", kind: atesor.KindStaticLibrary, riscv: true, static: true, machine: "EM_RISCV", abi: "lp64d", members: 2},
 		{file: "libmixed.a", kind: atesor.KindStaticLibrary, static: true, machine: "EM_X86_64", members: 1},
+		{file: "riscv64-add-go.a", kind: atesor.KindGoArchive, riscv: true, static: true, machine: "riscv64", abi: "lp64d", members: 2},
+		{file: "amd64-add-go.a", kind: atesor.KindGoArchive, static: true, machine: "amd64", members: 2},
 		{file: "script.sh", wantErr: true},
 		{file: "truncated-riscv64", wantErr: true},
 	}
@@ -184,4 +186,29 @@ func mustRead(t *testing.T, p string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestGoArchiveArtifact: a Go package archive compiled for linux/riscv64 suits the
+// Debian profile and is a primary artifact of the curator's rules; one compiled for
+// amd64 does not suit it.
+func TestGoArchiveArtifact(t *testing.T) {
+	p := debianPlatform()
+	for file, ok := range map[string]bool{"riscv64-add-go.a": true, "amd64-add-go.a": false} {
+		f, err := os.Open(fixture(t, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := InspectELF(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := CheckArtifact(a, p); (err == nil) != ok {
+			t.Errorf("%s: CheckArtifact = %v, want ok %t", file, err, ok)
+		}
+		a.Path = "/workspace/add/bin/add.a"
+		if got := CurateByRules([]atesor.Artifact{a}, "add", "/workspace/add"); len(got) != 1 || got[0].Role != atesor.ArtifactPrimary {
+			t.Errorf("%s: curated %+v", file, got)
+		}
+	}
 }
