@@ -25,7 +25,8 @@ import (
 //     binary bin/go-hpke-compact.test verifies and its 4 tests pass.
 //   - The recipe replays and reproduces.
 //
-// The port alone took 7 min 28 s on 2 shared cores (gofix, run for real).
+// Measured: 588 s in all on 2 shared cores (the escalation 3 min 1 s, the verified port
+// 3 min 10 s, the replay reproduced 3 min 35 s, 1 artifact compared).
 //
 //	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2EScriptedGoSumGoPath$' ./graph/
 func TestE2EScriptedGoSumGoPath(t *testing.T) {
