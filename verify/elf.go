@@ -304,10 +304,11 @@ func goObjectHeader(r io.ReaderAt) (goos, goarch string, ok bool) {
 }
 
 // goArchive describes an archive whose members are all Go compiler objects (n of them,
-// for GOARCH machine, "mixed" when they differ): a Go package archive, riscv64 when every object was compiled for linux/riscv64. Go
-// has one ABI on linux/riscv64, with the float registers of lp64d (RV64G is the port's
-// baseline), so that is the archive's float ABI; it carries no ISA string, as the Go
-// linker writes none into the programs it links.
+// for GOARCH machine, "mixed" when they differ): a Go package archive, riscv64 when
+// every object was compiled for linux/riscv64. Go has one ABI on linux/riscv64, with
+// the float registers of lp64d (RV64G is the port's baseline), so that is the
+// archive's float ABI; it carries no ISA string, as the Go linker writes none into the
+// programs it links.
 func goArchive(a atesor.Artifact, n int, machine string, problems []string) atesor.Artifact {
 	a.Kind, a.Class, a.Machine, a.Members = atesor.KindGoArchive, "go object", machine, n
 	a.RISCV64 = len(problems) == 0
