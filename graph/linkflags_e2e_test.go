@@ -74,9 +74,12 @@ func TestE2EScriptedAutomakeConditional(t *testing.T) {
 // debian/rules sets -DHWY_CMAKE_ARM7:BOOL=ON inside an armhf-only conditional and
 // -DHWY_CMAKE_RVV:BOOL=OFF inside a riscv64 one; the dev run at 450b77e read both
 // branches, so distribution-configure turned on the ARM copts (-march=armv7-a ...) and
-// the compiler refused them. With the conditionals read as riscv64's, the port takes
-// riscv64's switch alone (its tests then run without the RVV code the emulator
-// refuses) and verifies.
+// the compiler refused them. With the conditionals read as riscv64's, the fix takes
+// riscv64's switch alone and the build gets past the flags. The port does not verify
+// yet: measured at 08f55da (10 min 38 s), it then stops in highway's RVV code
+// ("'__riscv_vmulh_vv_i64m1' was not declared in this scope", hwy/ops/rvv-inl.h under
+// GCC 14), which no rule answers; the test checks what the switches decide, and the
+// verdict once that is answered.
 //
 //	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 150m -run '^TestE2EDistributionConfigureArchBranches$' ./graph/
 func TestE2EDistributionConfigureArchBranches(t *testing.T) {
@@ -92,8 +95,17 @@ func TestE2EDistributionConfigureArchBranches(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := e.report(t, res.Package)
-	t.Logf("%s in %s; fixes by rule %v", res.Status, time.Since(start).Round(time.Second), rep.FixesByRule)
-	scriptedFix(t, rep.Fixes, "distribution-configure")
+	t.Logf("%s in %s (%s); fixes by rule %v", res.Status, time.Since(start).Round(time.Second), res.Reason, rep.FixesByRule)
+	fix := scriptedFix(t, rep.Fixes, "distribution-configure")
+	if fix == nil || !strings.Contains(fix.Strategy, "-DHWY_CMAKE_RVV:BOOL=OFF") || strings.Contains(fix.Strategy, "HWY_CMAKE_ARM7") {
+		t.Fatalf("the distribution's switches are not riscv64's alone: %+v", fix)
+	}
+	if strings.Contains(res.Reason, "armv7") || strings.Contains(res.Reason, "-mfpu") {
+		t.Fatalf("the port still stops at the ARM flags: %s", res.Reason)
+	}
+	if strings.Contains(res.Reason, "__riscv_vmulh_vv") {
+		t.Skipf("past the flags; highway's RVV code under GCC 14 is the next stop, which no rule answers yet: %s", res.Reason)
+	}
 	checkVerified(t, e, res)
 	md, err := os.ReadFile(filepath.Join(e.out, res.Package+"_recipe.md"))
 	if err != nil {
