@@ -217,6 +217,8 @@ var (
 	// makeDirArg is a make command's -C DIR (or -CDIR, --directory=DIR), with the
 	// argument in the last group.
 	makeDirArg = regexp.MustCompile(`(?:^|&&\s*|;\s*|\|\|\s*)(?:\S+=\S*\s+)*make\b[^&|;]*?\s(-C\s*|--directory=)([^\s&|;'"]+)`)
+	// makeFileArg is a -f FILE of the rest of that make command (up to its &&, ; or |).
+	makeFileArg = regexp.MustCompile(`^[^&|;]*?(\s(?:-f\s*|--file=|--makefile=)([^\s&|;'"]+))`)
 	// makeSourceWord is a word of a makefile that names a C or C++ source file.
 	makeSourceWord = regexp.MustCompile(`(?:^|[\s:=])([\w+-][\w.+-]*\.(?:c|cc|cpp|cxx|C))\b`)
 )
@@ -245,10 +247,14 @@ func makeSubdirMakefile(ctx context.Context, f Failure, env Env) (*Fix, string) 
 	}
 	target := m[1]
 	// The make -C DIR of the failed command (else of the plan's phase that failed).
-	var dir string
+	var dir, fileArg string
 	for _, line := range append([]string{f.Command}, commandsBefore(*env.Plan, f.Phase)...) {
-		if loc := makeDirArg.FindStringSubmatch(line); loc != nil {
-			dir = path.Clean(strings.TrimPrefix(loc[2], "./"))
+		if loc := makeDirArg.FindStringSubmatchIndex(line); loc != nil {
+			dir = path.Clean(strings.TrimPrefix(line[loc[4]:loc[5]], "./"))
+			// A platform makefile the plan names (make -C DIR -f makefile.unix).
+			if fm := makeFileArg.FindStringSubmatch(line[loc[5]:]); fm != nil {
+				fileArg = fm[2]
+			}
 			break
 		}
 	}
@@ -259,6 +265,9 @@ func makeSubdirMakefile(ctx context.Context, f Failure, env Env) (*Fix, string) 
 		return nil, fmt.Sprintf("%s is in %s: make lacks a rule, not the file", target, dir)
 	}
 	mk, ok := makefileIn(env.Files, dir)
+	if fileArg != "" {
+		mk, ok = path.Join(dir, fileArg), slices.Contains(env.Files, path.Join(dir, fileArg))
+	}
 	if !ok {
 		return nil, fmt.Sprintf("%s has no makefile of its own", dir)
 	}
@@ -304,11 +313,23 @@ func makeSubdirMakefile(ctx context.Context, f Failure, env Env) (*Fix, string) 
 		repl = "-C " + top + " -f " + rel
 	}
 	plan, _, ok := editPlan(*env.Plan, "", []planEdit{{where: "make", all: true, do: func(line string) (string, bool) {
-		loc := makeDirArg.FindStringSubmatchIndex(line)
-		if loc == nil || path.Clean(strings.TrimPrefix(line[loc[4]:loc[5]], "./")) != dir {
-			return line, false
+		// Every make -C DIR of the line (the build and its check), the last first so
+		// the earlier offsets hold.
+		locs := makeDirArg.FindAllStringSubmatchIndex(line, 16)
+		changed := false
+		for k := len(locs) - 1; k >= 0; k-- {
+			loc := locs[k]
+			if path.Clean(strings.TrimPrefix(line[loc[4]:loc[5]], "./")) != dir {
+				continue
+			}
+			rest := line[loc[5]:]
+			if fm := makeFileArg.FindStringSubmatchIndex(rest); fm != nil {
+				// The makefile's own -f goes: repl names it from the new directory.
+				rest = rest[:fm[2]] + rest[fm[3]:]
+			}
+			line, changed = line[:loc[2]]+repl+rest, true
 		}
-		return line[:loc[2]] + repl + line[loc[5]:], true
+		return line, changed
 	}}})
 	if !ok {
 		return nil, "the plan runs no make -C " + dir
