@@ -41,21 +41,3 @@ func TestE2EScriptedSubdirMakefile(t *testing.T) {
 		recipe:   "make -f unix/makefile", artifact: "unace",
 		origin: &atesor.DistroSource{Distro: "debian", Package: "unace", Version: "1.2b-24", Suite: "trixie", Component: "main"}})
 }
-
-// TestE2EScriptedStaleSources ports Debian's bzrtp 5.3.105 offline. Its CMake build
-// first misses BCToolbox, next-build-system moves it to its autotools build and
-// distribution-configure installs the Build-Depends, but src/Makefile.am still lists
-// cryptoUtils.c, which upstream renamed cryptoUtils.cc: make stops at "No rule to make
-// target 'cryptoUtils.c', needed by 'cryptoUtils.lo'". With every rule but
-// automake-stale-sources the port escalates there; with it the port returns to the
-// CMake build with the installed packages, libbzrtp verifies and the recipe replays it.
-//
-//	ATESOR_E2E=1 ATESOR_E2E_LONG=1 go test -count=1 -timeout 60m -run '^TestE2EScriptedStaleSources$' ./graph/
-func TestE2EScriptedStaleSources(t *testing.T) {
-	tier.Long(t)
-	runRepackedCase(t, repackedCase{pkg: "bzrtp", file: "bzrtp_5.3.105.orig.tar.gz", rule: "automake-stale-sources",
-		before: "No rule to make target 'cryptoUtils.c'", others: true,
-		analysis: "the tree has src/cryptoUtils.cc instead, which src/CMakeLists.txt lists",
-		recipe:   "cmake -S . -B build", artifact: "libbzrtp",
-		origin: &atesor.DistroSource{Distro: "debian", Package: "bzrtp", Version: "5.3.105-1", Suite: "trixie", Component: "main"}})
-}

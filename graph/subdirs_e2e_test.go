@@ -106,6 +106,7 @@ func runRepackedCase(t *testing.T, c repackedCase) {
 			t.Fatal(err)
 		}
 		if res.Verified || !strings.Contains(res.Reason, c.before) {
+			scriptedFix(t, before.report(t, res.Package).Fixes, c.rule) // logs the fixes that got it there
 			t.Fatalf("without scripted repairs: status %s (%s), want an escalation saying %q", res.Status, res.Reason, c.before)
 		}
 		t.Logf("before: %s: %s", res.Status, res.Reason)
