@@ -2,6 +2,7 @@ package repair
 
 import (
 	"context"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -149,38 +150,11 @@ func TestAutomakeSubdirRule(t *testing.T) {
 			plan := autotoolsPlan(tt.build)
 			env := Env{Platform: p, Plan: plan, Files: tt.tree.files(), ReadFile: tt.tree.read}
 			fix, why := makeAutomakeSubdir(context.Background(), f, env)
-			if tt.none != "" {
-				if fix != nil {
-					t.Fatalf("fix %+v, want none", fix)
-				}
-				if !strings.Contains(why, tt.none) {
-					t.Errorf("reason %q, want it to say %q", why, tt.none)
-				}
+			if !wantFix(t, fix, why, tt.none) {
 				return
 			}
-			if fix == nil {
-				t.Fatalf("no fix: %s", why)
-			}
-			got := map[string]string{}
-			for _, a := range fix.Actions {
-				if a.Type != atesor.ActionPatch {
-					t.Fatalf("action %+v, want patches only", a)
-				}
-				got[a.File] = applyLineDiff(t, tt.tree[a.File], a.Diff)
-			}
-			for file, want := range tt.want {
-				if got[file] != want {
-					t.Errorf("%s patched\n%s\nwant\n%s", file, got[file], want)
-				}
-			}
-			if len(got) != len(tt.want) {
-				t.Errorf("patched %d files, want %d", len(got), len(tt.want))
-			}
-			for _, w := range tt.words {
-				if !strings.Contains(fix.Analysis, w) {
-					t.Errorf("analysis %q\ndoes not say %q", fix.Analysis, w)
-				}
-			}
+			patched := wantPatched(t, fix, tt.tree, tt.want)
+			wantSays(t, fix.Analysis, tt.words)
 			if tt.plan == "" {
 				if fix.Plan != nil {
 					t.Errorf("plan changed to %+v, want it unchanged", fix.Plan.Phases)
@@ -212,13 +186,6 @@ func TestAutomakeSubdirRule(t *testing.T) {
 				t.Errorf("the fix fails validation: %v", err)
 			}
 			// The patched tree gets no second fix for the same directories.
-			patched := memTree{}
-			for k, v := range tt.tree {
-				patched[k] = v
-			}
-			for k, v := range got {
-				patched[k] = v
-			}
 			env.Files, env.ReadFile = patched.files(), patched.read
 			if again, _ := makeAutomakeSubdir(context.Background(), f, env); again != nil {
 				t.Errorf("the patched tree gets another fix: %s", again.Strategy)
@@ -287,4 +254,38 @@ func FuzzAutomakeSubdirEdit(f *testing.F) {
 			}
 		}
 	})
+}
+
+// wantPatched checks that a fix is recorded patches only and that they turn tree's
+// files into want's, no more files and no fewer; it returns the tree patched.
+func wantPatched(t *testing.T, fix *Fix, tree memTree, want map[string]string) memTree {
+	t.Helper()
+	got := map[string]string{}
+	for _, a := range fix.Actions {
+		if a.Type != atesor.ActionPatch {
+			t.Fatalf("action %+v, want patches only", a)
+		}
+		got[a.File] = applyLineDiff(t, tree[a.File], a.Diff)
+	}
+	for file, w := range want {
+		if got[file] != w {
+			t.Errorf("%s patched\n%s\nwant\n%s", file, got[file], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("patched %d files, want %d", len(got), len(want))
+	}
+	patched := maps.Clone(tree)
+	maps.Copy(patched, got)
+	return patched
+}
+
+// wantSays checks that a fix's analysis says each of words.
+func wantSays(t *testing.T, analysis string, words []string) {
+	t.Helper()
+	for _, w := range words {
+		if !strings.Contains(analysis, w) {
+			t.Errorf("analysis %q\ndoes not say %q", analysis, w)
+		}
+	}
 }

@@ -68,38 +68,11 @@ func TestAutomakeMissingDocRule(t *testing.T) {
 			}
 			env := Env{Platform: p, Plan: autotoolsPlan(tt.build), Files: tt.tree.files(), ReadFile: tt.tree.read}
 			fix, why := makeAutomakeMissingDoc(context.Background(), f, env)
-			if tt.none != "" {
-				if fix != nil {
-					t.Fatalf("fix %+v, want none", fix)
-				}
-				if !strings.Contains(why, tt.none) {
-					t.Errorf("reason %q, want it to say %q", why, tt.none)
-				}
+			if !wantFix(t, fix, why, tt.none) {
 				return
 			}
-			if fix == nil {
-				t.Fatalf("no fix: %s", why)
-			}
-			got := map[string]string{}
-			for _, a := range fix.Actions {
-				if a.Type != atesor.ActionPatch {
-					t.Fatalf("action %+v, want patches only", a)
-				}
-				got[a.File] = applyLineDiff(t, tt.tree[a.File], a.Diff)
-			}
-			for file, want := range tt.want {
-				if got[file] != want {
-					t.Errorf("%s patched\n%s\nwant\n%s", file, got[file], want)
-				}
-			}
-			if len(got) != len(tt.want) {
-				t.Errorf("patched %d files, want %d", len(got), len(tt.want))
-			}
-			for _, w := range tt.words {
-				if !strings.Contains(fix.Analysis, w) {
-					t.Errorf("analysis %q\ndoes not say %q", fix.Analysis, w)
-				}
-			}
+			patched := wantPatched(t, fix, tt.tree, tt.want)
+			wantSays(t, fix.Analysis, tt.words)
 			if tt.plan == "" {
 				if fix.Plan != nil {
 					t.Errorf("plan changed to %+v, want it unchanged", fix.Plan.Phases)
@@ -119,13 +92,6 @@ func TestAutomakeMissingDocRule(t *testing.T) {
 				t.Errorf("the fix fails validation: %v", err)
 			}
 			// The patched tree gets no second fix for the same file.
-			patched := memTree{}
-			for k, v := range tt.tree {
-				patched[k] = v
-			}
-			for k, v := range got {
-				patched[k] = v
-			}
 			env.Files, env.ReadFile = patched.files(), patched.read
 			if again, _ := makeAutomakeMissingDoc(context.Background(), f, env); again != nil {
 				t.Errorf("the patched tree gets another fix: %s", again.Strategy)
@@ -186,17 +152,8 @@ func TestMakeSubdirMakefileRule(t *testing.T) {
 			}
 			env := Env{Platform: p, Plan: defaultPlan(tt.build), Files: tt.tree.files(), ReadFile: tt.tree.read}
 			fix, why := makeSubdirMakefile(context.Background(), f, env)
-			if tt.none != "" {
-				if fix != nil {
-					t.Fatalf("fix %+v, want none", fix.Plan)
-				}
-				if !strings.Contains(why, tt.none) {
-					t.Errorf("reason %q, want it to say %q", why, tt.none)
-				}
+			if !wantFix(t, fix, why, tt.none) {
 				return
-			}
-			if fix == nil {
-				t.Fatalf("no fix: %s", why)
 			}
 			if fix.Plan == nil {
 				t.Fatal("no new plan")
@@ -210,11 +167,7 @@ func TestMakeSubdirMakefileRule(t *testing.T) {
 			if err := validate.BuildPlan(fix.Plan); err != nil {
 				t.Errorf("the new plan fails the scout's rules: %v", err)
 			}
-			for _, w := range tt.words {
-				if !strings.Contains(fix.Analysis, w) {
-					t.Errorf("analysis %q\ndoes not say %q", fix.Analysis, w)
-				}
-			}
+			wantSays(t, fix.Analysis, tt.words)
 			fx, notes := Propose(context.Background(), f, env, nil)
 			if fx == nil || fx.Rule != "make-subdir-makefile" {
 				t.Fatalf("Propose = %+v, notes %v", fx, notes)
@@ -286,17 +239,11 @@ func TestAutomakeStaleSourcesRule(t *testing.T) {
 			}
 			env := Env{Platform: p, Detection: tt.det, Plan: plan(bzrtpSetup, tt.build), Files: tt.tree.files(), ReadFile: tt.tree.read}
 			fix, why := makeAutomakeStaleSources(context.Background(), f, env)
-			if tt.none != "" {
-				if fix != nil {
-					t.Fatalf("fix %+v, want none", fix.Plan)
-				}
-				if !strings.Contains(why, tt.none) {
-					t.Errorf("reason %q, want it to say %q", why, tt.none)
-				}
+			if !wantFix(t, fix, why, tt.none) {
 				return
 			}
-			if fix == nil || fix.Plan == nil {
-				t.Fatalf("no new plan: %s", why)
+			if fix.Plan == nil {
+				t.Fatal("no new plan")
 			}
 			all := strings.Join(fix.Plan.Commands(), "\n")
 			for _, w := range tt.want {
@@ -310,11 +257,7 @@ func TestAutomakeStaleSourcesRule(t *testing.T) {
 			if err := validate.BuildPlan(fix.Plan); err != nil {
 				t.Errorf("the new plan fails the scout's rules: %v", err)
 			}
-			for _, w := range tt.words {
-				if !strings.Contains(fix.Analysis, w) {
-					t.Errorf("analysis %q\ndoes not say %q", fix.Analysis, w)
-				}
-			}
+			wantSays(t, fix.Analysis, tt.words)
 			fx, notes := Propose(context.Background(), f, env, nil)
 			if fx == nil || fx.Rule != "automake-stale-sources" {
 				t.Fatalf("Propose = %+v, notes %v", fx, notes)
