@@ -167,7 +167,9 @@
 //     as a recorded file, with configure_file's substitutions: the top-level
 //     project()'s name and version and the plain set()s that always run are known,
 //     the rest is empty; refused for an autoheader config.h.in, a template configure.ac
-//     lists and an unknown value outside a string literal;
+//     lists and an unknown value outside a string literal; an example configuration the
+//     package ships for its user to copy (X.example, X.sample, X.dist, X.default: lwip's
+//     lwipcfg.h.example) is copied unchanged;
 //   - parallel-make-race: a race of parallel jobs reruns the failing phase serially;
 //   - next-build-system: a wrongly chosen build system gives way to the next detected
 //     system's default plan, never to one in a secondary directory (bindings, extras,

@@ -31,7 +31,8 @@ const (
 
 // templateNames are the names a header's template has beside it, as the build
 // systems spell them: X.in (configure_file, meson, make rules), X.cmake.in and X.cmake
-// (CMake projects), and X.in.h (the stem's .in before the extension).
+// (CMake projects), and X.in.h (the stem's .in before the extension); then the example
+// configurations a package ships for its user to copy (exampleSuffixes).
 func templateNames(base string) []string {
 	ext := path.Ext(base)
 	stem := strings.TrimSuffix(base, ext)
@@ -39,7 +40,21 @@ func templateNames(base string) []string {
 	if ext != "" {
 		out = append(out, stem+".in"+ext)
 	}
+	for _, sfx := range exampleSuffixes {
+		out = append(out, base+sfx)
+	}
 	return out
+}
+
+// exampleSuffixes end the names of a configuration header a package ships as an
+// example for its user to copy and edit (lwip's contrib/examples/example_app/lwipcfg.h.example,
+// which its CMake build tells the user to copy to lwipcfg.h): no build generates the
+// header, and the example's values are the package's defaults.
+var exampleSuffixes = []string{".example", ".sample", ".dist", ".default"}
+
+// exampleConfig reports whether a template is an example configuration to copy.
+func exampleConfig(template string) bool {
+	return slices.ContainsFunc(exampleSuffixes, func(sfx string) bool { return strings.HasSuffix(template, sfx) })
 }
 
 func templateHeaderRule() Rule {
@@ -139,6 +154,9 @@ func findTemplate(files []string, text, name string) (*headerTemplate, string) {
 }
 
 func templateFix(ctx context.Context, env Env, t headerTemplate) (*Fix, string) {
+	if exampleConfig(t.template) {
+		return exampleFix(ctx, env, t)
+	}
 	if conf := autoconfOutput(ctx, env, t.template); conf != "" {
 		return nil, conf + " generates " + strings.TrimSuffix(t.template, ".in") + " from " + t.template + " with its own values: run the package's configure instead"
 	}
@@ -210,6 +228,36 @@ func templateFix(ctx context.Context, env Env, t headerTemplate) (*Fix, string) 
 		Analysis: analysis,
 		Strategy: "create " + t.out + " from " + t.template,
 		Actions:  []atesor.Action{{Type: atesor.ActionCreateFile, Path: t.out, Content: content}},
+	}, ""
+}
+
+// exampleFix copies an example configuration header to the name the sources include,
+// unchanged, where the compiler looks for it (beside the file that includes it with
+// quotes, else beside the example). Not for a loose match: an example found only by
+// its base name elsewhere in the tree may configure something else.
+func exampleFix(ctx context.Context, env Env, t headerTemplate) (*Fix, string) {
+	if t.loose {
+		return nil, fmt.Sprintf("%s has the base name of %s's example configuration, but not in the include's directory", t.template, t.name)
+	}
+	where := "beside the example"
+	if t.beside != "" && t.beside != t.out {
+		t.out, where = t.beside, "beside the file that includes it with quotes, which the compiler searches first"
+	}
+	if slices.Contains(env.Files, t.out) {
+		return nil, t.out + " already exists"
+	}
+	b, err := env.ReadFile(ctx, t.template)
+	if err != nil {
+		return nil, fmt.Sprintf("%s: %v", t.template, err)
+	}
+	if len(b) > maxTemplateBytes {
+		return nil, fmt.Sprintf("%s is %d bytes, more than a configuration header's %d", t.template, len(b), maxTemplateBytes)
+	}
+	return &Fix{
+		Analysis: fmt.Sprintf("The compiler could not find %s; the tree ships %s, an example configuration for its user to copy, and no build file generates the header. "+
+			"%s is created as its copy, %s, with the package's example values.", t.name, t.template, t.out, where),
+		Strategy: "copy " + t.template + " to " + t.out,
+		Actions:  []atesor.Action{{Type: atesor.ActionCreateFile, Path: t.out, Content: string(b)}},
 	}, ""
 }
 
