@@ -36,9 +36,9 @@
 //   - gcc14-permissive: GCC 14's new default errors in old C (implicit function
 //     declarations, implicit int, int-conversion, incompatible pointer types) are
 //     relaxed by the smallest -Wno-error= flags, passed through the build system's own
-//     variables (CFLAGS at configure time, CMAKE_C_FLAGS, make's CFLAGS, or CC when
-//     the makefile the plan's make reads, -C and -f followed, sets CFLAGS outright),
-//     never by editing sources;
+//     variables (CFLAGS at configure time, CMAKE_C_FLAGS, meson setup's -Dc_args,
+//     make's CFLAGS, or CC when the makefile the plan's make reads, -C and -f followed,
+//     sets CFLAGS outright), never by editing sources;
 //   - cxx-cstdint: C++ that uses uint64_t and friends without <cstdint>, which GCC
 //     13's libstdc++ no longer brings in through its other headers, gets #include
 //     <cstdint> before the first #include of each file the errors name (a recorded patch);

@@ -27,7 +27,7 @@ var (
 func gcc14Rule() Rule {
 	return Rule{
 		Name:       "gcc14-permissive",
-		Doc:        "GCC 14's new default errors in old C: the smallest -Wno-error= flags (every class once a second one shows) through the build system's own variables",
+		Doc:        "GCC 14's new default errors in old C: the smallest -Wno-error= flags (every class once a second one shows) through the build system's own variables (configure's CFLAGS, CMAKE_C_FLAGS, meson's c_args, make's CFLAGS or CC)",
 		Categories: nil,
 		Signatures: []*regexp.Regexp{gcc14Tag, configureCompiler},
 		Make:       makeGCC14,
@@ -94,7 +94,7 @@ func makeGCC14(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	}
 	plan, where, ok := withCFlags(*env.Plan, f.Phase, flags, makefileSetsCFlags(ctx, env))
 	if !ok {
-		return nil, "no configure, cmake or make command in the plan takes CFLAGS"
+		return nil, "no configure, cmake, meson setup or make command in the plan takes C flags"
 	}
 	return &Fix{
 		Analysis: "GCC 14 turned old C warnings into errors (" + strings.Join(flags, " ") + " restores them as warnings); the sources are not changed.",
@@ -148,9 +148,10 @@ var (
 
 // withCFlags returns the plan with flags added through the build system's variables in
 // the first phase, from the failing one back, that configures the build: configure gets
-// CFLAGS (keeping autoconf's default -g -O2), cmake gets CMAKE_C_FLAGS, and a plain make
-// gets CFLAGS in its environment (which a Makefile's += and ?= keep), or, when the
-// Makefile sets CFLAGS outright (setsCFlags), the flags with the compiler in CC.
+// CFLAGS (keeping autoconf's default -g -O2), cmake gets CMAKE_C_FLAGS, meson setup gets
+// its c_args option, and a plain make gets CFLAGS in its environment (which a
+// Makefile's += and ?= keep), or, when the Makefile sets CFLAGS outright (setsCFlags),
+// the flags with the compiler in CC.
 func withCFlags(plan atesor.BuildPlan, failedPhase string, flags []string, setsCFlags bool) (atesor.BuildPlan, string, bool) {
 	add := strings.Join(flags, " ")
 	return editPlan(plan, failedPhase, []planEdit{
@@ -167,8 +168,25 @@ func withCFlags(plan atesor.BuildPlan, failedPhase string, flags []string, setsC
 				return word + " -DCMAKE_C_FLAGS=" + shellQuote(add)
 			}, cmakeCFlags, add)
 		}},
+		// meson reads CFLAGS from the environment only when it configures a build
+		// directory, and keeps the value in it: -Dc_args on the setup line is the
+		// option a changed plan line carries (the rebuild drops the directory's
+		// coredata.dat when a setup line changes, see internal/staleobj, so the
+		// plan's own meson setup configures afresh with it, as a replay does).
+		mesonCArgsEdit(add),
 		makeFlagsEdit("C", add, setsCFlags),
 	})
+}
+
+// mesonCArgsEdit is the edit that passes C flags to meson setup as -Dc_args, into the
+// value when the line already sets the option: meson keeps only the last -D of an
+// option, so a second -Dc_args would drop the first's flags.
+func mesonCArgsEdit(add string) planEdit {
+	return planEdit{where: "meson's -Dc_args", do: func(line string) (string, bool) {
+		return editWord(line, mesonSetupCmd, func(word string) string {
+			return word + " -Dc_args=" + shellQuote(add)
+		}, mesonLinkArgs("-Dc_args"), add)
+	}}
 }
 
 // makeFlagsEdit is the edit that passes flags for lang (C or CXX) to a plain make:

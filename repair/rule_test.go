@@ -142,6 +142,11 @@ func TestRules(t *testing.T) {
 		{name: "GCC 14 errors under a platform makefile in a subdirectory", log: "gcc14-platform-makefile-lutefisk.log", command: "make -C src -f Makefile.linux -j$(nproc)",
 			plan: defaultPlan("make -C src -f Makefile.linux -j$(nproc)"), tree: memTree{"src/Makefile.linux": readTreeFile(t, "lutefisk/src/Makefile.linux"), "Makefile.linux": "all:\n"},
 			rule: "gcc14-permissive", planLine: "make CC='cc -Wno-error=implicit-function-declaration' -C src -f Makefile.linux -j$(nproc)"},
+		// meson takes C flags as its c_args option, on the setup line the rebuild
+		// configures afresh with.
+		{name: "GCC 14 errors in a meson build", log: "gcc14-meson.log", command: "meson setup builddir && ninja -C builddir",
+			plan: defaultPlan("meson setup builddir && ninja -C builddir"), tree: memTree{"meson.build": readLog(t, "gcc14-meson/meson.build"), "src/meson.build": readLog(t, "gcc14-meson/src/meson.build")},
+			rule: "gcc14-permissive", planLine: "meson setup -Dc_args='-Wno-error=implicit-function-declaration' builddir && ninja -C builddir"},
 		{name: "parallel race (buildlog's serial-rerun verdict)", category: atesor.CategoryUnknown,
 			log: "race-verdict.log", command: "make -j$(nproc)", plan: defaultPlan("make -j$(nproc)"),
 			rule: "parallel-make-race", planLine: "make -j1"},
@@ -376,6 +381,15 @@ func TestGCC14Flags(t *testing.T) {
 			"cmake -DCMAKE_C_FLAGS='-Wno-error=implicit-function-declaration' -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)", false},
 		{"make -j$(nproc)", "CFLAGS='-g -O2 -Wno-error=implicit-function-declaration' make -j$(nproc)", false},
 		{"make -j$(nproc)", "make CC='cc -Wno-error=implicit-function-declaration' -j$(nproc)", true},
+		{"meson setup builddir && ninja -C builddir", "meson setup -Dc_args='-Wno-error=implicit-function-declaration' builddir && ninja -C builddir", false},
+		// meson keeps the last -D of an option: the flag joins the value the line sets.
+		{"meson setup builddir -Dc_args=-DOLD && ninja -C builddir",
+			"meson setup builddir -Dc_args='-DOLD -Wno-error=implicit-function-declaration' && ninja -C builddir", false},
+		{"meson setup -Dc_args='-DA -DB' builddir && meson compile -C builddir",
+			"meson setup -Dc_args='-DA -DB -Wno-error=implicit-function-declaration' builddir && meson compile -C builddir", false},
+		// c_link_args is another option: its value is not the one that takes the flag.
+		{"meson setup -Dc_link_args=-latomic builddir && ninja -C builddir",
+			"meson setup -Dc_args='-Wno-error=implicit-function-declaration' -Dc_link_args=-latomic builddir && ninja -C builddir", false},
 	}
 	for _, tt := range tests {
 		got, _, ok := withCFlags(plan(tt.in), "build", flags, tt.setsCFlags)
