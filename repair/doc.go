@@ -54,6 +54,12 @@
 //     name is a namespace (X::, using namespace X) in the files the errors name and the
 //     tree's other C/C++ files, as recorded patches; refused when no installed header
 //     declares the name's base, or several versions and no alias;
+//   - cxx17-removed: C++ that C++17 removed and GCC's default gnu++17 rejects
+//     (ea-utils' ++ on a bool; dynamic exception specifications; Clang's register
+//     error) gets -std=gnu++14 through CMAKE_CXX_FLAGS of the build type, CXXFLAGS at
+//     configure time, meson's cpp_args, or make's command line (CC with its compiler
+//     when the makefile compiles C++ with CC=g++, else CXXFLAGS or CXX); before
+//     gxx-permissive, which no -fpermissive of these errors would satisfy;
 //   - gxx-permissive: C++ errors GCC accepts under -fpermissive (old code a newer
 //     compiler rejects) get the flag through CMAKE_CXX_FLAGS of the build type or
 //     CXXFLAGS at configure time;

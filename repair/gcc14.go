@@ -293,17 +293,22 @@ func makefileSetsCFlags(ctx context.Context, env Env) bool {
 
 // makefileSetsFlags reports whether a makefile the plan's make commands read assigns
 // lang's flags (CFLAGS for C, CXXFLAGS for CXX) with = or :=, which overrides them
-// from the environment. A make command reads the makefile -f names (boxshade's
-// make -f makefile.unx), in the directory cd or -C names (make -C src -f
-// Makefile.linux), else the first of GNUmakefile, makefile and Makefile there; a plan
-// with no make command is read as one that runs make at the top level.
+// from the environment (the makefiles are plannedMakefiles').
 func makefileSetsFlags(ctx context.Context, env Env, lang string) bool {
-	if env.ReadFile == nil {
-		return false
-	}
 	assigns := makeCFlags
 	if lang == "CXX" {
 		assigns = makeCXXFlags
+	}
+	return slices.ContainsFunc(plannedMakefiles(ctx, env), assigns.Match)
+}
+
+// plannedMakefiles returns the contents of the makefiles the plan's make commands read:
+// the one -f names (boxshade's make -f makefile.unx), in the directory cd or -C names
+// (make -C src -f Makefile.linux), else the first of GNUmakefile, makefile and Makefile
+// there; a plan with no make command is read as one that runs make at the top level.
+func plannedMakefiles(ctx context.Context, env Env) [][]byte {
+	if env.ReadFile == nil {
+		return nil
 	}
 	var runs []staleobj.MakeRun
 	if env.Plan != nil {
@@ -312,6 +317,7 @@ func makefileSetsFlags(ctx context.Context, env Env, lang string) bool {
 	if len(runs) == 0 {
 		runs = []staleobj.MakeRun{{Dir: "."}}
 	}
+	var out [][]byte
 	for _, mk := range runs {
 		names := []string{"GNUmakefile", "makefile", "Makefile"}
 		if mk.Makefile != "" {
@@ -319,12 +325,10 @@ func makefileSetsFlags(ctx context.Context, env Env, lang string) bool {
 		}
 		for _, name := range names {
 			if b, err := env.ReadFile(ctx, path.Join(mk.Dir, name)); err == nil {
-				if assigns.Match(b) {
-					return true
-				}
+				out = append(out, b)
 				break
 			}
 		}
 	}
-	return false
+	return out
 }
