@@ -100,12 +100,13 @@ func TestEnablingSwitches(t *testing.T) {
 }
 
 func FuzzConfigureSwitches(f *testing.F) {
-	for _, n := range []string{"oniguruma.rules", "libjpeg-turbo.rules", "zstd.rules", "mpg123-cdbs.rules"} {
+	for _, n := range []string{"oniguruma.rules", "libjpeg-turbo.rules", "zstd.rules", "mpg123-cdbs.rules", "highway.rules"} {
 		if data, err := os.ReadFile(filepath.Join("testdata", "rules", n)); err == nil {
 			f.Add(string(data))
 		}
 	}
 	f.Add("A = $(B)\nB = $(A)\nb:\n\t./configure $(A) --enable-x\n")
+	f.Add("ifeq ($(DEB_HOST_ARCH),armhf)\nX = -DA=ON\nelse ifneq (,$(filter riscv64,$(DEB_HOST_ARCH)))\nX = -DB=OFF\nendif\nb:\n\tdh_auto_configure -- $(X)\n")
 	f.Fuzz(func(t *testing.T, rules string) {
 		got := ConfigureSwitches(rules)
 		if len(got) > maxSwitches {
