@@ -179,6 +179,10 @@ type Build struct {
 	// GoImportPath is the import path Debian builds a Go source under (see
 	// [Source.GoImportPath]).
 	GoImportPath string
+	// Patches are the patches of its debian/patches/series, in order (see [Patch]).
+	Patches []Patch
+	// PatchesErr says why the series could not be read (Patches is then empty).
+	PatchesErr error
 }
 
 // Build looks the source package name (at version, the full Debian version or its
@@ -194,7 +198,7 @@ func (r *Resolver) Build(ctx context.Context, name, version, arch string) (*Buil
 	}
 	b := &Build{Package: src.Package, Version: src.Version, BuildDepends: BuildDepends(src.BuildDepends, arch),
 		GoImportPath: src.GoImportPath}
-	rules, err := r.rulesOf(ctx, src)
+	p, err := r.packagingOf(ctx, src)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err
@@ -202,6 +206,7 @@ func (r *Resolver) Build(ctx context.Context, name, version, arch string) (*Buil
 		b.RulesErr = err
 		return b, nil
 	}
-	b.Switches = ConfigureSwitches(rules)
+	b.Switches = ConfigureSwitches(p.Rules)
+	b.Patches, b.PatchesErr = p.Patches, p.PatchesErr
 	return b, nil
 }

@@ -51,74 +51,123 @@ func (r *Resolver) Rules(ctx context.Context, name, version string) (string, err
 	if err != nil {
 		return "", err
 	}
-	return r.rulesOf(ctx, src)
+	p, err := r.packagingOf(ctx, src)
+	if err != nil {
+		return "", err
+	}
+	return p.Rules, nil
 }
 
-// rulesOf reads debian/rules from the packaging tarball of src, a stanza of the index.
-func (r *Resolver) rulesOf(ctx context.Context, src *Source) (string, error) {
+// packagingOf reads the packaging tarball of src, a stanza of the index.
+func (r *Resolver) packagingOf(ctx context.Context, src *Source) (*PackagingText, error) {
 	f, ok := src.Packaging()
 	if !ok {
-		return "", fmt.Errorf("debsrc: %s %s (format %s): %w", src.Package, src.Version, src.Format, ErrNoPackaging)
+		return nil, fmt.Errorf("debsrc: %s %s (format %s): %w", src.Package, src.Version, src.Format, ErrNoPackaging)
 	}
 	if f.Size > maxPackaging {
-		return "", fmt.Errorf("debsrc: %s is %d bytes, more than the %d allowed", f.Name, f.Size, maxPackaging)
+		return nil, fmt.Errorf("debsrc: %s is %d bytes, more than the %d allowed", f.Name, f.Size, maxPackaging)
 	}
 	c, err := r.open()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	r.dl.Lock()
 	file, err := c.Pool(ctx, src.PoolPath(f), debarchive.FileHash{SHA256: f.SHA256, Size: f.Size})
 	r.dl.Unlock()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	fh, err := os.Open(file)
 	if err != nil {
-		return "", fmt.Errorf("debsrc: %w", err)
+		return nil, fmt.Errorf("debsrc: %w", err)
 	}
 	defer fh.Close()
-	text, err := RulesFromPackaging(ctx, io.LimitReader(fh, maxPackaging), f.Name)
+	p, err := ReadPackaging(ctx, io.LimitReader(fh, maxPackaging), f.Name)
 	if err != nil {
-		return "", fmt.Errorf("debsrc: %s: %w", f.Name, err)
+		return nil, fmt.Errorf("debsrc: %s: %w", f.Name, err)
 	}
-	return text, nil
+	return p, nil
 }
 
-// RulesFromPackaging reads debian/rules from a packaging tarball (its compression named
-// by the file name's extension): at most maxPackagingEntries entries are looked at, the
-// decompressed stream is bounded, and only the regular file debian/rules is read, cut
-// at the bound of what [ConfigureSwitches] reads.
+// PackagingText is what is read of a packaging tarball: debian/rules and the patch
+// series dpkg-source applies to the upstream tree.
+type PackagingText struct {
+	// Rules is debian/rules, cut at the bound of what [ConfigureSwitches] reads.
+	Rules string
+	// Patches are the patches of debian/patches/series, in its order; empty when the
+	// packaging has no series.
+	Patches []Patch
+	// PatchesErr says why the series could not be read (Patches is then empty).
+	PatchesErr error
+}
+
+// RulesFromPackaging reads debian/rules from a packaging tarball (see [ReadPackaging]).
 func RulesFromPackaging(ctx context.Context, r io.Reader, name string) (string, error) {
-	zr, err := decompress.Reader(path.Ext(name), r)
+	p, err := ReadPackaging(ctx, r, name)
 	if err != nil {
 		return "", err
 	}
+	return p.Rules, nil
+}
+
+// ReadPackaging reads debian/rules and the patch series from a packaging tarball (its
+// compression named by the file name's extension): at most maxPackagingEntries entries
+// are looked at, the decompressed stream is bounded, only regular files are read, each
+// within its bound, and nothing is written anywhere. A tarball without a regular
+// debian/rules is an error wrapping [ErrNoPackaging]; a series that cannot be read is
+// PackagingText.PatchesErr.
+func ReadPackaging(ctx context.Context, r io.Reader, name string) (*PackagingText, error) {
+	zr, err := decompress.Reader(path.Ext(name), r)
+	if err != nil {
+		return nil, err
+	}
 	defer zr.Close()
-	// The members before debian/rules (patches, mostly) are skipped through this bound too.
 	tr := tar.NewReader(io.LimitReader(zr, 16*maxPackaging))
-	for range maxPackagingEntries {
+	var (
+		p        PackagingText
+		hasRules bool
+		pc       patchCollector
+	)
+	for n := 0; ; n++ {
 		if err := ctx.Err(); err != nil {
-			return "", err
+			return nil, err
+		}
+		if n == maxPackagingEntries {
+			if !hasRules {
+				return nil, fmt.Errorf("no debian/rules among the first %d entries: %w", maxPackagingEntries, ErrNoPackaging)
+			}
+			pc.fail(fmt.Errorf("the packaging has more than %d entries", maxPackagingEntries))
+			break
 		}
 		h, err := tr.Next()
 		if err == io.EOF {
-			return "", ErrNoPackaging
+			break
 		}
 		if err != nil {
-			return "", fmt.Errorf("read the packaging: %w", err)
+			if hasRules {
+				pc.fail(fmt.Errorf("read the packaging: %w", err))
+				break
+			}
+			return nil, fmt.Errorf("read the packaging: %w", err)
 		}
-		if strings.TrimPrefix(path.Clean("/"+h.Name), "/") != "debian/rules" {
-			continue
+		member := strings.TrimPrefix(path.Clean("/"+h.Name), "/")
+		switch {
+		case member == "debian/rules":
+			if h.Typeflag != tar.TypeReg {
+				return nil, fmt.Errorf("debian/rules is not a regular file: %w", ErrNoPackaging)
+			}
+			data, err := io.ReadAll(io.LimitReader(tr, maxRulesBytes))
+			if err != nil {
+				return nil, fmt.Errorf("read debian/rules: %w", err)
+			}
+			p.Rules, hasRules = string(data), true
+		case strings.HasPrefix(member, patchDir):
+			pc.add(h, strings.TrimPrefix(member, patchDir), tr)
 		}
-		if h.Typeflag != tar.TypeReg {
-			return "", fmt.Errorf("debian/rules is not a regular file: %w", ErrNoPackaging)
-		}
-		data, err := io.ReadAll(io.LimitReader(tr, maxRulesBytes))
-		if err != nil {
-			return "", fmt.Errorf("read debian/rules: %w", err)
-		}
-		return string(data), nil
 	}
-	return "", fmt.Errorf("no debian/rules among the first %d entries: %w", maxPackagingEntries, ErrNoPackaging)
+	if !hasRules {
+		return nil, ErrNoPackaging
+	}
+	p.Patches, p.PatchesErr = pc.ordered()
+	return &p, nil
 }
