@@ -174,7 +174,7 @@ func (sv supervisor) afterFailure(s *atesor.State, req atesor.Request) string {
 		return sv.escalate(s, atesor.FailureVerify, "nothing to port (detection found no XS or C source): "+
 			strings.TrimPrefix(excerpt.FirstLine(last.Message), "verification failed: "))
 	}
-	if cat, ok := errorLoop(s.Errors, s.FixAttempts); ok {
+	if cat, ok := errorLoop(s.Errors, s.FixAttempts, scriptedClaims(s)); ok {
 		return sv.escalate(s, atesor.FailureEscalated, fmt.Sprintf("error loop: %d %s errors in a row", errorLoopLength, cat))
 	}
 	if s.Attempts >= req.MaxAttempts {
@@ -226,8 +226,12 @@ func (sv supervisor) escalate(s *atesor.State, class atesor.FailureClass, reason
 // limit still holds, so distinct errors each repaired by a rule are the rules working
 // through an old source one compile error at a time (pktanon: a versioned namespace,
 // then <stdexcept>, then <cstdint>), not a fixer going round in circles; the same error
-// again, or a model's fix in between, still ends the run.
-func errorLoop(errs []atesor.ErrorRecord, fixes []atesor.FixAttempt) (atesor.ErrorCategory, bool) {
+// again, or a model's fix in between, still ends the run, unless untried (a scripted
+// rule that has not answered the newest error claims it) and only scripted rules
+// answered the errors before it: each rule answers an error once, so that is the rules
+// trying their next answer to one failure (gengetopt: distribution-configure installs
+// flex, and the same make error is then distribution-patches'), not a loop.
+func errorLoop(errs []atesor.ErrorRecord, fixes []atesor.FixAttempt, untried bool) (atesor.ErrorCategory, bool) {
 	var window []atesor.ErrorRecord
 	for i := len(errs) - 1; i >= 0 && len(window) < errorLoopLength; i-- {
 		if errs[i].Node == NodeBuild || errs[i].Node == NodeVerify {
@@ -242,10 +246,32 @@ func errorLoop(errs []atesor.ErrorRecord, fixes []atesor.FixAttempt) (atesor.Err
 			return "", false
 		}
 	}
-	if scriptedProgress(window, fixes) {
+	if scriptedProgress(window, fixes) || untried && scriptedOnly(window, fixes) {
 		return "", false
 	}
 	return window[0].Category, true
+}
+
+// scriptedOnly reports whether every error of the window (newest first) but the newest
+// was answered, and answered by scripted fixes alone.
+func scriptedOnly(window []atesor.ErrorRecord, fixes []atesor.FixAttempt) bool {
+	for _, e := range window[1:] {
+		key := normalizeError(e.Message)
+		answered := false
+		for _, f := range fixes {
+			if normalizeError(f.Error) != key {
+				continue
+			}
+			if f.Source != atesor.FixSourceScripted {
+				return false
+			}
+			answered = true
+		}
+		if !answered {
+			return false
+		}
+	}
+	return true
 }
 
 // scriptedProgress reports whether the errors (newest first) are pairwise different and

@@ -225,6 +225,27 @@ func TestSupervisorRouting(t *testing.T) {
 				{Attempt: 2, Error: "b.c:2:1: error: y", Source: atesor.FixSourceScripted, Rule: "r2"}}
 			return s
 		}, NodeEscalate, atesor.FailureEscalated, 3},
+		{"the same error again while a scripted rule not yet tried on it claims it goes on", false, func() *atesor.State {
+			// gengetopt's run: automake-missing-doc answers the texinfo error,
+			// distribution-configure the html one, which comes back; distribution-patches
+			// has not answered it yet.
+			s := &atesor.State{
+				RoutePart: atesor.RoutePart{LastNode: NodeBuild, Attempts: 2},
+				RunPart: atesor.RunPart{Request: atesor.Request{Source: "/tmp/gengetopt_2.23+dfsg1.orig.tar.xz",
+					Origin: &atesor.DistroSource{Distro: "debian", Package: "gengetopt", Version: "2.23+dfsg1-1"}}},
+			}
+			s.Platform = atesor.Platform{Name: "debian", PackageManager: "apt-get"}
+			texi := "make[3]: *** No rule to make target 'gengetopt.texi', needed by 'gengetopt.info'.  Stop."
+			html := "make[3]: *** No rule to make target 'gengetopt.html', needed by 'all-am'.  Stop."
+			for _, m := range []string{texi, html, html} {
+				r := failedBuild(m)
+				r.Category = atesor.CategoryConfiguration
+				s.Record(r)
+			}
+			s.FixAttempts = []atesor.FixAttempt{{Attempt: 1, Error: texi, Source: atesor.FixSourceScripted, Rule: "automake-missing-doc"},
+				{Attempt: 2, Error: html, Source: atesor.FixSourceScripted, Rule: "distribution-configure"}}
+			return s
+		}, NodeFix, "", 3},
 		{"a model's fix among them is a loop", false, func() *atesor.State {
 			s := &atesor.State{
 				RoutePart: atesor.RoutePart{LastNode: NodeBuild, Attempts: 2},
