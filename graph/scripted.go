@@ -167,6 +167,12 @@ func (r *run) distribution(s *atesor.State) repair.DistributionFunc {
 			if b.RulesErr != nil {
 				d.Unread = b.RulesErr.Error()
 			}
+			for _, p := range b.Patches {
+				d.Patches = append(d.Patches, repair.DistributionPatch{Name: p.Name, Level: p.Level, Diff: p.Diff})
+			}
+			if b.PatchesErr != nil {
+				d.PatchesUnread = b.PatchesErr.Error()
+			}
 			return d, nil
 		})
 	}

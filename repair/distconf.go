@@ -27,6 +27,12 @@ type Distribution struct {
 	// GoImportPath is the import path the distribution builds a Go source under (its
 	// Go-Import-Path field), "" for other sources.
 	GoImportPath string
+	// Patches are the patches of its debian/patches/series, in order, for the
+	// distribution-patches rule.
+	Patches []DistributionPatch
+	// PatchesUnread says why the series could not be read ("" when it was, or there is
+	// none).
+	PatchesUnread string
 }
 
 // installable are the build dependencies that are valid package names, the ones a fix

@@ -193,7 +193,15 @@
 //     does: the feature switches of its debian/rules for the plan's build system (never
 //     places, the build type or anything the build files do not name), with its
 //     Build-Depends installed (a plain make build gets the packages alone); once per
-//     run ([DistributionFunc] says how the distribution builds the source).
+//     run ([DistributionFunc] says how the distribution builds the source);
+//   - distribution-patches: a source the distribution packages that still fails where
+//     no rule helped (gengetopt's repack strips doc/, which Debian's 9001-dfsg.patch
+//     drops from SUBDIRS and AC_CONFIG_FILES) gets the patches of the packaging's
+//     debian/patches/series applied in order, as dpkg-source does before every Debian
+//     build, each rewritten for patch -p1 (its level stripped, names kept inside the
+//     tree, patches of debian/ itself and git binary patches left out), and autoreconf
+//     -fi before ./configure when they change configure.ac, a Makefile.am or m4 files;
+//     once per run, last.
 //
 // [Claims] says without I/O which rules answer a failure; [Propose] makes the fix.
 // [Run] is the whole scripted repair of one failure as the pipeline's fix node uses it:
