@@ -33,6 +33,15 @@
 //     -maltivec; s390x, LoongArch and MIPS ones: the list is the rule's data) are
 //     removed from the build files with a recorded patch, and a -march= a variable
 //     holds when the compiler refused a foreign or native -march;
+//   - glibc-removed-errlist: C that uses sys_errlist, sys_nerr or sys_siglist (or their
+//     underscored twins), which glibc 2.32 removed from its API, so the compiler calls
+//     them undeclared or the linker finds no definition: in each source file of the tree
+//     that uses them, sys_errlist[E] and the E < sys_nerr ? sys_errlist[E] : "..." idiom
+//     become strerror(E), sys_siglist[S] strsignal(S), the program's own extern
+//     declarations and #defines of the names go, another sys_nerr becomes 4096, and
+//     <string.h> is included after the file's last unconditional #include before the
+//     first edit (recorded patches); refused for a file that uses a name other than by
+//     index (its address, sys_errlist + E);
 //   - gcc14-permissive: GCC 14's new default errors in old C (implicit function
 //     declarations, implicit int, int-conversion, incompatible pointer types) are
 //     relaxed by the smallest -Wno-error= flags, passed through the build system's own

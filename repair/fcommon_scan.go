@@ -36,7 +36,11 @@ func (k declKind) String() string {
 // maskC returns src with comments, string and character literals and preprocessor
 // lines (with their continuations) replaced by spaces, newlines kept, so offsets and
 // line numbers stay those of src.
-func maskC(src []byte) []byte {
+func maskC(src []byte) []byte { return maskCode(src, true) }
+
+// maskCode is maskC that keeps preprocessor lines (their comments and literals
+// blanked) unless directives is set.
+func maskCode(src []byte, directives bool) []byte {
 	m := bytes.Clone(src)
 	blank := func(i int) {
 		if m[i] != '\n' {
@@ -52,7 +56,7 @@ func maskC(src []byte) []byte {
 			continue
 		case lineStart && (c == ' ' || c == '\t'):
 			continue
-		case lineStart && c == '#':
+		case lineStart && c == '#' && directives:
 			for ; i < len(m) && (src[i] != '\n' || src[i-1] == '\\'); i++ {
 				blank(i)
 			}
