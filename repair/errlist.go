@@ -148,8 +148,13 @@ func errlistRewrite(content string) (string, bool, string) {
 	src := []byte(content)
 	m := maskCode(src, false)
 	var edits []errlistEdit
-	taken := func(at int) bool {
-		return slices.ContainsFunc(edits, func(e errlistEdit) bool { return at >= e.start && at < e.end })
+	covered := make([]bool, len(src)) // the bytes an edit replaces
+	taken := func(at int) bool { return covered[at] }
+	edit := func(e errlistEdit) {
+		edits = append(edits, e)
+		for i := e.start; i < e.end; i++ {
+			covered[i] = true
+		}
 	}
 	// keepLines is text that replaces src[a:b] with nothing but its newlines, so the
 	// file keeps its line numbers.
@@ -166,11 +171,11 @@ func errlistRewrite(content string) (string, bool, string) {
 		if t := strings.TrimLeft(line, " \t"); strings.HasPrefix(t, "#") {
 			switch {
 			case errlistDirective.MatchString(line):
-				edits = append(edits, errlistEdit{start, end, keepLines(start, end)})
+				edit(errlistEdit{start, end, keepLines(start, end)})
 			case strings.HasPrefix(strings.TrimLeft(t[1:], " \t"), "define"):
 				// A #define's body is code: its uses are rewritten.
 			default:
-				edits = append(edits, errlistEdit{start, end, content[start:end]}) // left as it is
+				edit(errlistEdit{start, end, content[start:end]}) // left as it is
 			}
 		}
 		start = end + 1
@@ -178,7 +183,7 @@ func errlistRewrite(content string) (string, bool, string) {
 	// The program's own extern declarations.
 	for _, d := range errlistExtern.FindAllIndex(m, -1) {
 		if !taken(d[0]) {
-			edits = append(edits, errlistEdit{d[0], d[1], keepLines(d[0], d[1])})
+			edit(errlistEdit{d[0], d[1], keepLines(d[0], d[1])})
 		}
 	}
 	// The bounds-checked lookup.
@@ -195,7 +200,7 @@ func errlistRewrite(content string) (string, bool, string) {
 		if taken(t[0]) || e2 != e3 || (e1 != "" && e1 != e3) || src[alt] != '"' || !ternaryAlone(m, t[0], t[1]) {
 			continue
 		}
-		edits = append(edits, errlistEdit{t[0], t[1], "strerror(" + content[t[2*5]:t[2*5+1]] + ")"})
+		edit(errlistEdit{t[0], t[1], "strerror(" + content[t[2*5]:t[2*5+1]] + ")"})
 		needsHeader = true
 	}
 	// Every other use.
@@ -206,7 +211,7 @@ func errlistRewrite(content string) (string, bool, string) {
 		}
 		name := string(m[w[0]:w[1]])
 		if strings.HasSuffix(name, "sys_nerr") {
-			edits = append(edits, errlistEdit{w[0], w[1], errlistBound})
+			edit(errlistEdit{w[0], w[1], errlistBound})
 			continue
 		}
 		open := w[1]
@@ -215,15 +220,18 @@ func errlistRewrite(content string) (string, bool, string) {
 		}
 		closing := matchingBracket(m, open)
 		if closing < 0 {
-			line := 1 + strings.Count(content[:w[0]], "\n")
-			left = append(left, fmt.Sprintf("%s on line %d", name, line))
+			if len(left) < 3 {
+				line := 1 + strings.Count(content[:w[0]], "\n")
+				left = append(left, fmt.Sprintf("%s on line %d", name, line))
+			}
 			continue
 		}
 		fn := "strerror"
 		if strings.HasSuffix(name, "siglist") {
 			fn = "strsignal"
 		}
-		edits = append(edits, errlistEdit{w[0], open + 1, fn + "("}, errlistEdit{closing, closing + 1, ")"})
+		edit(errlistEdit{w[0], open + 1, fn + "("})
+		edit(errlistEdit{closing, closing + 1, ")"})
 		needsHeader = true
 	}
 	if len(left) > 0 {
