@@ -41,7 +41,7 @@
 //     declarations and #defines of the names go, another sys_nerr becomes 4096, and
 //     <string.h> is included after the file's last unconditional #include before the
 //     first edit (recorded patches); refused for a file that uses a name other than by
-//     index (its address, sys_errlist + E);
+//     index (its address, sys_errlist + E) or defines its own table or strerror;
 //   - gcc14-permissive: GCC 14's new default errors in old C (implicit function
 //     declarations, implicit int, int-conversion, incompatible pointer types) are
 //     relaxed by the smallest -Wno-error= flags, passed through the build system's own

@@ -38,6 +38,12 @@ var (
 	errlistOperand = `[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*`
 	errlistCond    = `(?:(` + errlistOperand + `)\s*>=\s*0\s*&&\s*)?(` + errlistOperand + `)\s*<\s*_?sys_nerr`
 	errlistTernary = re(`(?:\(\s*` + errlistCond + `\s*\)|` + errlistCond + `)\s*\?\s*_?sys_errlist\s*\[\s*(` + errlistOperand + `)\s*\]\s*:\s*(\s*0)`)
+	// errlistDefinition is a program's own definition of one of the names (a compat
+	// table for a libc without them), and errlistOwnFunc its own strerror or
+	// strsignal, in masked text: rewriting those would break the table or make the
+	// function call itself.
+	errlistDefinition = re(`(?m)(?:^|[;{}])\s*(?:(?:static|const|volatile|unsigned|signed)\s+)*(?:char|int|long|short)\b[^;{}()=]*?\b(` + errlistName + `)\s*(?:\[[^\]]*\]\s*)?[=;,]`)
+	errlistOwnFunc    = re(`\b(str(?:error|signal))\s*\([^;{}()]*\)\s*\{`)
 	// errlistDirective is a preprocessor line that defines or undefines one of the names.
 	errlistDirective = re(`^\s*#\s*(define|undef)\s+(` + errlistName + `)\b`)
 	stringHHave      = re(`^\s*#\s*include\s*[<"](?:string\.h|cstring)[>"]`)
@@ -147,6 +153,12 @@ type errlistEdit struct {
 func errlistRewrite(content string) (string, bool, string) {
 	src := []byte(content)
 	m := maskCode(src, false)
+	if d := errlistDefinition.FindSubmatch(maskC(src)); d != nil {
+		return "", false, "it defines " + string(d[1]) + " itself"
+	}
+	if d := errlistOwnFunc.FindSubmatch(maskC(src)); d != nil {
+		return "", false, "it defines " + string(d[1]) + " itself"
+	}
 	var edits []errlistEdit
 	covered := make([]bool, len(src)) // the bytes an edit replaces
 	taken := func(at int) bool { return covered[at] }

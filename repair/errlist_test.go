@@ -68,6 +68,13 @@ func TestErrlistRewrite(t *testing.T) {
 			want: "#ifndef E_H\n#define E_H\n#include <string.h>\n#define EMSG strerror(errno)\n#endif\n"},
 		{name: "the address of the table: refused", in: "const char **t = sys_errlist;\nint f(int e) { return sys_errlist[e][0]; }\n",
 			none: "sys_errlist on line 1"},
+		{name: "a compat table the program defines: refused",
+			in:   "#ifndef HAVE_SYS_ERRLIST\nconst char *sys_errlist[] = { \"ok\", \"EPERM\" };\nint sys_nerr = 2;\n#endif\n",
+			none: "defines sys_errlist itself"},
+		{name: "a compat strerror: refused",
+			in:   "char *strerror(int e)\n{\n  return e < sys_nerr ? sys_errlist[e] : \"?\";\n}\n",
+			none: "defines strerror itself"},
+		{name: "a static count the program defines: refused", in: "static int sys_nerr;\n", none: "defines sys_nerr itself"},
 		{name: "only in comments and literals: none", in: "/* sys_errlist[e] */\nconst char *n = \"sys_nerr\";\n",
 			none: "uses none"},
 	}
