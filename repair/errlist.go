@@ -125,8 +125,18 @@ func makeErrlist(ctx context.Context, f Failure, env Env) (*Fix, string) {
 		return nil, strings.Join(notes, "; ")
 	}
 	edited := make([]string, len(actions))
+	var fns []string
 	for i, a := range actions {
 		edited[i] = a.File
+		for _, fn := range []string{"strerror", "strsignal"} {
+			if strings.Contains(a.Diff, fn+"(") && !slices.Contains(fns, fn) {
+				fns = append(fns, fn)
+			}
+		}
+	}
+	how := "drop the removed names' declarations"
+	if len(fns) > 0 {
+		how = "use " + strings.Join(fns, " and ") + " for the removed tables"
 	}
 	analysis := fmt.Sprintf("%s: glibc 2.32 removed sys_errlist, sys_nerr and sys_siglist from its API; strerror and strsignal replace them.", strings.Join(names, ", "))
 	if len(notes) > 0 {
@@ -134,7 +144,7 @@ func makeErrlist(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	}
 	return &Fix{
 		Analysis: analysis,
-		Strategy: "use strerror/strsignal instead of sys_errlist/sys_siglist in " + strings.Join(edited, ", "),
+		Strategy: how + " in " + strings.Join(edited, ", "),
 		Actions:  actions,
 	}, ""
 }
@@ -194,9 +204,24 @@ func errlistRewrite(content string) (string, bool, string) {
 	}
 	// The program's own extern declarations.
 	for _, d := range errlistExtern.FindAllIndex(m, -1) {
-		if !taken(d[0]) {
-			edit(errlistEdit{d[0], d[1], keepLines(d[0], d[1])})
+		if taken(d[0]) {
+			continue
 		}
+		// A declaration alone on its line leaves an empty line, not its indent.
+		a, b := d[0], d[1]
+		for a > 0 && (src[a-1] == ' ' || src[a-1] == '\t') {
+			a--
+		}
+		for b < len(src) && (src[b] == ' ' || src[b] == '\t' || src[b] == '\r') {
+			b++
+		}
+		if (a == 0 || src[a-1] == '\n') && (b == len(src) || src[b] == '\n') && !slices.Contains(covered[a:b], true) {
+			d[0], d[1] = a, b
+			if b > 0 && src[b-1] == '\r' {
+				d[1]--
+			}
+		}
+		edit(errlistEdit{d[0], d[1], keepLines(d[0], d[1])})
 	}
 	// The bounds-checked lookup.
 	needsHeader := false

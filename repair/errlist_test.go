@@ -52,6 +52,13 @@ func TestErrlistRewrite(t *testing.T) {
 		{name: "a ternary inside a tighter operator keeps its shape",
 			in:   "#include <string.h>\nint f(int e) { return 1 + e < sys_nerr ? sys_errlist[e] : \"x\"; }\n",
 			want: "#include <string.h>\nint f(int e) { return 1 + e < 4096 ? strerror(e) : \"x\"; }\n"},
+		{name: "the reversed idiom and a cast bound keep their shape, local externs go",
+			in: "#include <stdio.h>\nconst char *m(void)\n{\n\textern int sys_nerr;\n\textern char *sys_errlist[];\n" +
+				"\tif ((unsigned) errno < sys_nerr)\n\t\treturn sys_errlist[errno];\n" +
+				"\treturn errno >= sys_nerr\n\t\t? \"Unknown error\"\n\t\t: sys_errlist[errno];\n}\n",
+			want: "#include <stdio.h>\n#include <string.h>\nconst char *m(void)\n{\n\n\n" +
+				"\tif ((unsigned) errno < 4096)\n\t\treturn strerror(errno);\n" +
+				"\treturn errno >= 4096\n\t\t? \"Unknown error\"\n\t\t: strerror(errno);\n}\n"},
 		{name: "sys_siglist and an underscored name, C++, <cstring> included",
 			in:   "#include <cstring>\n#include <csignal>\nvoid f(int s) { std::puts(_sys_siglist[s]); std::puts(sys_siglist[s + 1]); }\n",
 			want: "#include <cstring>\n#include <csignal>\nvoid f(int s) { std::puts(strsignal(s)); std::puts(strsignal(s + 1)); }\n"},
@@ -147,8 +154,8 @@ func TestErrlistFix(t *testing.T) {
 			if d := cmp.Diff(tt.files, got); d != "" {
 				t.Errorf("patched files (-want +got):\n%s", d)
 			}
-			if !strings.Contains(fix.Analysis, "sys_errlist") {
-				t.Errorf("analysis %q", fix.Analysis)
+			if !strings.Contains(fix.Analysis, "sys_errlist") || !strings.HasPrefix(fix.Strategy, "use strerror for the removed tables in ") {
+				t.Errorf("analysis %q, strategy %q", fix.Analysis, fix.Strategy)
 			}
 		})
 	}
@@ -257,6 +264,7 @@ func FuzzErrlistDiff(f *testing.F) {
 	f.Add("#define sys_nerr x\\\n y\nint a = e < sys_nerr ? sys_errlist[e] : \"x\";\r\n")
 	f.Add("int f(void) { return sys_errlist[(a[1])]; }")
 	f.Add("0sys_errlist[sys_nerr")
+	f.Add("\textern int sys_nerr; \r\nint x = sys_nerr;\r\n")
 	f.Fuzz(func(t *testing.T, content string) {
 		diff, next, why := errlistDiff("e.c", content)
 		if why != "" {
