@@ -180,8 +180,8 @@ func TestErrlistSignature(t *testing.T) {
 	}
 }
 
-// hunkHeader is the header of the hunks errlistDiff writes: one old line each.
-var hunkHeader = regexp.MustCompile(`^@@ -(\d+) \+(\d+)(?:,(\d+))? @@$`)
+// errlistHunkHeader is the header of the hunks errlistDiff writes: one old line each.
+var errlistHunkHeader = regexp.MustCompile(`^@@ -(\d+) \+(\d+)(?:,(\d+))? @@$`)
 
 // applyErrlistDiff applies a diff of errlistDiff's form to content.
 func applyErrlistDiff(t testing.TB, content, diff string) string {
@@ -194,7 +194,7 @@ func applyErrlistDiff(t testing.TB, content, diff string) string {
 		t.Fatalf("diff without its file names: %q", diff)
 	}
 	for i := 2; i < len(lines) && lines[i] != ""; {
-		h := hunkHeader.FindStringSubmatch(strings.TrimSuffix(lines[i], "\n"))
+		h := errlistHunkHeader.FindStringSubmatch(strings.TrimSuffix(lines[i], "\n"))
 		if h == nil {
 			t.Fatalf("line %d of the diff is not a hunk header: %q", i, lines[i])
 		}
