@@ -277,18 +277,38 @@ func (g goInfo) testBinaryDirs() (dirs []string, shared bool) {
 
 // testPackages are the directories the default plan compiles test binaries of when it
 // cannot name them ./...: go test -c -o bin/ refuses to write two packages' binaries of
-// one name ("cannot write test binary x.test for multiple packages"), so when two share
-// a name the plan lists the first of each name. Nil when no two share one, or for a
-// module with commands (its plan builds those, not test binaries).
+// one name ("cannot write test binary x.test for multiple packages"), and it names every
+// package ./... matches, those without tests and the main packages of examples among
+// them (pion/turn's examples/turn-client/tcp and examples/turn-server/tcp), so when two
+// packages of the module share a name the plan lists the tested ones, the first of each
+// name. Nil when no two share one, or for a module with commands (its plan builds
+// those, not test binaries).
 func (g goInfo) testPackages() []string {
 	if len(g.commands) > 0 {
 		return nil
 	}
 	dirs, shared := g.testBinaryDirs()
-	if !shared {
+	if !shared && !g.sharedPackageName() {
 		return nil
 	}
 	return dirs
+}
+
+// sharedPackageName reports whether two package directories of the module (with tests
+// or not, main or not) have one test binary name.
+func (g goInfo) sharedPackageName() bool {
+	seen := map[string]string{}
+	for _, d := range slices.Concat(g.testDirs, g.libDirs, g.mains) {
+		n := GoBinaryName(d, g.modBase)
+		if n == "" {
+			continue
+		}
+		if other, ok := seen[n]; ok && other != path.Clean(d) {
+			return true
+		}
+		seen[n] = path.Clean(d)
+	}
+	return false
 }
 
 // maxGoArtifacts matches the analysis' cap on expected artifacts.

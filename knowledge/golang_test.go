@@ -181,6 +181,17 @@ func TestGoTestPackagesOfSharedNames(t *testing.T) {
 			"a b/c_test.go":                          "package c\n",
 		}, []string{"a b", "cloudapi", "localservices/hook"},
 			"GOTOOLCHAIN=auto go build -buildvcs=false ./... && GOTOOLCHAIN=auto go test -buildvcs=false -c -o bin/ './a b' ./cloudapi ./localservices/hook"},
+		{"a tested package and two untested mains of one name (pion/turn's examples)", map[string]string{
+			"go.mod":                              "module github.com/pion/turn/v2\n",
+			"client.go":                           "package turn\n",
+			"client_test.go":                      "package turn\n",
+			"internal/proto/proto_test.go":        "package proto\n",
+			"internal/proto/proto.go":             "package proto\n",
+			"examples/turn-client/tcp/main.go":    "package main\nfunc main(){}\n",
+			"examples/turn-server/tcp/main.go":    "package main\nfunc main(){}\n",
+			"examples/turn-server/simple/main.go": "package main\nfunc main(){}\n",
+		}, []string{".", "internal/proto"},
+			"GOTOOLCHAIN=auto go build -buildvcs=false ./... && GOTOOLCHAIN=auto go test -buildvcs=false -c -o bin/ . ./internal/proto"},
 		{"distinct names", map[string]string{
 			"go.mod":          "module example.com/sdc\n",
 			"api/api_test.go": "package api\n",
