@@ -47,7 +47,21 @@ func smoke(ctx context.Context, sb execer, repoDir string, arts []atesor.Artifac
 				problems = append(problems, fmt.Sprintf("%s: smoke run could not start: %v", pkgtree.Rel(repoDir, a.Path), err))
 				continue
 			}
-			if p := smokeProblem(res); p != "" {
+			p := smokeProblem(res)
+			if crashedWithoutArguments(res) {
+				// Many C programs read argv[1] without checking argc (ismrmrd's
+				// read_timing_test, a CUPS filter): a crash with no arguments is how the
+				// program treats its command line, not proof the port is broken. A port
+				// that is (a bad relocation, a miscompiled start-up) crashes whatever it
+				// is given, so it is started once more with --help.
+				again, err := sb.Exec(ctx, atesor.Command{Line: shellwords.Quote(a.Path) + " --help", Dir: repoDir, Timeout: smokeTimeout, Env: libPath})
+				if err == nil && smokeProblem(again) == "" {
+					p = ""
+				} else if err == nil {
+					p += " (and with --help: " + smokeProblem(again) + ")"
+				}
+			}
+			if p != "" {
 				problems = append(problems, fmt.Sprintf("%s: smoke run failed: %s", pkgtree.Rel(repoDir, a.Path), p))
 			}
 		case atesor.KindSharedLibrary:
@@ -76,6 +90,13 @@ func libraryDirs(arts []atesor.Artifact) []string {
 		}
 	}
 	return dirs
+}
+
+// crashedWithoutArguments reports whether a smoke run with no arguments died of a
+// memory fault (SIGSEGV, SIGBUS), the way a program that reads a missing argv[1] does;
+// SIGILL (an instruction the CPU lacks) stays a failure whatever the arguments.
+func crashedWithoutArguments(res atesor.CommandResult) bool {
+	return !res.TimedOut && (res.Signal == "SIGSEGV" || res.Signal == "SIGBUS")
 }
 
 // smokeProblem says why a smoke run failed, or "" when the program loaded and ran

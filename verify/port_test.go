@@ -112,6 +112,47 @@ func TestPortProblems(t *testing.T) {
 	})
 }
 
+// TestPortSmokeCrashWithoutArguments: a program killed by SIGSEGV or SIGBUS when started
+// with no arguments (it reads argv[1] unchecked) is started again with --help, and passes
+// when that run loads and ends; one that crashes with --help too fails with both runs
+// named, and SIGILL is never run again.
+func TestPortSmokeCrashWithoutArguments(t *testing.T) {
+	tests := []struct {
+		name        string
+		bare, help  atesor.CommandResult
+		wantProblem string
+		wantRuns    int
+	}{
+		{"argv[1] unchecked: usage with --help", atesor.CommandResult{ExitCode: 139, Signal: "SIGSEGV"},
+			atesor.CommandResult{ExitCode: 1, Output: "Usage: pkg FILE"}, "", 2},
+		{"an uncaught exception with --help still ran", atesor.CommandResult{ExitCode: 135, Signal: "SIGBUS"},
+			atesor.CommandResult{ExitCode: 134, Signal: "SIGABRT"}, "", 2},
+		{"crashes whatever it is given", atesor.CommandResult{ExitCode: 139, Signal: "SIGSEGV"},
+			atesor.CommandResult{ExitCode: 139, Signal: "SIGSEGV"}, "pkg: smoke run failed: killed by SIGSEGV (and with --help: killed by SIGSEGV)", 2},
+		{"an instruction the CPU lacks", atesor.CommandResult{ExitCode: 132, Signal: "SIGILL"},
+			atesor.CommandResult{}, "pkg: smoke run failed: killed by SIGILL", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sb, in := portSandbox(t)
+			sb.On(`^'/workspace/pkg/pkg'$`, tt.bare)
+			sb.On(`^'/workspace/pkg/pkg' --help$`, tt.help)
+			arts := []atesor.Artifact{planted(t, sb, "/workspace/pkg/pkg", sandboxtest.RISCV64Executable, atesor.ArtifactPrimary)}
+			res := Port(context.Background(), sb, in, arts, func(atesor.Event) {})
+			var got string
+			if len(res.Problems) > 0 {
+				got = res.Problems[0]
+			}
+			if got != tt.wantProblem || res.Verified != (tt.wantProblem == "") {
+				t.Errorf("verified %v, problems %q, want %q", res.Verified, res.Problems, tt.wantProblem)
+			}
+			if n := len(sb.Lines()); n != tt.wantRuns {
+				t.Errorf("commands %q, want %d runs", sb.Lines(), tt.wantRuns)
+			}
+		})
+	}
+}
+
 // TestPortChecksExports: a primary static library is compared with what its header
 // declares; a declared function it does not define, in a file a fix changed, fails the
 // port and the export summary is reported.
