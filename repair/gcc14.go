@@ -302,7 +302,8 @@ func makefileSetsFlags(ctx context.Context, env Env, lang string) bool {
 	return slices.ContainsFunc(plannedMakefiles(ctx, env), assigns.Match)
 }
 
-// plannedMakefiles returns the contents of the makefiles the plan's make commands read:
+// plannedMakefiles returns the contents of the makefiles the plan's make commands read
+// (each followed by the files it includes, see [withIncludes]):
 // the one -f names (boxshade's make -f makefile.unx), in the directory cd or -C names
 // (make -C src -f Makefile.linux), else the first of GNUmakefile, makefile and Makefile
 // there; a plan with no make command is read as one that runs make at the top level.
@@ -325,7 +326,7 @@ func plannedMakefiles(ctx context.Context, env Env) [][]byte {
 		}
 		for _, name := range names {
 			if b, err := env.ReadFile(ctx, path.Join(mk.Dir, name)); err == nil {
-				out = append(out, b)
+				out = append(out, withIncludes(ctx, env.ReadFile, mk.Dir, b)...)
 				break
 			}
 		}

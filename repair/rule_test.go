@@ -145,6 +145,13 @@ func TestRules(t *testing.T) {
 		{name: "GCC 14 errors under a platform makefile that sets CFLAGS", log: "gcc14-platform-makefile-boxshade.log", command: "make -f makefile.unx -j$(nproc)",
 			plan: defaultPlan("make -f makefile.unx -j$(nproc)"), tree: memTree{"makefile.unx": readTreeFile(t, "boxshade/makefile.unx"), "box.c": ""},
 			rule: "gcc14-permissive", planLine: "make CC='cc -Wno-error=implicit-function-declaration -Wno-error=int-conversion' -f makefile.unx -j$(nproc)"},
+		// pd-maxlib's Makefile includes pd-lib-builder's, which sets CFLAGS outright: the
+		// included file counts, so the flags ride on CC, not on an environment CFLAGS
+		// that the include overrides.
+		{name: "GCC 14 errors under a makefile whose include sets CFLAGS", log: "gcc14-included-makefile-pd-maxlib.log", command: "make -j$(nproc)",
+			plan: defaultPlan("make -j$(nproc)"), tree: memTree{"Makefile": readTreeFile(t, "pd-maxlib/Makefile"),
+				"pd-lib-builder/Makefile.pdlibbuilder": readTreeFile(t, "pd-maxlib/pd-lib-builder/Makefile.pdlibbuilder"), "src/nroute.c": ""},
+			rule: "gcc14-permissive", planLine: "make CC='cc -Wno-error=implicit-function-declaration' -j$(nproc)"},
 		{name: "GCC 14 errors under a platform makefile in a subdirectory", log: "gcc14-platform-makefile-lutefisk.log", command: "make -C src -f Makefile.linux -j$(nproc)",
 			plan: defaultPlan("make -C src -f Makefile.linux -j$(nproc)"), tree: memTree{"src/Makefile.linux": readTreeFile(t, "lutefisk/src/Makefile.linux"), "Makefile.linux": "all:\n"},
 			rule: "gcc14-permissive", planLine: "make CC='cc -Wno-error=implicit-function-declaration' -C src -f Makefile.linux -j$(nproc)"},
