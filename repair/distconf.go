@@ -48,15 +48,22 @@ type DistributionFunc func(ctx context.Context) (*Distribution, error)
 
 const distRuleName = "distribution-configure"
 
+// distributionCategories are the failures the rules that build as the distribution does
+// answer: every category a package's own files can cause.
+var distributionCategories = []atesor.ErrorCategory{atesor.CategoryConfiguration, atesor.CategoryCompilation, atesor.CategoryLinking,
+	atesor.CategoryDependency, atesor.CategoryMissingTool, atesor.CategoryArchitecture, atesor.CategoryUnknown}
+
+// anyFailure is the signature of a rule that answers whatever failed.
+var anyFailure = []*regexp.Regexp{re(`\S`)}
+
 func distributionConfigureRule() Rule {
 	return Rule{
 		Name: distRuleName,
 		Doc: "a repacked distribution source that fails to configure or build (spdlog's +ds tarball without its bundled fmt): " +
 			"configure the way the distribution's packaging does, with its build dependencies installed",
-		Categories: []atesor.ErrorCategory{atesor.CategoryConfiguration, atesor.CategoryCompilation, atesor.CategoryLinking,
-			atesor.CategoryDependency, atesor.CategoryMissingTool, atesor.CategoryArchitecture, atesor.CategoryUnknown},
+		Categories: distributionCategories,
 		// Any failure: the rule is the last one tried, for what the specific rules leave.
-		Signatures: []*regexp.Regexp{re(`\S`)},
+		Signatures: anyFailure,
 		Packaged:   true,
 		Make:       makeDistributionConfigure,
 	}

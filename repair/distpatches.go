@@ -37,10 +37,9 @@ func distributionPatchesRule() Rule {
 		Name: distPatchesRuleName,
 		Doc: "a distribution source that fails where no other rule helps (rungetty's sys_errlist under today's glibc): " +
 			"apply the patch series the distribution builds it with (debian/patches/series), in order, as dpkg-source does",
-		Categories: []atesor.ErrorCategory{atesor.CategoryConfiguration, atesor.CategoryCompilation, atesor.CategoryLinking,
-			atesor.CategoryDependency, atesor.CategoryMissingTool, atesor.CategoryArchitecture, atesor.CategoryUnknown},
+		Categories: distributionCategories,
 		// Any failure: the rule is tried last, for what the specific rules leave.
-		Signatures: []*regexp.Regexp{re(`\S`)},
+		Signatures: anyFailure,
 		Packaged:   true,
 		Make:       makeDistributionPatches,
 	}
