@@ -2,7 +2,6 @@ package repair
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -277,7 +276,7 @@ func FuzzErrlistDiff(f *testing.F) {
 			t.Fatalf("a use left: %q", next)
 		}
 		if strings.Count(next, "\n") < strings.Count(content, "\n") {
-			t.Fatal(fmt.Sprintf("lines lost: %q", next))
+			t.Fatalf("lines lost: %q", next)
 		}
 	})
 }
