@@ -28,6 +28,13 @@
 //     packaging does;
 //   - autoreconf: an autotools tree without a generated configure gets autoreconf -fi
 //     with the autotools installed;
+//   - gettext-version-mismatch: po/Makefile.in.in's "gettext infrastructure mismatch"
+//     (a Makefile.in.in from an older gettext than the po.m4 configure was made with:
+//     AM_GNU_GETTEXT_VERSION pins autopoint to the old infrastructure while aclocal
+//     --install takes the installed gettext's po.m4) has configure.ac ask for the
+//     installed gettext with AM_GNU_GETTEXT_REQUIRE_VERSION, a recorded patch, and
+//     autoreconf -fi with autopoint installed before ./configure, so po/ and configure
+//     come from one gettext (--disable-nls would not do: the check runs without NLS);
 //   - foreign-arch-flags: flags of another architecture (x86's -m64, -msse*, -mavx*,
 //     -march=native; ARM's -march=armv*, -mfpu=, -mfloat-abi=; PowerPC's -mcpu=power*,
 //     -maltivec; s390x, LoongArch and MIPS ones: the list is the rule's data) are
