@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -210,8 +211,10 @@ func strippedName(field string, level int) (string, bool) {
 	return path.Clean(name), name != ""
 }
 
+// localName reports whether p names a file inside the tree: relative, no ".." climbing
+// out, and nothing a shell line or a C string would cut short.
 func localName(p string) bool {
-	return p != "" && !path.IsAbs(p) && p != ".." && !strings.HasPrefix(p, "../") && !strings.ContainsAny(p, "\x00\n")
+	return filepath.IsLocal(p) && !strings.ContainsAny(p, "\x00\n")
 }
 
 func prefixed(prefix, name string) string {

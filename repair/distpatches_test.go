@@ -23,6 +23,19 @@ func readPatch(t testing.TB, name string) string {
 	return string(b)
 }
 
+func TestLocalName(t *testing.T) {
+	tests := map[string]bool{
+		"src/a.c": true, "a": true, "a/./b.c": true,
+		"": false, "/etc/passwd": false, "..": false, "../x": false, "a/../../x": false,
+		"a\nb": false, "a\x00b": false,
+	}
+	for p, want := range tests {
+		if got := localName(p); got != want {
+			t.Errorf("localName(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
 func TestNormalizedPatch(t *testing.T) {
 	tests := []struct {
 		name      string
