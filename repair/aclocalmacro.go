@@ -1,0 +1,171 @@
+package repair
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+)
+
+// configureSyntaxError is the shell stopping in a generated configure (bash's and dash's
+// wording), the script's line number in group 1.
+var configureSyntaxError = re(`(?m)configure: (?:line )?(\d+): (?:syntax error near unexpected token|Syntax error:)`)
+
+// configureQuotedLine is bash's second line of the report, quoting the line it stopped
+// at; an m4 macro call left in the script starts it (AX_CXX_COMPILE_STDCXX_17(noext,
+// mandatory)), the name in group 2.
+var configureQuotedLine = re("(?m)configure: line (\\d+): `\\s*([A-Z][A-Z0-9_]*[A-Z0-9])\\(")
+
+// undefinedMacro is autoconf refusing a macro name it knows is one (a forbidden
+// pattern such as AX_ with m4_pattern_forbid, or A[CHMS]_), the name in group 1.
+var undefinedMacro = re(`(?m)configure\.(?:ac|in):\d+: error: possibly undefined macro: ([A-Z][A-Z0-9_]*[A-Z0-9])`)
+
+// macroCall is a configure line that is an m4 macro call autoconf did not expand.
+var macroCall = regexp.MustCompile(`^\s*([A-Z][A-Z0-9_]*[A-Z0-9])\(`)
+
+// aclocalMacro is a family of autoconf macros, by name prefix, and the Debian package
+// that installs its definitions in /usr/share/aclocal, as trixie's Contents lists them
+// (ax_*.m4 in autoconf-archive, pkg.m4 in pkgconf, gtk-doc.m4 in gtk-doc-tools, ...).
+// apk names the alpine package where it has the same macros.
+type aclocalMacro struct {
+	prefix, deb, apk string
+}
+
+// aclocalMacros is the table, longest prefixes first where two share a start.
+var aclocalMacros = []aclocalMacro{
+	{"AX_", "autoconf-archive", "autoconf-archive"},
+	{"PKG_", "pkgconf", "pkgconf"},
+	{"GTK_DOC_", "gtk-doc-tools", ""},
+	{"IT_PROG_INTLTOOL", "intltool", "intltool"},
+	{"AC_PROG_INTLTOOL", "intltool", "intltool"},
+	{"GOBJECT_INTROSPECTION_", "gobject-introspection-bin", ""},
+	{"AM_PATH_GLIB_2_0", "libglib2.0-dev", "glib-dev"},
+	{"GLIB_GSETTINGS", "libglib2.0-dev", "glib-dev"},
+	{"GLIB_GNU_GETTEXT", "libglib2.0-dev", "glib-dev"},
+	{"AM_GNU_GETTEXT", "gettext", "gettext-dev"},
+	{"AM_ICONV", "gettext", "gettext-dev"},
+	{"AM_NLS", "gettext", "gettext-dev"},
+	{"AC_LIB_", "gettext", "gettext-dev"},
+	{"XORG_", "xutils-dev", "util-macros"},
+	{"AM_PATH_LIBGCRYPT", "libgcrypt20-dev", "libgcrypt-dev"},
+	{"AM_PATH_GPG_ERROR", "libgpg-error-dev", "libgpg-error-dev"},
+	{"AM_PATH_GPGME", "libgpgme-dev", "gpgme-dev"},
+	{"AM_PATH_LIBASSUAN", "libassuan-dev", "libassuan-dev"},
+	{"AM_PATH_KSBA", "libksba-dev", "libksba-dev"},
+	{"AM_PATH_SDL", "libsdl1.2-dev", ""},
+	{"AM_PATH_CHECK", "check", "check-dev"},
+	{"AM_PATH_ALSA", "libasound2-dev", "alsa-lib-dev"},
+	{"XIPH_PATH_OGG", "libogg-dev", "libogg-dev"},
+	{"XIPH_PATH_VORBIS", "libvorbis-dev", "libvorbis-dev"},
+	{"XIPH_PATH_AO", "libao-dev", ""},
+	{"YELP_HELP_INIT", "yelp-tools", ""},
+	{"VAPIGEN_", "valac", "vala"},
+	{"LT_INIT", "libtool", "libtool"},
+	{"AC_PROG_LIBTOOL", "libtool", "libtool"},
+}
+
+// macroPackage is the package that defines macro on the platform, "" when the table
+// has none.
+func macroPackage(macro string, env Env) string {
+	for _, m := range aclocalMacros {
+		if strings.HasPrefix(macro, m.prefix) {
+			if env.Platform.PackageManager == "apk" {
+				return m.apk
+			}
+			return m.deb
+		}
+	}
+	return ""
+}
+
+func aclocalMacroRule() Rule {
+	return Rule{
+		Name: "aclocal-macro-package",
+		Doc: "configure stops at an m4 macro call autoconf left unexpanded (AX_CXX_COMPILE_STDCXX_17(noext, mandatory): syntax error), or autoconf " +
+			"names a possibly undefined macro: the package that installs the macro's definition in /usr/share/aclocal (autoconf-archive for AX_, ...) " +
+			"joins the setup and autoreconf -fi regenerates configure before it runs",
+		Signatures: []*regexp.Regexp{configureSyntaxError, undefinedMacro},
+		Make:       makeAclocalMacro,
+	}
+}
+
+// unexpandedMacro returns the macro the failure stopped at and where it says so: the
+// name autoconf reported, the line bash quoted, or the line of the tree's configure
+// that dash gave only the number of.
+func unexpandedMacro(ctx context.Context, f Failure, env Env) (macro, where string) {
+	for _, text := range []string{f.Message, f.text()} {
+		if m := undefinedMacro.FindStringSubmatch(text); m != nil {
+			return m[1], "autoconf: possibly undefined macro " + m[1]
+		}
+		if m := configureQuotedLine.FindStringSubmatch(text); m != nil {
+			return m[2], "configure line " + m[1] + " is the call " + m[2] + "(...)"
+		}
+	}
+	m := configureSyntaxError.FindStringSubmatch(f.text())
+	if m == nil || env.ReadFile == nil {
+		return "", ""
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || n < 1 {
+		return "", ""
+	}
+	dir, _ := autoconfDir(env.Files)
+	script := "configure"
+	if dir != "." && dir != "" {
+		script = dir + "/configure"
+	}
+	b, err := env.ReadFile(ctx, script)
+	if err != nil || len(b) > 8*maxAutotoolsFile {
+		return "", ""
+	}
+	lines := strings.Split(string(b), "\n")
+	if n > len(lines) {
+		return "", ""
+	}
+	if c := macroCall.FindStringSubmatch(lines[n-1]); c != nil {
+		return c[1], fmt.Sprintf("%s line %d is the call %s(...)", script, n, c[1])
+	}
+	return "", ""
+}
+
+func makeAclocalMacro(ctx context.Context, f Failure, env Env) (*Fix, string) {
+	if env.Plan == nil {
+		return nil, "no plan to regenerate configure in"
+	}
+	if _, ok := autoconfDir(env.Files); !ok {
+		return nil, "the tree has no configure.ac or configure.in: configure cannot be regenerated"
+	}
+	macro, where := unexpandedMacro(ctx, f, env)
+	if macro == "" {
+		return nil, "the syntax error is not at an m4 macro call"
+	}
+	pkg := macroPackage(macro, env)
+	if pkg == "" {
+		return nil, "no package known to define " + macro
+	}
+	plan, regen, ok := withAutoreconf(*env.Plan, f.Phase, env)
+	if !ok {
+		return nil, "no ./configure command in the plan to regenerate before"
+	}
+	next := withPackages(plan, env, []string{pkg})
+	installs := !samePlan(next, plan)
+	if !regen && !installs {
+		return nil, pkg + " is in the setup and the plan regenerates configure already: " + macro + " is undefined for another reason"
+	}
+	strategy := "install " + pkg + " in the setup"
+	if regen {
+		strategy += " and run autoreconf -fi before ./configure"
+	} else {
+		strategy += " for the plan's autoreconf -fi"
+	}
+	return &Fix{
+		Analysis: fmt.Sprintf("configure was generated without the definition of %s (%s): autoconf copies a macro it does not know into the script as text, "+
+			"where the shell stops at it. %s installs the definition in /usr/share/aclocal, where aclocal finds it, so autoreconf -fi expands the call.", macro, where, pkg),
+		Strategy: strategy,
+		Actions:  []atesor.Action{{Type: atesor.ActionCommand, Command: installCommand(env) + " " + pkg}},
+		Plan:     &next,
+	}, ""
+}

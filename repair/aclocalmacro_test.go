@@ -1,0 +1,130 @@
+package repair
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/validate"
+)
+
+// TestAclocalMacroPackage runs the rule, through Propose, on gentle 1.9.5~alpha2's real
+// configure failure in the riscv64 sandbox: its configure.ac calls
+// AX_CXX_COMPILE_STDCXX_17, which autoconf-archive defines and the port had not
+// installed, so autoreconf -fi left the call in configure as text.
+func TestAclocalMacroPackage(t *testing.T) {
+	ac := readLog(t, "autotools/gentle-1.9.5.configure.ac")
+	const setup = "apt-get update && apt-get install -y build-essential autoconf automake libtool pkgconf make"
+	plan := func(build, setup string) *atesor.BuildPlan {
+		return &atesor.BuildPlan{Phases: []atesor.Phase{
+			{Name: "setup", Commands: []string{setup}},
+			{Name: "build", Commands: []string{build}},
+		}}
+	}
+	// dash reports only the line number; the rule reads the line from the configure.
+	dashLog := "checking whether make sets $(MAKE)... (cached) yes\n./configure: 4: Syntax error: word unexpected (expecting \")\")\n"
+	dashConfigure := "#!/bin/sh\n# generated\n\nAX_CXX_COMPILE_STDCXX_17(noext, mandatory)\n"
+	tests := []struct {
+		name      string
+		log       string
+		tree      memTree
+		plan      *atesor.BuildPlan
+		wantSetup string // "": no fix
+		wantBuild string
+		wantMacro string
+	}{
+		{name: "the port's autoreconf without autoconf-archive", log: "aclocal-macro-gentle.log",
+			tree:      memTree{"configure.ac": ac, "Makefile.am": ""},
+			plan:      plan("autoreconf -fi && ./configure && make -j$(nproc)", setup),
+			wantSetup: setup + " autoconf-archive", wantBuild: "autoreconf -fi && ./configure && make -j$(nproc)",
+			wantMacro: "AX_CXX_COMPILE_STDCXX_17"},
+		{name: "a shipped configure with the call: autoreconf goes before it", log: "aclocal-macro-gentle.log",
+			tree:      memTree{"configure.ac": ac, "configure": "#!/bin/sh\n"},
+			plan:      plan("./configure && make -j$(nproc)", setup),
+			wantSetup: setup + " autopoint pkg-config autoconf-archive", wantBuild: "autoreconf -fi && ./configure && make -j$(nproc)",
+			wantMacro: "AX_CXX_COMPILE_STDCXX_17"},
+		{name: "dash's report: the line is read from configure", log: dashLog,
+			tree:      memTree{"configure.ac": ac, "configure": dashConfigure},
+			plan:      plan("autoreconf -fi && ./configure && make -j$(nproc)", setup),
+			wantSetup: setup + " autoconf-archive", wantBuild: "autoreconf -fi && ./configure && make -j$(nproc)",
+			wantMacro: "AX_CXX_COMPILE_STDCXX_17"},
+		{name: "autoconf's possibly undefined macro", log: "configure.ac:40: error: possibly undefined macro: PKG_CHECK_MODULES\n      If this token and others are legitimate, please use m4_pattern_allow.\nautoreconf: error: /usr/bin/autoconf failed with exit status: 1\n",
+			tree:      memTree{"configure.ac": ac},
+			plan:      plan("autoreconf -fi && ./configure && make -j$(nproc)", "apt-get update && apt-get install -y build-essential autoconf automake libtool make"),
+			wantSetup: "apt-get update && apt-get install -y build-essential autoconf automake libtool make pkgconf", wantBuild: "autoreconf -fi && ./configure && make -j$(nproc)",
+			wantMacro: "PKG_CHECK_MODULES"},
+		{name: "autoconf-archive installed and configure regenerated: another cause", log: "aclocal-macro-gentle.log",
+			tree: memTree{"configure.ac": ac},
+			plan: plan("autoreconf -fi && ./configure && make -j$(nproc)", setup+" autoconf-archive")},
+		{name: "a macro no package is known for", log: "./configure: line 812: syntax error near unexpected token `foo,'\n./configure: line 812: `GENTLE_CHECK_WX(foo, bar)'\n",
+			tree: memTree{"configure.ac": ac},
+			plan: plan("autoreconf -fi && ./configure && make -j$(nproc)", setup)},
+		{name: "a syntax error at shell code", log: "./configure: line 812: syntax error near unexpected token `fi'\n./configure: line 812: `fi'\n",
+			tree: memTree{"configure.ac": ac},
+			plan: plan("autoreconf -fi && ./configure && make -j$(nproc)", setup)},
+		{name: "no configure.ac", log: "aclocal-macro-gentle.log",
+			tree: memTree{"configure": "#!/bin/sh\n"},
+			plan: plan("./configure && make -j$(nproc)", setup)},
+		{name: "no ./configure in the plan", log: "aclocal-macro-gentle.log",
+			tree: memTree{"configure.ac": ac},
+			plan: plan("sh autogen.sh && make -j$(nproc)", setup)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := buildFailure(t, tt.log, tt.plan.Phases[1].Commands[0])
+			env := Env{Platform: debian(t), Plan: tt.plan, Files: tt.tree.files(), ReadFile: tt.tree.read}
+			fix, notes := Propose(context.Background(), f, env, nil)
+			if tt.wantSetup == "" {
+				if fix != nil && fix.Rule == "aclocal-macro-package" {
+					t.Fatalf("fix %+v, want none", fix)
+				}
+				if !strings.Contains(strings.Join(notes, "\n"), "aclocal-macro-package: ") {
+					t.Errorf("notes %v do not say why the rule made no fix", notes)
+				}
+				return
+			}
+			if fix == nil || fix.Rule != "aclocal-macro-package" {
+				t.Fatalf("fix %+v, notes %v", fix, notes)
+			}
+			if fix.Plan == nil {
+				t.Fatal("no new plan")
+			}
+			if d := cmp.Diff([]string{tt.wantSetup, tt.wantBuild}, []string{fix.Plan.Phases[0].Commands[0], fix.Plan.Phases[1].Commands[0]}); d != "" {
+				t.Errorf("plan (-want +got):\n%s", d)
+			}
+			if err := validate.BuildPlan(fix.Plan); err != nil {
+				t.Errorf("the new plan fails the scout's rules: %v", err)
+			}
+			p := atesor.FixProposal{RecommendedStrategyID: "1", Strategies: []atesor.Strategy{{ID: "1", Actions: fix.Actions}}}
+			if err := validate.FixProposal(&p, "/workspace/gentle"); err != nil {
+				t.Errorf("the fix fails the fix validation: %v", err)
+			}
+			if !strings.Contains(fix.Analysis, tt.wantMacro) {
+				t.Errorf("analysis %q does not name %s", fix.Analysis, tt.wantMacro)
+			}
+		})
+	}
+}
+
+// FuzzUnexpandedMacro feeds configure output and scripts to the macro finder: it must
+// not panic, and a macro it names is one of the table's or none.
+func FuzzUnexpandedMacro(f *testing.F) {
+	f.Add("./configure: line 3: syntax error near unexpected token `noext,'\n./configure: line 3: `AX_CXX_COMPILE_STDCXX_17(noext, mandatory)'\n", "a\nb\nAX_X(1)\n")
+	f.Add("./configure: 3: Syntax error: word unexpected\n", "#!/bin/sh\n\nPKG_CHECK_MODULES(A, b)\n")
+	f.Add("./configure: 99999999999999999999: Syntax error:\n", "")
+	f.Fuzz(func(t *testing.T, log, script string) {
+		tree := memTree{"configure.ac": "AC_INIT\n", "configure": script}
+		f := Failure{Message: log, Output: log, Phase: "build"}
+		env := Env{Platform: atesor.Platform{}, Files: tree.files(), ReadFile: tree.read}
+		macro, where := unexpandedMacro(context.Background(), f, env)
+		if (macro == "") != (where == "") {
+			t.Fatalf("macro %q, where %q", macro, where)
+		}
+		if macro != "" && !macroCall.MatchString(macro+"(") {
+			t.Fatalf("macro %q is not a macro name", macro)
+		}
+	})
+}
