@@ -182,6 +182,12 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 		return nil, "no package provides " + strings.Join(notFound, ", ")
 	}
 	install := installCommand(env)
+	if pkgs, found = notInstalled(env, pkgs, found); len(pkgs) == 0 {
+		// Installing again changes nothing (unar's Foundation/Foundation.h, in
+		// libgnustep-base-dev's /usr/include/<triplet>/GNUstep): the file is where the
+		// build does not look, which header-subdir and the rules after it answer.
+		return nil, "the packages that provide it are installed already (" + strings.Join(found, "; ") + "): the build does not look where they put it"
+	}
 	analysis := "The build is missing files a distro package provides: " + strings.Join(found, "; ") + "."
 	if rest := otherBuildDepends(ctx, env, pkgs); len(rest) > 0 {
 		// Each missing tool of a distribution's source found one at a time costs an
@@ -203,6 +209,29 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 		Strategy: "install " + strings.Join(pkgs, " "),
 		Actions:  []atesor.Action{{Type: atesor.ActionCommand, Command: install + " " + strings.Join(pkgs, " ")}},
 	}, ""
+}
+
+// notInstalled drops from pkgs (and the notes in found, one per package) the packages
+// the plan's setup or an earlier fix installed already, keeping found whole when none
+// is left so the refusal can name them.
+func notInstalled(env Env, pkgs, found []string) ([]string, []string) {
+	var installed []string
+	if env.Plan != nil {
+		installed = planInstalls(*env.Plan, installCommand(env))
+	}
+	installed = append(installed, installedByFixes(env)...)
+	var keep, keepFound, gone []string
+	for i, p := range pkgs {
+		if slices.Contains(installed, p) {
+			gone = append(gone, found[i]+", installed")
+			continue
+		}
+		keep, keepFound = append(keep, p), append(keepFound, found[i])
+	}
+	if len(keep) == 0 {
+		return nil, gone
+	}
+	return keep, keepFound
 }
 
 // otherBuildDepends returns the distribution's build dependencies of the source beside
