@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
-	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
 // TestAclocalMacroPackage runs the rule, through Propose, on gentle 1.9.5~alpha2's real
@@ -95,12 +94,8 @@ func TestAclocalMacroPackage(t *testing.T) {
 			if d := cmp.Diff([]string{tt.wantSetup, tt.wantBuild}, []string{fix.Plan.Phases[0].Commands[0], fix.Plan.Phases[1].Commands[0]}); d != "" {
 				t.Errorf("plan (-want +got):\n%s", d)
 			}
-			if err := validate.BuildPlan(fix.Plan); err != nil {
-				t.Errorf("the new plan fails the scout's rules: %v", err)
-			}
-			p := atesor.FixProposal{RecommendedStrategyID: "1", Strategies: []atesor.Strategy{{ID: "1", Actions: fix.Actions}}}
-			if err := validate.FixProposal(&p, "/workspace/gentle"); err != nil {
-				t.Errorf("the fix fails the fix validation: %v", err)
+			if err := check(fix, "/workspace/gentle"); err != nil {
+				t.Errorf("the fix fails validation: %v", err)
 			}
 			if !strings.Contains(fix.Analysis, tt.wantMacro) {
 				t.Errorf("analysis %q does not name %s", fix.Analysis, tt.wantMacro)

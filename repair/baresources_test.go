@@ -9,7 +9,6 @@ import (
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
-	"github.com/eclipse-atesor/atesor-go/validate"
 )
 
 // TestBareSourcesProgram runs the rule, through Propose, on morsegen 0.2.1's real
@@ -72,8 +71,8 @@ func TestBareSourcesProgram(t *testing.T) {
 			if d := cmp.Diff(want, fix.Plan.Phases); d != "" {
 				t.Errorf("phases (-want +got):\n%s", d)
 			}
-			if err := validate.BuildPlan(fix.Plan); err != nil {
-				t.Errorf("the new plan fails the scout's rules: %v", err)
+			if err := check(fix, "/workspace/morsegen"); err != nil {
+				t.Errorf("the fix fails validation: %v", err)
 			}
 		})
 	}
