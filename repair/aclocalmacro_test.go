@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
@@ -17,12 +15,7 @@ import (
 func TestAclocalMacroPackage(t *testing.T) {
 	ac := readLog(t, "autotools/gentle-1.9.5.configure.ac")
 	const setup = "apt-get update && apt-get install -y build-essential autoconf automake libtool pkgconf make"
-	plan := func(build, setup string) *atesor.BuildPlan {
-		return &atesor.BuildPlan{Phases: []atesor.Phase{
-			{Name: "setup", Commands: []string{setup}},
-			{Name: "build", Commands: []string{build}},
-		}}
-	}
+	plan := func(build, setup string) *atesor.BuildPlan { return setupBuildPlan(setup, build) }
 	// dash reports only the line number; the rule reads the line from the configure.
 	dashLog := "checking whether make sets $(MAKE)... (cached) yes\n./configure: 4: Syntax error: word unexpected (expecting \")\")\n"
 	dashConfigure := "#!/bin/sh\n# generated\n\nAX_CXX_COMPILE_STDCXX_17(noext, mandatory)\n"
@@ -73,30 +66,12 @@ func TestAclocalMacroPackage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := buildFailure(t, tt.log, tt.plan.Phases[1].Commands[0])
-			env := Env{Platform: debian(t), Plan: tt.plan, Files: tt.tree.files(), ReadFile: tt.tree.read}
-			fix, notes := Propose(context.Background(), f, env, nil)
+			fix, notes := proposeOnBuild(t, tt.log, tt.plan, tt.tree)
 			if tt.wantSetup == "" {
-				if fix != nil && fix.Rule == "aclocal-macro-package" {
-					t.Fatalf("fix %+v, want none", fix)
-				}
-				if !strings.Contains(strings.Join(notes, "\n"), "aclocal-macro-package: ") {
-					t.Errorf("notes %v do not say why the rule made no fix", notes)
-				}
+				wantNoFix(t, "aclocal-macro-package", fix, notes, "")
 				return
 			}
-			if fix == nil || fix.Rule != "aclocal-macro-package" {
-				t.Fatalf("fix %+v, notes %v", fix, notes)
-			}
-			if fix.Plan == nil {
-				t.Fatal("no new plan")
-			}
-			if d := cmp.Diff([]string{tt.wantSetup, tt.wantBuild}, []string{fix.Plan.Phases[0].Commands[0], fix.Plan.Phases[1].Commands[0]}); d != "" {
-				t.Errorf("plan (-want +got):\n%s", d)
-			}
-			if err := check(fix, "/workspace/gentle"); err != nil {
-				t.Errorf("the fix fails validation: %v", err)
-			}
+			wantPlanFix(t, "aclocal-macro-package", fix, notes, "/workspace/gentle", tt.wantSetup, tt.wantBuild)
 			if !strings.Contains(fix.Analysis, tt.wantMacro) {
 				t.Errorf("analysis %q does not name %s", fix.Analysis, tt.wantMacro)
 			}

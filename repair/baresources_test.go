@@ -2,10 +2,7 @@ package repair
 
 import (
 	"context"
-	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
 	"github.com/eclipse-atesor/atesor-go/knowledge"
@@ -52,28 +49,12 @@ func TestBareSourcesProgram(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			plan := knowledge.DiscoveryPlan(debian(t))
-			f := buildFailure(t, "bare-sources-morsegen.log", plan.Phases[len(plan.Phases)-1].Commands[0])
-			env := Env{Platform: debian(t), Plan: &plan, Files: tt.tree.files(), ReadFile: tt.tree.read}
-			fix, notes := Propose(context.Background(), f, env, nil)
+			fix, notes := proposeOnBuild(t, "bare-sources-morsegen.log", &plan, tt.tree)
 			if tt.wantBuild == "" {
-				if fix != nil && fix.Rule == "bare-sources-program" {
-					t.Fatalf("fix %+v, want none", fix)
-				}
-				if n := strings.Join(notes, "\n"); !strings.Contains(n, "bare-sources-program: ") || !strings.Contains(n, tt.wantWhy) {
-					t.Errorf("notes %v do not say %q", notes, tt.wantWhy)
-				}
+				wantNoFix(t, "bare-sources-program", fix, notes, tt.wantWhy)
 				return
 			}
-			if fix == nil || fix.Rule != "bare-sources-program" || fix.Plan == nil {
-				t.Fatalf("fix %+v, notes %v", fix, notes)
-			}
-			want := []atesor.Phase{plan.Phases[0], {Name: "build", Commands: []string{tt.wantBuild}}}
-			if d := cmp.Diff(want, fix.Plan.Phases); d != "" {
-				t.Errorf("phases (-want +got):\n%s", d)
-			}
-			if err := check(fix, "/workspace/morsegen"); err != nil {
-				t.Errorf("the fix fails validation: %v", err)
-			}
+			wantPlanFix(t, "bare-sources-program", fix, notes, "/workspace/morsegen", plan.Phases[0].Commands[0], tt.wantBuild)
 		})
 	}
 }
