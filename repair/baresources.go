@@ -151,10 +151,14 @@ func makeBareSources(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	}
 	plan = withPackages(plan, env, []string{"build-essential"})
 	plan.Phases = append(plan.Phases, atesor.Phase{Name: "build", Commands: []string{strings.Join(cmds, " && ")}})
+	verb := "defines"
+	if len(mains) > 1 {
+		verb = "define"
+	}
 	return &Fix{
-		Analysis: fmt.Sprintf("The tree has no build file: %d %s source(s) in %s, of which %s define main. Such a program is built the way its "+
+		Analysis: fmt.Sprintf("The tree has no build file: %d %s source file(s) in %s, of which %s %s main. Such a program is built the way its "+
 			"distribution's packaging does (compile and link the sources in one command), each main with the sources that do not define one.",
-			len(bs.files), map[string]string{"cc": "C", "c++": "C++"}[bs.compiler], displayDir(bs.dir), strings.Join(mains, ", ")),
+			len(bs.files), map[string]string{"cc": "C", "c++": "C++"}[bs.compiler], displayDir(bs.dir), strings.Join(mains, ", "), verb),
 		Strategy: "build " + strings.Join(programs, ", ") + " with " + bs.compiler + " -O2 -g",
 		Plan:     &plan,
 	}, ""
