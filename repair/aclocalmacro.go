@@ -3,7 +3,9 @@ package repair
 import (
 	"context"
 	"fmt"
+	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -142,13 +144,16 @@ func makeAclocalMacro(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	if macro == "" {
 		return nil, "the syntax error is not at an m4 macro call"
 	}
-	pkg := macroPackage(macro, env)
-	if pkg == "" {
-		return nil, "no package known to define " + macro
-	}
 	plan, regen, ok := withAutoreconf(*env.Plan, f.Phase, env)
 	if !ok {
 		return nil, "no ./configure command in the plan to regenerate before"
+	}
+	if def, found := treeMacroFile(ctx, env, macro); found {
+		return treeMacroFix(plan, macro, def, where)
+	}
+	pkg := macroPackage(macro, env)
+	if pkg == "" {
+		return nil, "no package known to define " + macro + ", and no .m4 file of the tree defines it"
 	}
 	next := withPackages(plan, env, []string{pkg})
 	installs := !samePlan(next, plan)
@@ -167,5 +172,99 @@ func makeAclocalMacro(ctx context.Context, f Failure, env Env) (*Fix, string) {
 		Strategy: strategy,
 		Actions:  []atesor.Action{{Type: atesor.ActionCommand, Command: installCommand(env) + " " + pkg}},
 		Plan:     &next,
+	}, ""
+}
+
+// maxTreeM4 bounds the tree's .m4 files the rule reads for a definition.
+const maxTreeM4 = 256
+
+// bootstrapScripts are the scripts a tree's autotools build is generated with, whose
+// aclocal -I options name the tree's macro directories.
+var bootstrapScripts = []string{"autogen.sh", "bootstrap", "bootstrap.sh", "autogen", "buildconf", "reconf"}
+
+// aclocalInclude is an -I option in such a script.
+var aclocalInclude = regexp.MustCompile(`(?:^|\s)-I\s*([A-Za-z0-9._/+-]+)`)
+
+// treeMacroFile returns the .m4 file of the tree that defines macro with AC_DEFUN or
+// AU_DEFUN. Of several, the one in a directory the bootstrap script passes to aclocal
+// wins (netperf's autogen.sh names src/missing/m4, beside an older copy in m4/m4), then
+// the one among the most .m4 files (the directory likely to define the other macros
+// too), then the first by path.
+func treeMacroFile(ctx context.Context, env Env, macro string) (string, bool) {
+	if env.ReadFile == nil {
+		return "", false
+	}
+	def := regexp.MustCompile(`(?m)^\s*(?:AC|AU)_DEFUN\(\s*\[?` + regexp.QuoteMeta(macro) + `\]?\s*,`)
+	var m4s []string
+	perDir := map[string]int{}
+	for _, p := range env.Files {
+		if strings.HasSuffix(p, ".m4") && !noiseDir(p) && p != "aclocal.m4" {
+			m4s = append(m4s, p)
+			perDir[path.Dir(p)]++
+		}
+	}
+	slices.Sort(m4s)
+	var named []string
+	for _, sc := range bootstrapScripts {
+		if !slices.Contains(env.Files, sc) {
+			continue
+		}
+		if b, err := env.ReadFile(ctx, sc); err == nil && len(b) <= maxAutotoolsFile {
+			for _, m := range aclocalInclude.FindAllStringSubmatch(string(b), 16) {
+				named = append(named, path.Clean(m[1]))
+			}
+		}
+	}
+	best, bestScore := "", -1
+	for i, p := range m4s {
+		if i == maxTreeM4 {
+			break
+		}
+		b, err := env.ReadFile(ctx, p)
+		if err != nil || len(b) > maxAutotoolsFile || !def.Match(b) {
+			continue
+		}
+		score := perDir[path.Dir(p)]
+		if slices.Contains(named, path.Dir(p)) {
+			score += 1 << 20
+		}
+		if score > bestScore {
+			best, bestScore = p, score
+		}
+	}
+	return best, best != ""
+}
+
+// autoreconfCall is an autoreconf command in a plan line and its options.
+var autoreconfCall = regexp.MustCompile(`\bautoreconf((?:\s+-[A-Za-z]+)*)`)
+
+// treeMacroFix is the fix for a macro the tree defines in def, in a directory aclocal
+// is not told to search (netperf's AC_CHECK_SA_LEN in src/missing/m4, which its
+// autogen.sh passes to aclocal with -I): every autoreconf of the plan gets -I with it.
+func treeMacroFix(plan atesor.BuildPlan, macro, def, where string) (*Fix, string) {
+	dir := path.Dir(def)
+	flag := "-I " + quoteArg(dir)
+	changed := false
+	phases := slices.Clone(plan.Phases)
+	for i, ph := range phases {
+		cmds := slices.Clone(ph.Commands)
+		for j, c := range cmds {
+			if strings.Contains(c, "autoreconf") && !strings.Contains(c, flag) {
+				cmds[j] = autoreconfCall.ReplaceAllString(c, "autoreconf${1} "+flag)
+				changed = changed || cmds[j] != c
+			}
+		}
+		phases[i].Commands = cmds
+	}
+	if !changed {
+		return nil, def + " defines " + macro + " and the plan's autoreconf already searches " + dir + ": it is undefined for another reason"
+	}
+	plan.Phases = phases
+	return &Fix{
+		Analysis: fmt.Sprintf("%s (%s) is defined in the tree's own %s, in a directory neither configure.ac's AC_CONFIG_MACRO_DIR nor "+
+			"Makefile.am's ACLOCAL_AMFLAGS names, so aclocal does not read it (the project's own bootstrap script passes it with -I). "+
+			"autoreconf passes -I %s on to aclocal and autoconf.", macro, where, def, dir),
+		Strategy: "run autoreconf with " + flag,
+		Plan:     &plan,
 	}, ""
 }

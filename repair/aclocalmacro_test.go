@@ -19,6 +19,12 @@ func TestAclocalMacroPackage(t *testing.T) {
 	// dash reports only the line number; the rule reads the line from the configure.
 	dashLog := "checking whether make sets $(MAKE)... (cached) yes\n./configure: 4: Syntax error: word unexpected (expecting \")\")\n"
 	dashConfigure := "#!/bin/sh\n# generated\n\nAX_CXX_COMPILE_STDCXX_17(noext, mandatory)\n"
+	netperfAC := readLog(t, "autotools/netperf-2.7.0.configure.ac")
+	salen := readLog(t, "autotools/netperf-2.7.0.salen.m4")
+	// m4/m4/salen.m4 is the tarball's older copy: AC_DEFUN without quotes.
+	oldSalen := strings.Replace(salen, "AC_DEFUN([AC_CHECK_SA_LEN],", "AC_DEFUN(AC_CHECK_SA_LEN,", 1)
+	const autogen = "#! /bin/sh\n\naclocal -I src/missing/m4 \\\n&& automake  --add-missing \\\n&& autoconf && autoheader\n"
+	const netperfBuild = "autoreconf -fi && ./configure --enable-demo && make -j$(nproc)"
 	tests := []struct {
 		name      string
 		log       string
@@ -48,6 +54,23 @@ func TestAclocalMacroPackage(t *testing.T) {
 			plan:      plan("autoreconf -fi && ./configure && make -j$(nproc)", "apt-get update && apt-get install -y build-essential autoconf automake libtool make"),
 			wantSetup: "apt-get update && apt-get install -y build-essential autoconf automake libtool make pkgconf", wantBuild: "autoreconf -fi && ./configure && make -j$(nproc)",
 			wantMacro: "PKG_CHECK_MODULES"},
+		{name: "netperf: the tree's own macro directory, the one autogen.sh names", log: "aclocal-tree-macro-netperf.log",
+			tree: memTree{"configure.ac": netperfAC, "autogen.sh": autogen, "m4/m4/salen.m4": oldSalen, "m4/m4/sockaddrin6.m4": "",
+				"src/missing/m4/salen.m4": salen, "src/missing/m4/herrno.m4": ""},
+			plan:      plan(netperfBuild, setup),
+			wantSetup: setup, wantBuild: "autoreconf -fi -I src/missing/m4 && ./configure --enable-demo && make -j$(nproc)",
+			wantMacro: "AC_CHECK_SA_LEN"},
+		{name: "no bootstrap script: the directory of more .m4 files", log: "aclocal-tree-macro-netperf.log",
+			tree: memTree{"configure.ac": netperfAC, "m4/m4/salen.m4": oldSalen, "src/missing/m4/salen.m4": salen, "src/missing/m4/herrno.m4": ""},
+			plan:      plan(netperfBuild, setup),
+			wantSetup: setup, wantBuild: "autoreconf -fi -I src/missing/m4 && ./configure --enable-demo && make -j$(nproc)",
+			wantMacro: "AC_CHECK_SA_LEN"},
+		{name: "the plan's autoreconf already searches it: another cause", log: "aclocal-tree-macro-netperf.log",
+			tree: memTree{"configure.ac": netperfAC, "src/missing/m4/salen.m4": salen},
+			plan: plan("autoreconf -fi -I src/missing/m4 && ./configure --enable-demo && make -j$(nproc)", setup)},
+		{name: "defined nowhere", log: "aclocal-tree-macro-netperf.log",
+			tree: memTree{"configure.ac": netperfAC, "src/missing/m4/herrno.m4": ""},
+			plan: plan(netperfBuild, setup)},
 		{name: "autoconf-archive installed and configure regenerated: another cause", log: "aclocal-macro-gentle.log",
 			tree: memTree{"configure.ac": ac},
 			plan: plan("autoreconf -fi && ./configure && make -j$(nproc)", setup+" autoconf-archive")},
