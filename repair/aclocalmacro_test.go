@@ -61,7 +61,7 @@ func TestAclocalMacroPackage(t *testing.T) {
 			wantSetup: setup, wantBuild: "autoreconf -fi -I src/missing/m4 && ./configure --enable-demo && make -j$(nproc)",
 			wantMacro: "AC_CHECK_SA_LEN"},
 		{name: "no bootstrap script: the directory of more .m4 files", log: "aclocal-tree-macro-netperf.log",
-			tree: memTree{"configure.ac": netperfAC, "m4/m4/salen.m4": oldSalen, "src/missing/m4/salen.m4": salen, "src/missing/m4/herrno.m4": ""},
+			tree:      memTree{"configure.ac": netperfAC, "m4/m4/salen.m4": oldSalen, "src/missing/m4/salen.m4": salen, "src/missing/m4/herrno.m4": ""},
 			plan:      plan(netperfBuild, setup),
 			wantSetup: setup, wantBuild: "autoreconf -fi -I src/missing/m4 && ./configure --enable-demo && make -j$(nproc)",
 			wantMacro: "AC_CHECK_SA_LEN"},
