@@ -148,12 +148,17 @@ func makeAclocalMacro(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	if !ok {
 		return nil, "no ./configure command in the plan to regenerate before"
 	}
+	treeNote := "no .m4 file of the tree defines it"
 	if def, found := treeMacroFile(ctx, env, macro); found {
-		return treeMacroFix(plan, macro, def, where)
+		fix, why := treeMacroFix(plan, macro, def, where)
+		if fix != nil {
+			return fix, ""
+		}
+		treeNote = why // the tree's copy is searched already: a package's may be the one that works
 	}
 	pkg := macroPackage(macro, env)
 	if pkg == "" {
-		return nil, "no package known to define " + macro + ", and no .m4 file of the tree defines it"
+		return nil, "no package known to define " + macro + ", and " + treeNote
 	}
 	next := withPackages(plan, env, []string{pkg})
 	installs := !samePlan(next, plan)
