@@ -115,10 +115,7 @@ func unexpandedMacro(ctx context.Context, f Failure, env Env) (macro, where stri
 		return "", ""
 	}
 	dir, _ := autoconfDir(env.Files)
-	script := "configure"
-	if dir != "." && dir != "" {
-		script = dir + "/configure"
-	}
+	script := path.Join(dir, "configure")
 	b, err := env.ReadFile(ctx, script)
 	if err != nil || len(b) > 8*maxAutotoolsFile {
 		return "", ""
@@ -175,8 +172,7 @@ func makeAclocalMacro(ctx context.Context, f Failure, env Env) (*Fix, string) {
 		Analysis: fmt.Sprintf("configure was generated without the definition of %s (%s): autoconf copies a macro it does not know into the script as text, "+
 			"where the shell stops at it. %s installs the definition in /usr/share/aclocal, where aclocal finds it, so autoreconf -fi expands the call.", macro, where, pkg),
 		Strategy: strategy,
-		Actions:  []atesor.Action{{Type: atesor.ActionCommand, Command: installCommand(env) + " " + pkg}},
-		Plan:     &next,
+		Plan:     &next, // the changed setup installs pkg when the plan runs again
 	}, ""
 }
 

@@ -3,6 +3,7 @@ package repair
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -71,13 +72,7 @@ func findBareSources(files []string) (bareSources, string) {
 		return bareSources{}, "the tree has no C or C++ sources"
 	}
 	if len(byDir) > 1 {
-		dirs := slices.Sorted(func(yield func(string) bool) {
-			for d := range byDir {
-				if !yield(d) {
-					return
-				}
-			}
-		})
+		dirs := slices.Sorted(maps.Keys(byDir))
 		return bareSources{}, "the sources are in several directories (" + strings.Join(dirs, ", ") + "): which make one program is not mechanical"
 	}
 	var bs bareSources

@@ -166,6 +166,16 @@ func makeDistributionConfigure(ctx context.Context, f Failure, env Env) (*Fix, s
 	return &Fix{Analysis: strings.Join(analysis, " "), Strategy: "as Debian builds it: " + strings.Join(strategy, " and "), Plan: &plan}, ""
 }
 
+// installedPackages are the packages the plan installs and those the run's earlier
+// fixes installed, the plan's first.
+func installedPackages(env Env) []string {
+	var out []string
+	if env.Plan != nil {
+		out = planInstalls(*env.Plan, installCommand(env))
+	}
+	return append(out, installedByFixes(env)...)
+}
+
 // installedByFixes are the packages the run's earlier fixes installed with the
 // platform's install command.
 func installedByFixes(env Env) []string {

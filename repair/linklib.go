@@ -172,11 +172,7 @@ func parseLibraries(out string, packages, symbols []string) []Library {
 // what the earlier fixes installed, and the distribution's Build-Depends, which it
 // also returns alone.
 func linkCandidates(ctx context.Context, env Env) (pkgs, buildDeps []string, note string) {
-	var all []string
-	if env.Plan != nil {
-		all = append(all, planInstalls(*env.Plan, installCommand(env))...)
-	}
-	all = append(all, installedByFixes(env)...)
+	all := installedPackages(env)
 	if env.Distribution != nil {
 		d, err := env.Distribution(ctx)
 		switch {

@@ -215,11 +215,7 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 // the plan's setup or an earlier fix installed already, keeping found whole when none
 // is left so the refusal can name them.
 func notInstalled(env Env, pkgs, found []string) ([]string, []string) {
-	var installed []string
-	if env.Plan != nil {
-		installed = planInstalls(*env.Plan, installCommand(env))
-	}
-	installed = append(installed, installedByFixes(env)...)
+	installed := installedPackages(env)
 	var keep, keepFound, gone []string
 	for i, p := range pkgs {
 		if slices.Contains(installed, p) {
