@@ -50,6 +50,13 @@ func distributionPatchesRule() Rule {
 var autotoolsInput = re(`(^|/)(configure\.(ac|in)|Makefile\.am|acinclude\.m4|[^/]*\.m4)$`)
 
 func makeDistributionPatches(ctx context.Context, f Failure, env Env) (*Fix, string) {
+	return distributionPatchesFix(ctx, f, env, nil)
+}
+
+// distributionPatchesFix applies the distribution's series. With named files (the
+// distribution-patched-file rule) it does so only when a patch of the series changes
+// one of them, and says which.
+func distributionPatchesFix(ctx context.Context, f Failure, env Env, named []string) (*Fix, string) {
 	if env.Distribution == nil {
 		return nil, "the source has no counterpart in the distribution"
 	}
@@ -57,7 +64,7 @@ func makeDistributionPatches(ctx context.Context, f Failure, env Env) (*Fix, str
 		return nil, "the setup phase failed, before the package's own files are used"
 	}
 	for _, a := range env.Fixes {
-		if a.Source == atesor.FixSourceScripted && a.Rule == distPatchesRuleName {
+		if a.Source == atesor.FixSourceScripted && (a.Rule == distPatchesRuleName || a.Rule == distPatchedFileRuleName) {
 			return nil, "the distribution's patches were already applied in this run"
 		}
 	}
@@ -76,6 +83,7 @@ func makeDistributionPatches(ctx context.Context, f Failure, env Env) (*Fix, str
 	}
 	var actions []atesor.Action
 	var names, skipped []string
+	var touched string // "FILE, which Debian's PATCH changes", for named files
 	autotools := false
 	for _, p := range d.Patches {
 		diff, files, why := normalizedPatch(p.Diff, p.Level)
@@ -85,6 +93,11 @@ func makeDistributionPatches(ctx context.Context, f Failure, env Env) (*Fix, str
 		}
 		for _, file := range files {
 			autotools = autotools || autotoolsInput.MatchString(file)
+			if touched == "" {
+				if n, ok := namesFile(named, file); ok {
+					touched = fmt.Sprintf("%s, which Debian's patch %s changes (as %s)", n, p.Name, file)
+				}
+			}
 		}
 		actions = append(actions, atesor.Action{Type: atesor.ActionPatch, File: files[0], Diff: diff})
 		names = append(names, p.Name)
@@ -92,10 +105,17 @@ func makeDistributionPatches(ctx context.Context, f Failure, env Env) (*Fix, str
 	if len(actions) == 0 {
 		return nil, fmt.Sprintf("no patch of Debian's %s %s series can be applied here: %s", d.Package, d.Version, strings.Join(skipped, "; "))
 	}
+	lead := "No specific rule answers this failure, and"
+	if named != nil {
+		if touched == "" {
+			return nil, fmt.Sprintf("no patch of Debian's %s %s series changes %s", d.Package, d.Version, strings.Join(named, ", "))
+		}
+		lead = "The error is in " + touched + ":"
+	}
 	fix := &Fix{
-		Analysis: fmt.Sprintf("No specific rule answers this failure, and Debian builds %s %s with the %d patches of its debian/patches/series applied to this upstream tarball "+
+		Analysis: fmt.Sprintf("%s Debian builds %s %s with the %d patches of its debian/patches/series applied to this upstream tarball "+
 			"(dpkg-source applies them before each of Debian's builds, riscv64's among them): the fixes its maintainers carry for a newer compiler, library or tree. "+
-			"They are applied in the series' order.", d.Package, d.Version, len(d.Patches)),
+			"They are applied in the series' order.", lead, d.Package, d.Version, len(d.Patches)),
 		Strategy: "apply Debian's patches " + strings.Join(names, " "),
 		Actions:  actions,
 	}

@@ -189,8 +189,8 @@ type Build struct {
 // upstream part; empty: the index's newest) up in the verified Sources index and reads
 // how Debian builds it on arch: its Build-Depends, and the switches of its debian/rules
 // (the packaging tarball downloaded once, checked against the index, read in memory).
-// A packaging that cannot be read is Build.RulesErr, not an error: the stanza alone
-// still says what the build installs. The error is the lookup's.
+// A packaging that cannot be read is Build.RulesErr and Build.PatchesErr, not an
+// error: the stanza alone still says what the build installs. The error is the lookup's.
 func (r *Resolver) Build(ctx context.Context, name, version, arch string) (*Build, error) {
 	src, err := r.Lookup(ctx, name, version)
 	if err != nil {
@@ -203,7 +203,8 @@ func (r *Resolver) Build(ctx context.Context, name, version, arch string) (*Buil
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		b.RulesErr = err
+		// The series is in the same tarball: it is unread for the same reason.
+		b.RulesErr, b.PatchesErr = err, err
 		return b, nil
 	}
 	b.Switches = ConfigureSwitches(p.Rules)

@@ -131,7 +131,7 @@ Checksums-Sha256:
 	a404 := debiantest.NewArchive(t, signer, "trixie", time.Now().Add(-time.Hour), map[string][]byte{sourcesXZ: debiantest.XZ(t, []byte(index))})
 	r = &debsrc.Resolver{Mirror: a404.URL, Suite: "trixie", CacheDir: t.TempDir(), Keyrings: []string{signer.Keyring}}
 	b, err = r.Build(context.Background(), "spdlog", "", "riscv64")
-	if err != nil || b.RulesErr == nil || len(b.Switches) != 0 || !slices.Contains(b.BuildDepends, "libfmt-dev") {
+	if err != nil || b.RulesErr == nil || b.PatchesErr == nil || len(b.Switches) != 0 || !slices.Contains(b.BuildDepends, "libfmt-dev") {
 		t.Errorf("without the packaging: %+v, %v", b, err)
 	}
 }
