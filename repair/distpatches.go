@@ -113,9 +113,9 @@ func distributionPatchesFix(ctx context.Context, f Failure, env Env, named []str
 		lead = "The error is in " + touched + ":"
 	}
 	fix := &Fix{
-		Analysis: fmt.Sprintf("%s Debian builds %s %s with the %d patches of its debian/patches/series applied to this upstream tarball "+
+		Analysis: fmt.Sprintf("%s Debian builds %s %s with the %s of its debian/patches/series applied to this upstream tarball "+
 			"(dpkg-source applies them before each of Debian's builds, riscv64's among them): the fixes its maintainers carry for a newer compiler, library or tree. "+
-			"They are applied in the series' order.", lead, d.Package, d.Version, len(d.Patches)),
+			"They are applied in the series' order.", lead, d.Package, d.Version, patchCount(len(d.Patches))),
 		Strategy: "apply Debian's patches " + strings.Join(names, " "),
 		Actions:  actions,
 	}
@@ -129,6 +129,14 @@ func distributionPatchesFix(ctx context.Context, f Failure, env Env, named []str
 		}
 	}
 	return fix, ""
+}
+
+// patchCount says n patches in words, "one patch" for one.
+func patchCount(n int) string {
+	if n == 1 {
+		return "one patch"
+	}
+	return fmt.Sprintf("%d patches", n)
 }
 
 // hunkHeader is a unified diff's hunk header; the counts default to 1.
