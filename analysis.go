@@ -19,7 +19,11 @@ const (
 	BuildGo        BuildSystem = "go"
 	// BuildPerl is a Perl distribution built with ExtUtils::MakeMaker: Makefile.PL
 	// writes the Makefile, make compiles its XS code into blib/arch/auto/.
-	BuildPerl    BuildSystem = "perl"
+	BuildPerl BuildSystem = "perl"
+	// BuildR is an R package (a DESCRIPTION with a Package: field) whose src/ holds
+	// C, C++ or Fortran code: R CMD INSTALL compiles it into the package's shared
+	// object, libs/<package>.so, as Debian's dh-r does.
+	BuildR       BuildSystem = "r"
 	BuildUnknown BuildSystem = "unknown"
 )
 

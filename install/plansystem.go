@@ -21,6 +21,8 @@ var planSystems = []struct {
 	{atesor.BuildGo, regexp.MustCompile(`(?:^|&&|;|\s)go\s+(?:build|install|test)\b`)},
 	// A Perl plan runs make after perl Makefile.PL: it is Perl's.
 	{atesor.BuildPerl, regexp.MustCompile(`(?:^|&&|;|\s)perl\s+(?:-\S+\s+)*Makefile\.PL\b`)},
+	// An R plan's R CMD INSTALL runs the package's configure and make itself.
+	{atesor.BuildR, regexp.MustCompile(`(?:^|&&|;|\s)R\s+CMD\s+INSTALL\b`)},
 	{atesor.BuildMake, regexp.MustCompile(`(?:^|&&|;|\s)g?make(?:\s|$)`)},
 }
 

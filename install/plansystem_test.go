@@ -23,6 +23,7 @@ func TestPlanBuildSystem(t *testing.T) {
 		{[]string{"cargo build --release"}, atesor.BuildCargo},
 		{[]string{"PERL_MM_USE_DEFAULT=1 perl -I. Makefile.PL && make -j$(nproc)"}, atesor.BuildPerl},
 		{[]string{"perl Makefile.PL", "make"}, atesor.BuildPerl},
+		{[]string{"mkdir -p .atesor-rlib && R CMD INSTALL --no-docs --library=.atesor-rlib ."}, atesor.BuildR},
 		{[]string{"perl -e 'print 1' && make"}, atesor.BuildMake},
 		{[]string{"echo configured", "./build.sh"}, atesor.BuildUnknown},
 	}

@@ -131,7 +131,7 @@ func (st Stager) Stage(ctx context.Context, pkg Package) *atesor.Install {
 // commands returns the install method and its command lines for the package's build
 // system: DESTDIR for make, autotools, Perl's MakeMaker and meson, DESTDIR with cmake
 // --install, GOBIN for go install, cargo install --root (a virtual workspace's built
-// programs copied).
+// programs copied), R CMD INSTALL --library for an R package.
 func commands(ctx context.Context, sb Execer, pkg Package) (string, []string, error) {
 	stage := StageDir(pkg.RepoDir)
 	bs, buildDir, shipped := atesor.BuildUnknown, "", false
@@ -172,6 +172,11 @@ func commands(ctx context.Context, sb Execer, pkg Package) (string, []string, er
 		// MakeMaker's Makefile honours DESTDIR; the module goes under the stage's
 		// site_perl directories.
 		return "perl", []string{clean + " && " + inDirLine(buildDir, "make install DESTDIR="+q)}, nil
+	case atesor.BuildR:
+		// R CMD INSTALL again, into the stage's site library: src/ is built already,
+		// so it copies the package, its shared object among it, and loads it once more.
+		lib := shellwords.Quote(stage + rSiteLibrary)
+		return "r", []string{clean + " && mkdir -p " + lib + " && " + inDirLine(buildDir, "R CMD INSTALL --no-docs --no-html --library="+lib+" .")}, nil
 	case atesor.BuildGo:
 		mod := buildDir
 		if pkg.Detection != nil && pkg.Detection.ModuleDir != "" && pkg.Detection.ModuleDir != "." {
@@ -202,6 +207,10 @@ func commands(ctx context.Context, sb Execer, pkg Package) (string, []string, er
 
 // cBuild are the build systems next-build-system switches among (a Go or cargo build
 // run by a Makefile is still installed the Go or cargo way).
+// rSiteLibrary is where the stage holds an R package, as R's own site library for
+// locally installed packages.
+const rSiteLibrary = "/usr/local/lib/R/site-library"
+
 var cBuild = map[atesor.BuildSystem]bool{atesor.BuildCMake: true, atesor.BuildMeson: true, atesor.BuildAutotools: true, atesor.BuildMake: true}
 
 // inDirLine prefixes a command with a cd into a repository subdirectory.

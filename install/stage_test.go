@@ -74,6 +74,12 @@ func TestStagePerl(t *testing.T) {
 	if d := cmp.Diff(want, inst); d != "" {
 		t.Errorf("perl install (-want +got):\n%s", d)
 	}
+	// An R package installs with R CMD INSTALL into the stage's site library.
+	r := st.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", Detection: &atesor.Detection{BuildSystem: atesor.BuildR}})
+	if d := cmp.Diff([]string{"rm -rf '/workspace/pkg/.atesor-stage' && mkdir -p '/workspace/pkg/.atesor-stage/usr/local/lib/R/site-library' && " +
+		"R CMD INSTALL --no-docs --no-html --library='/workspace/pkg/.atesor-stage/usr/local/lib/R/site-library' ."}, r.Commands); r.Method != "r" || d != "" {
+		t.Errorf("R install %q (-want +got):\n%s", r.Method, d)
+	}
 	mk := st.Stage(context.Background(), Package{RepoDir: "/workspace/pkg", Detection: &atesor.Detection{BuildSystem: atesor.BuildMake, BuildDir: "src", Makefile: "Makefile.linux"}})
 	if d := cmp.Diff([]string{"rm -rf '/workspace/pkg/.atesor-stage' && cd 'src' && make -f Makefile.linux install DESTDIR='/workspace/pkg/.atesor-stage'"}, mk.Commands); d != "" {
 		t.Errorf("platform makefile install (-want +got):\n%s", d)

@@ -29,7 +29,8 @@ type candidate struct {
 	makefile   string // a platform makefile make reads with -f (see [platformMakefile])
 }
 
-// Marker precedence at one directory level: go.mod and Cargo.toml win, then a shipped
+// Marker precedence at one directory level: go.mod and Cargo.toml win, then an R
+// package with compiled code (R CMD INSTALL runs its configure itself), a shipped
 // configure, CMake, meson, a Perl Makefile.PL (a Makefile beside it is the one it
 // writes, shipped by mistake), Go packages with no go.mod, a Makefile, and last autotools
 // sources that need autoreconf. Go packages with no go.mod rank after a Makefile that
@@ -37,6 +38,7 @@ type candidate struct {
 const (
 	orderGo = iota
 	orderCargo
+	orderR
 	orderConfigure
 	orderCMake
 	orderMeson
@@ -65,7 +67,9 @@ var (
 // Where markers coexist, the one that builds with the fewest moving parts wins: a top-level
 // go.mod or Cargo.toml; else a shipped configure script (configure then make, no
 // autoreconf); else CMakeLists.txt; else meson.build; else a Makefile; else
-// configure.ac/configure.in (autotools with autoreconf). A top-level Makefile.PL is a
+// configure.ac/configure.in (autotools with autoreconf). A top-level R package
+// (DESCRIPTION) with C, C++ or Fortran in src/ is built with R CMD INSTALL, above a
+// shipped configure, which R CMD INSTALL runs itself. A top-level Makefile.PL is a
 // Perl distribution built with ExtUtils::MakeMaker, ranked after meson and before a
 // Makefile (see [atesor.BuildPerl]); one in a subdirectory is the Perl binding of a
 // larger project and is not a build of its own. Markers only in subdirectories
@@ -148,6 +152,9 @@ func DetectWith(ctx context.Context, root string, opts DetectOptions) (*atesor.D
 		det.GoTestPackages, det.GoArchivePackages = g.testPackages(), g.archivePackages()
 	}
 	det.Dependencies = detectDependencies(t, det)
+	if det.BuildSystem == atesor.BuildR {
+		det.Dependencies = append(det.Dependencies, RDependencies(t.readString("DESCRIPTION"))...)
+	}
 	det.TestTargets = makeTestTargets(t, det.BuildDir, det.Makefile)
 	det.OutdatedConfigScripts = outdatedConfigScripts(t)
 	if err := ctx.Err(); err != nil {
@@ -315,6 +322,9 @@ func dirCandidates(t *tree, dir string) []candidate {
 		if conf > 0 {
 			add(candidate{system: atesor.BuildMeson, evidence: p, confidence: conf, order: orderMeson})
 		}
+	}
+	if dir == "" && rPackage(t) {
+		add(candidate{system: atesor.BuildR, evidence: "DESCRIPTION", confidence: 0.9, order: orderR})
 	}
 	if p := join("Makefile.PL"); dir == "" && t.isFile(p) {
 		conf := 0.7

@@ -98,6 +98,14 @@ func TestDetectTrees(t *testing.T) {
 		// Perl distributions: an XS module (its C is the language) and a pure-Perl one.
 		{"Crypt-Rijndael", detected{BuildSystem: atesor.BuildPerl, Confidence: 0.9, Evidence: "Makefile.PL", Language: "C", Deps: none}},
 		{"perl-pure", detected{BuildSystem: atesor.BuildPerl, Confidence: 0.9, Evidence: "Makefile.PL", Language: "Perl", Deps: none}},
+		// R packages: C++ in src/ (its DESCRIPTION's packages as Debian's), its own
+		// configure (R CMD INSTALL runs it), and one with no compiled code.
+		{"dbscan", detected{BuildSystem: atesor.BuildR, Confidence: 0.9, Evidence: "DESCRIPTION", Language: "C++",
+			Deps: []atesor.Dependency{dep("r-cran-generics", "DESCRIPTION Imports"), dep("r-cran-rcpp", "DESCRIPTION Imports")}}},
+		{"r-configure", detected{BuildSystem: atesor.BuildR, Confidence: 0.9, Evidence: "DESCRIPTION", Language: "C",
+			Deps:         []atesor.Dependency{dep("r-cran-rcpp", "DESCRIPTION LinkingTo"), dep("r-cran-bh", "DESCRIPTION LinkingTo")},
+			Alternatives: []atesor.BuildCandidate{{BuildSystem: atesor.BuildMake, Evidence: "configure", Confidence: 0.8}}}},
+		{"r-pure", detected{BuildSystem: atesor.BuildUnknown, Deps: none}},
 		// Platform makefiles only: at the top level, and one level down.
 		{"boxshade", detected{BuildSystem: atesor.BuildMake, Confidence: 0.8, Evidence: "makefile.unx", Language: "C", Deps: none, Makefile: "makefile.unx"}},
 		{"lutefisk", detected{BuildSystem: atesor.BuildMake, Confidence: 0.5, Evidence: "src/Makefile.linux", BuildDir: "src", Language: "C", Deps: none, Makefile: "Makefile.linux"}},

@@ -51,6 +51,7 @@ var canonicalPackages = []pkgRow{
 	{"xsltproc", "xsltproc", "libxslt"},
 	{"perl", "perl", "perl"},
 	{"perl-xs", "libperl-dev", "perl-dev"}, // what an XS module compiles and links against
+	{"r", "r-base-dev", "R-dev"},
 	{"python3", "python3", "python3"},
 	{"python3-dev", "python3-dev", "python3-dev"},
 	{"protoc", "protobuf-compiler", "protoc"},

@@ -37,7 +37,19 @@ var toolDeps = map[atesor.BuildSystem][]string{
 	atesor.BuildCargo:     {"build-essential", "cargo", "pkg-config"},
 	// perl-xs are the headers and libperl an XS module compiles and links against.
 	atesor.BuildPerl: {"build-essential", "make", "perl", "perl-xs"},
+	// r is R with the headers and libR a package's compiled code builds against.
+	atesor.BuildR: {"build-essential", "r"},
 }
+
+// RLibrary is the library directory the default R plan installs the package into
+// inside the tree: R CMD INSTALL needs one, and the system's site library is not the
+// port's to change.
+const RLibrary = ".atesor-rlib"
+
+// RInstallLine is how the default R plan builds: R CMD INSTALL compiles src/ in place
+// and installs the package, then loads it, which proves the riscv64 shared object loads
+// into R. Help pages are left out; they are no port's concern.
+const RInstallLine = "mkdir -p " + RLibrary + " && R CMD INSTALL --no-docs --no-html --library=" + RLibrary + " ."
 
 // PerlConfigureLine is how the default Perl plan writes the Makefile, as Debian's
 // dh_auto_configure does: -I. because Perl no longer searches the current directory
@@ -83,6 +95,7 @@ func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []
 	var build string
 	var tests []string
 	var preBuild []atesor.Phase
+	var named []string // distribution package names, past the canonical map
 	tools := toolDeps[det.BuildSystem]
 	switch bs {
 	case "configure":
@@ -151,13 +164,16 @@ func DefaultPlan(det *atesor.Detection, p atesor.Platform) (atesor.BuildPlan, []
 		// verification checks; a pure-Perl distribution compiles nothing.
 		build = inDir(dir, PerlConfigureLine+" && make -j$(nproc)")
 		tests = []string{inDir(dir, "make test")}
+	case atesor.BuildR:
+		build = inDir(dir, RInstallLine)
+		named = rPackages(p, det)
 	default:
 		return DiscoveryPlan(p), nil, nil
 	}
 
 	plan := atesor.BuildPlan{Reasoning: fmt.Sprintf("Default %s plan from scripted detection (evidence %s, confidence %.2f).",
 		bs, textlist.OrNone(det.Evidence), det.Confidence)}
-	if setup := setupCommand(p, tools, det.Dependencies); setup != "" {
+	if setup := setupCommand(p, tools, det.Dependencies, named...); setup != "" {
 		plan.Phases = append(plan.Phases, atesor.Phase{Name: "setup", Commands: []string{setup}})
 	}
 	if bs == "configure" && len(det.OutdatedConfigScripts) > 0 {
@@ -218,7 +234,7 @@ func DiscoveryPlan(p atesor.Platform) atesor.BuildPlan {
 // package once, in order: `apt-get update && apt-get install -y cmake zlib1g-dev`.
 // Dependencies the profile does not know (Go modules, unknown CMake packages) are left to
 // the build system or a fix.
-func setupCommand(p atesor.Platform, tools []string, deps []atesor.Dependency) string {
+func setupCommand(p atesor.Platform, tools []string, deps []atesor.Dependency, named ...string) string {
 	var pkgs []string
 	seen := map[string]bool{}
 	add := func(canonical string) {
@@ -234,6 +250,12 @@ func setupCommand(p atesor.Platform, tools []string, deps []atesor.Dependency) s
 	}
 	for _, d := range deps {
 		add(d.Name)
+	}
+	for _, n := range named {
+		if !seen[n] {
+			seen[n] = true
+			pkgs = append(pkgs, n)
+		}
 	}
 	if len(pkgs) == 0 {
 		return ""
@@ -300,4 +322,21 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// rPackages are the distribution packages of the R packages an R package's
+// DESCRIPTION needs to build (detection records them as r-cran-NAME, see
+// [RDependencies]): Debian packages CRAN as r-cran-NAME, lower case; Alpine packages
+// none, so its plan installs R alone.
+func rPackages(p atesor.Platform, det *atesor.Detection) []string {
+	if p.PackageManager != "apt-get" {
+		return nil
+	}
+	var out []string
+	for _, d := range det.Dependencies {
+		if strings.HasPrefix(d.Name, rPackagePrefix) {
+			out = append(out, d.Name)
+		}
+	}
+	return out
 }

@@ -56,6 +56,8 @@ func TestDefaultPlanTrees(t *testing.T) {
 			[]string{"cargo test --release"}},
 		{"meson-subprojects", []string{"apt-get update && apt-get install -y build-essential meson ninja-build pkgconf zlib1g-dev libcurl4-openssl-dev",
 			"meson setup builddir && ninja -C builddir"}, []string{"meson test -C builddir"}},
+		{"dbscan", []string{"apt-get update && apt-get install -y build-essential r-base-dev r-cran-generics r-cran-rcpp",
+			"mkdir -p .atesor-rlib && R CMD INSTALL --no-docs --no-html --library=.atesor-rlib ."}, nil},
 		{"Crypt-Rijndael", []string{"apt-get update && apt-get install -y build-essential make perl libperl-dev",
 			"PERL_MM_USE_DEFAULT=1 perl -I. Makefile.PL && make -j$(nproc)"}, []string{"make test"}},
 		// Platform makefiles: make -f names them, in the build directory.

@@ -70,22 +70,45 @@ var staleAutomake = re(`(?:(?:aclocal|automake)-\d+\.\d+: (?:command not found|n
 func autoreconfRule() Rule {
 	return Rule{
 		Name: "autoreconf",
-		Doc:  "an autotools tree without a generated configure: autoreconf -fi with the autotools installed",
+		Doc:  "an autotools tree without a generated configure, or with one its libtool files disagree with: autoreconf -fi with the autotools installed",
 		Signatures: []*regexp.Regexp{noConfigure, re(`(?m)^configure\.(?:ac|in):\d+: error: possibly undefined macro`),
 			// make's rebuild rules ran automake on a tree that lacks its helper files.
 			re(`error: required file '[^']+' not found`),
 			// make's rebuild rules asked for the exact automake version that generated the
 			// tree (aclocal-1.16), which the distro no longer ships: regenerating with the
 			// installed one makes the tree consistent again.
-			staleAutomake},
+			staleAutomake,
+			// A configure generated with an old libtool checks that its ltmain.sh is the
+			// same version, and today's grep rejects the check's pattern (zthreads'
+			// libtool 1.5.10): the check's own advice is libtoolize, which autoreconf -fi
+			// runs. libtool's own mismatch between ltmain.sh and aclocal.m4 is the same.
+			libtoolMismatch},
 		Make: makeAutoreconf,
 	}
 }
+
+// libtoolMismatch is a tree whose libtool files are of different versions.
+var libtoolMismatch = re(`libtool\.m4 and ltmain\.sh have a version mismatch|(?m)^libtool: Version mismatch error\.  This is libtool`)
 
 func makeAutoreconf(_ context.Context, f Failure, env Env) (*Fix, string) {
 	dir, found := autoconfDir(env.Files)
 	if !found {
 		return nil, "the tree has no configure.ac or configure.in"
+	}
+	if env.Plan != nil && libtoolMismatch.MatchString(f.text()) {
+		// Regenerated in the plan, before its ./configure, rather than once by a fix
+		// command: a tree this old often needs more for autoreconf (a macro directory
+		// of its own, a package's macros), and a failing autoreconf in the build is an
+		// error the rules after this one answer (zthreads' AM_ACLOCAL_INCLUDE, defined
+		// in its share/acinclude.m4).
+		if plan, regen, ok := withAutoreconf(*env.Plan, f.Phase, env); ok && regen {
+			return &Fix{
+				Analysis: "The shipped configure was generated with a libtool whose files disagree with the tree's (or whose version check today's grep rejects): " +
+					"its own advice is libtoolize, which autoreconf -fi runs, regenerating configure and the libtool files with the installed autotools.",
+				Strategy: "run autoreconf -fi before ./configure, with the autotools in the setup",
+				Plan:     &plan,
+			}, ""
+		}
 	}
 	pkgs := strings.Join(autoconfPackages(env), " ")
 	cmd := "autoreconf -fi"
