@@ -63,12 +63,13 @@ func namedFiles(msg string) []string {
 	return out
 }
 
-// namesFile reports which of the named files is the tree's file (a path relative to
-// the tree's root, as a patch names it): the same path, or one that ends with the
-// other at a directory boundary, since a compiler prints the name relative to the
-// directory it runs in (../lib/x.h from src/, x.c in lib/) or absolute in the sandbox.
-func namesFile(named []string, file string) (string, bool) {
-	for _, n := range named {
+// namesFile reports which of the named files (its index) is the tree's file (a path
+// relative to the tree's root, as a patch names it): the same path, or one that ends
+// with the other at a directory boundary, since a compiler prints the name relative to
+// the directory it runs in (../lib/x.h from src/, x.c in lib/) or absolute in the
+// sandbox.
+func namesFile(named []string, file string) (int, bool) {
+	for i, n := range named {
 		rel := path.Clean(n)
 		for strings.HasPrefix(rel, "../") {
 			rel = rel[len("../"):]
@@ -78,8 +79,8 @@ func namesFile(named []string, file string) (string, bool) {
 			continue
 		}
 		if rel == file || strings.HasSuffix(file, "/"+rel) || strings.HasSuffix(rel, "/"+file) {
-			return n, true
+			return i, true
 		}
 	}
-	return "", false
+	return -1, false
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/buildlog"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -62,7 +63,11 @@ func TestNamesFile(t *testing.T) {
 		{nil, "a.c", ""},
 	}
 	for _, tt := range tests {
-		got, ok := namesFile(tt.named, tt.file)
+		i, ok := namesFile(tt.named, tt.file)
+		got := ""
+		if ok {
+			got = tt.named[i]
+		}
 		if got != tt.want || ok != (tt.want != "") {
 			t.Errorf("namesFile(%q, %q) = %q, %v, want %q", tt.named, tt.file, got, ok, tt.want)
 		}
@@ -115,5 +120,37 @@ func TestDistributionPatchedFileRule(t *testing.T) {
 	env := Env{Platform: debian(t), Plan: plan, Distribution: distOf(patched)}
 	if fix, notes := Propose(context.Background(), f, env, nil); fix == nil || fix.Rule != distPatchedFileRuleName {
 		t.Fatalf("Propose = %+v, notes %v", fix, notes)
+	}
+}
+
+// TestDistributionPatchedFileNvidiaTextureTools: the eleventh held-back round's
+// nvidia-texture-tools stopped at posh.h's CPU detection, which Debian's
+// 11-arm64-support.patch changes; the rule applied the series at the first failure,
+// where distribution-patches would have waited for every guessing rule. (The series
+// adds arm64, not riscv64: the error stays, and the port escalates with it.)
+func TestDistributionPatchedFileNvidiaTextureTools(t *testing.T) {
+	out := readLog(t, "distpatches/nvidia-texture-tools.log")
+	ev := buildlog.Extract(out)
+	f := Failure{Category: ev.Category(), Message: ev.Text, Output: out, Phase: "build", Packaged: true}
+	d := &Distribution{Package: "nvidia-texture-tools", Version: "2.0.8-1+dfsg-8.2", Patches: []DistributionPatch{
+		{Name: "01-library-versioning.patch", Level: 1, Diff: readPatch(t, "nvidia-texture-tools-01-library-versioning.patch")},
+		{Name: "11-arm64-support.patch", Level: 1, Diff: readPatch(t, "nvidia-texture-tools-11-arm64-support.patch")},
+	}}
+	env := Env{Platform: debian(t), Plan: defaultPlan("cmake -S . -B build && cmake --build build -j$(nproc)"), Distribution: distOf(d)}
+	fix, notes := Propose(context.Background(), f, env, nil)
+	if fix == nil || fix.Rule != distPatchedFileRuleName {
+		t.Fatalf("Propose = %+v, notes %v", fix, notes)
+	}
+	if !strings.Contains(fix.Analysis, "posh.h, which Debian's patch 11-arm64-support.patch changes (as src/nvcore/poshlib/posh.h)") ||
+		fix.Strategy != "apply Debian's patches 01-library-versioning.patch 11-arm64-support.patch" {
+		t.Errorf("analysis %q, strategy %q", fix.Analysis, fix.Strategy)
+	}
+	if err := check(fix, "/workspace/nvidia-texture-tools"); err != nil {
+		t.Errorf("the fix fails validation: %v", err)
+	}
+	// Without the patch that changes posh.h, the rule leaves the failure to the others.
+	d.Patches = d.Patches[:1]
+	if fix, why := distributionPatchedFileRule().Make(context.Background(), f, env); fix != nil || !strings.Contains(why, "changes") {
+		t.Errorf("without 11-arm64-support.patch: %+v (%s)", fix, why)
 	}
 }

@@ -84,6 +84,7 @@ func distributionPatchesFix(ctx context.Context, f Failure, env Env, named []str
 	var actions []atesor.Action
 	var names, skipped []string
 	var touched string // "FILE, which Debian's PATCH changes", for named files
+	first := len(named)  // the named file touched, by its place in the error: the first wins
 	autotools := false
 	for _, p := range d.Patches {
 		diff, files, why := normalizedPatch(p.Diff, p.Level)
@@ -93,10 +94,9 @@ func distributionPatchesFix(ctx context.Context, f Failure, env Env, named []str
 		}
 		for _, file := range files {
 			autotools = autotools || autotoolsInput.MatchString(file)
-			if touched == "" {
-				if n, ok := namesFile(named, file); ok {
-					touched = fmt.Sprintf("%s, which Debian's patch %s changes (as %s)", n, p.Name, file)
-				}
+			if i, ok := namesFile(named, file); ok && i < first {
+				first = i
+				touched = fmt.Sprintf("%s, which Debian's patch %s changes (as %s)", named[i], p.Name, file)
 			}
 		}
 		actions = append(actions, atesor.Action{Type: atesor.ActionPatch, File: files[0], Diff: diff})
