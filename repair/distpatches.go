@@ -83,8 +83,8 @@ func distributionPatchesFix(ctx context.Context, f Failure, env Env, named []str
 	}
 	var actions []atesor.Action
 	var names, skipped []string
-	var touched string // "FILE, which Debian's PATCH changes", for named files
-	first := len(named)  // the named file touched, by its place in the error: the first wins
+	var touched string  // "FILE, which Debian's PATCH changes", for named files
+	first := len(named) // the named file touched, by its place in the error: the first wins
 	autotools := false
 	for _, p := range d.Patches {
 		diff, files, why := normalizedPatch(p.Diff, p.Level)
