@@ -37,6 +37,7 @@ var canonicalPackages = []pkgRow{
 	{"gettext", "gettext", "gettext-dev"},
 	{"autopoint", "autopoint", "gettext-dev"}, // trixie splits autopoint out of gettext
 	{"gperf", "gperf", "gperf"},
+	{"swig", "swig", "swig"}, // the go command runs it for a package with .swig files
 	{"texinfo", "texinfo", "texinfo"},
 	{"help2man", "help2man", "help2man"},
 	{"doxygen", "doxygen", "doxygen"},

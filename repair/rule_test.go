@@ -125,6 +125,8 @@ func TestRules(t *testing.T) {
 			actions: []string{"apt-get install -y bison"}},
 		{name: "program via sh", log: "missing-prog-sh.log", rule: "missing-package",
 			actions: []string{"apt-get install -y gperf"}},
+		{name: "a program the go command runs (gowebp's .swig package)", log: "missing-prog-go-swig.log", rule: "missing-package",
+			actions: []string{"apt-get install -y swig"}},
 		{name: "program a Perl script could not exec (spellutils' autoreconf)", log: "missing-prog-perl.log", rule: "missing-package",
 			actions: []string{"apt-get install -y autopoint"}},
 		{name: "automake helper files missing", log: "automake-missing.log", command: "./configure && make -j$(nproc)",
