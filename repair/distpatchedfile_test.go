@@ -101,7 +101,7 @@ func TestDistributionPatchedFileRule(t *testing.T) {
 			f := Failure{Category: atesor.CategoryCompilation, Message: tt.msg, Output: "make -C XADMaster\n" + tt.msg + "\n", Phase: "build", Packaged: true}
 			env := Env{Platform: debian(t), Plan: plan, Distribution: distOf(patched), Fixes: tt.fixes}
 			fix, why := distributionPatchedFileRule().Make(context.Background(), f, env)
-			if !madeFix(t, fix, why, tt.none) {
+			if !wantFix(t, fix, why, tt.none) {
 				return
 			}
 			if len(fix.Actions) != 1 || fix.Actions[0].File != "XADMaster/XADString.m" ||

@@ -158,7 +158,7 @@ func TestDistributionPatchesRule(t *testing.T) {
 			}
 			env := Env{Platform: debian(t), Plan: plan, Distribution: tt.dist, Fixes: tt.fixes}
 			fix, why := makeDistributionPatches(context.Background(), f, env)
-			if !madeFix(t, fix, why, tt.none) {
+			if !wantFix(t, fix, why, tt.none) {
 				return
 			}
 			var files []string

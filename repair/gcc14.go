@@ -89,6 +89,9 @@ func makeGCC14(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	if len(flags) == 0 {
 		return nil, "no GCC 14 error in the output or config.log that the plan's flags do not already relax"
 	}
+	if p, content, ok := djbCompilerFile(ctx, env); ok {
+		return djbFlagsFix(p, content, flags, "GCC 14 turned old C warnings into errors (%s restores them as warnings); the sources are not changed.")
+	}
 	if env.Plan == nil {
 		return nil, "no build plan to pass the flags through"
 	}

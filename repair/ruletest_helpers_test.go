@@ -61,20 +61,3 @@ func wantPlanFix(t *testing.T, rule string, fix *Fix, notes []string, repo strin
 		t.Errorf("the fix fails validation: %v", err)
 	}
 }
-
-// madeFix checks what a rule's Make returned against a case: with none set, the case
-// wants no fix and a reason that says none; otherwise a fix. It reports whether there is
-// a fix for the caller to check further.
-func madeFix(t *testing.T, fix *Fix, why, none string) bool {
-	t.Helper()
-	if none != "" {
-		if fix != nil || !strings.Contains(why, none) {
-			t.Fatalf("fix %+v (%s), want none saying %q", fix, why, none)
-		}
-		return false
-	}
-	if fix == nil {
-		t.Fatalf("no fix: %s", why)
-	}
-	return true
-}
