@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	atesor "github.com/eclipse-atesor/atesor-go"
 )
 
 // An old program often ships several front ends built by one top-level Makefile whose
@@ -49,6 +51,31 @@ func defaultGoal(text string) (goal string, prereqs []string) {
 	return "", nil
 }
 
+// rulePrereqs returns the prerequisites of a Makefile's rule for target, and whether
+// it has one.
+func rulePrereqs(text, target string) ([]string, bool) {
+	for _, m := range makeRuleOf.FindAllStringSubmatch(text, -1) {
+		if slices.Contains(strings.Fields(m[1]), target) {
+			return strings.Fields(strings.SplitN(m[2], ";", 2)[0]), true
+		}
+	}
+	return nil, false
+}
+
+// hasRecipe reports whether a Makefile's rule for target has a recipe: a line after it
+// that starts with a tab.
+func hasRecipe(text, target string) bool {
+	for _, loc := range makeRuleOf.FindAllStringSubmatchIndex(text, -1) {
+		if !slices.Contains(strings.Fields(text[loc[2]:loc[3]]), target) {
+			continue
+		}
+		rest := text[loc[1]:]
+		rest = strings.TrimPrefix(rest, "\n")
+		return strings.HasPrefix(rest, "\t")
+	}
+	return false
+}
+
 func makeGoalWithoutTool(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	text := f.text() + "\n" + f.Message
 	m := makeTargetNotFound.FindStringSubmatch(text)
@@ -60,8 +87,36 @@ func makeGoalWithoutTool(ctx context.Context, f Failure, env Env) (*Fix, string)
 	if t := shellNotFound.FindStringSubmatch(text); t != nil {
 		tool = t[1]
 	}
+	g, why := withoutGoalPrereq(ctx, f, env, file, target)
+	if why != "" {
+		return nil, why
+	}
+	missing := "a program the platform does not have"
+	if tool != "" {
+		missing = tool + ", which the platform does not have"
+	}
+	return &Fix{
+		Analysis: fmt.Sprintf("%s's default goal %s builds %s; %s runs %s (exit 127), and no package rule installed it. "+
+			"The other goals build without it; the %s goal is left out of the port.", g.makefile, g.goal, strings.Join(g.prereqs, " and "), target, missing, target),
+		Strategy: "run make " + g.goals + " (the default goal's prerequisites but " + target + ")",
+		Plan:     &g.plan,
+	}, ""
+}
+
+// goalEdit is a plan whose make builds the default goal's prerequisites but one.
+type goalEdit struct {
+	plan           atesor.BuildPlan
+	makefile, goal string
+	prereqs        []string // the default goal's
+	goals          string   // the goals the plan's make now names
+}
+
+// withoutGoalPrereq returns the plan with its goal-less make naming the default goal's
+// prerequisites but target, or why it cannot: file is the Makefile make named ("" for
+// the one make reads by itself).
+func withoutGoalPrereq(ctx context.Context, f Failure, env Env, file, target string) (goalEdit, string) {
 	if env.Plan == nil || env.ReadFile == nil {
-		return nil, "no build plan or build files to read"
+		return goalEdit{}, "no build plan or build files to read"
 	}
 	names := []string{"GNUmakefile", "makefile", "Makefile"}
 	if file != "" {
@@ -75,15 +130,26 @@ func makeGoalWithoutTool(ctx context.Context, f Failure, env Env) (*Fix, string)
 		}
 	}
 	if name == "" {
-		return nil, "no top-level Makefile to read"
+		return goalEdit{}, "no top-level Makefile to read"
 	}
 	goal, prereqs := defaultGoal(src)
+	for range 3 {
+		// A default goal that only names another (bglibs' "DEFAULT: all") is that one.
+		if len(prereqs) != 1 || slices.Contains(prereqs, target) || hasRecipe(src, goal) {
+			break
+		}
+		next, ok := rulePrereqs(src, prereqs[0])
+		if !ok || len(next) == 0 {
+			break
+		}
+		goal, prereqs = prereqs[0], next
+	}
 	if !slices.Contains(prereqs, target) {
-		return nil, fmt.Sprintf("%s is not a prerequisite of %s's default goal %s", target, name, goal)
+		return goalEdit{}, fmt.Sprintf("%s is not a prerequisite of %s's default goal %s", target, name, goal)
 	}
 	others := slices.DeleteFunc(slices.Clone(prereqs), func(p string) bool { return p == target })
 	if len(others) == 0 {
-		return nil, fmt.Sprintf("%s's default goal %s has no prerequisite but %s", name, goal, target)
+		return goalEdit{}, fmt.Sprintf("%s's default goal %s has no prerequisite but %s", name, goal, target)
 	}
 	goals := strings.Join(others, " ")
 	plan, _, ok := editPlan(*env.Plan, f.Phase, []planEdit{{where: "make", do: func(line string) (string, bool) {
@@ -97,18 +163,9 @@ func makeGoalWithoutTool(ctx context.Context, f Failure, env Env) (*Fix, string)
 		return line[:end] + " " + goals + line[end:], true
 	}}})
 	if !ok {
-		return nil, "the plan runs no make without a goal"
+		return goalEdit{}, "the plan runs no make without a goal"
 	}
-	missing := "a program the platform does not have"
-	if tool != "" {
-		missing = tool + ", which the platform does not have"
-	}
-	return &Fix{
-		Analysis: fmt.Sprintf("%s's default goal %s builds %s; %s runs %s (exit 127), and no package rule installed it. "+
-			"The other goals build without it; the %s goal is left out of the port.", name, goal, strings.Join(prereqs, " and "), target, missing, target),
-		Strategy: "run make " + goals + " (the default goal's prerequisites but " + target + ")",
-		Plan:     &plan,
-	}, ""
+	return goalEdit{plan: plan, makefile: name, goal: goal, prereqs: prereqs, goals: goals}, ""
 }
 
 // makeWithoutGoal finds a make command on a plan line whose words are only options and

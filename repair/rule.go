@@ -140,7 +140,7 @@ func (r Rule) claims(f Failure) bool {
 func Rules() []Rule {
 	return []Rule{configureRootRule(), configScriptsRule(), automakeSubdirRule(), automakeMissingDocRule(), automakeConditionalRule(), aclocalMacroRule(), autoreconfRule(), gettextVersionRule(), archFlagsRule(), errlistRule(), gcc14Rule(), cstdintRule(), stdHeaderRule(), cxxNamespaceRule(), cxx17Rule(), permissiveRule(), werrorRule(), fcommonRule(), aptConflictRule(), makeAllRule(), makeSubdirMakefileRule(), automakeStaleSourcesRule(),
 		goVetOffRule(), goExcludeRule(), goXSysRule(), goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), dependencyVersionRule(), sdkPathRule(), precompiledRule(), mesonSubprojectRule(), mesonMissingFileRule(), mesonNamedOptionRule(), mesonPositionalRule(), atomicsRule(), linkOrderRule(), linkLibraryRule(), goSanitizerRule(), goModInitRule(), goModuleGoPathRule(), goPointerRule(),
-		catch2CompatRule(), catch2SignalsRule(), missingPackageRule(), makeGoalRule(), goImportMajorRule(), headerDirRule(), templateHeaderRule(),
+		catch2CompatRule(), catch2SignalsRule(), missingPackageRule(), makeGoalRule(), makeTestGoalRule(), goImportMajorRule(), headerDirRule(), templateHeaderRule(),
 		// Before the rules that guess: an error in a file the distribution patches.
 		distributionPatchedFileRule(), parallelRaceRule(), featureOffRule(), buildSystemRule(), headerOnlyTestsRule(), bareSourcesRule(),
 		// Last: configuring the way the distribution does answers what no specific rule did,
