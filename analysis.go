@@ -76,7 +76,7 @@ type PackageAnalysis struct {
 // BuildSystemClaim is the analyst's build system answer: the type, how sure it is and the
 // file that proves it.
 type BuildSystemClaim struct {
-	Type       BuildSystem `json:"type" jsonschema:"minLength=1" jsonschema_description:"cmake, autotools, make, meson, cargo, go, perl or unknown"`
+	Type       BuildSystem `json:"type" jsonschema:"minLength=1" jsonschema_description:"cmake, autotools, make, meson, cargo, go, perl, r or unknown"`
 	Confidence float64     `json:"confidence,omitempty" jsonschema:"minimum=0,maximum=1"`
 	Reasoning  string      `json:"reasoning,omitempty" jsonschema_description:"the file that proves the build system"`
 }

@@ -205,12 +205,12 @@ func commands(ctx context.Context, sb Execer, pkg Package) (string, []string, er
 	return "", nil, fmt.Errorf("the %s build system has no known install step", bs)
 }
 
-// cBuild are the build systems next-build-system switches among (a Go or cargo build
-// run by a Makefile is still installed the Go or cargo way).
 // rSiteLibrary is where the stage holds an R package, as R's own site library for
 // locally installed packages.
 const rSiteLibrary = "/usr/local/lib/R/site-library"
 
+// cBuild are the build systems next-build-system switches among (a Go or cargo build
+// run by a Makefile is still installed the Go or cargo way).
 var cBuild = map[atesor.BuildSystem]bool{atesor.BuildCMake: true, atesor.BuildMeson: true, atesor.BuildAutotools: true, atesor.BuildMake: true}
 
 // inDirLine prefixes a command with a cd into a repository subdirectory.

@@ -6,9 +6,10 @@
 // ([DefaultPlan]).
 //
 // The build systems detection names are autotools (a shipped configure, or configure.ac
-// for autoreconf), CMake, meson, make, Go, cargo and Perl: a top-level Makefile.PL is a
+// for autoreconf), CMake, meson, make, Go, cargo, Perl and R: a top-level Makefile.PL is a
 // Perl distribution built with ExtUtils::MakeMaker (perl Makefile.PL, make, make test;
-// its XS modules are the artifacts). A directory with no GNUmakefile, makefile or
+// its XS modules are the artifacts), and a top-level DESCRIPTION with compiled code in
+// src/ an R package built with R CMD INSTALL (its libs/<package>.so is the artifact). A directory with no GNUmakefile, makefile or
 // Makefile but a Unix platform makefile (makefile.unx, Makefile.linux, ...) is a make
 // build whose commands name that makefile with -f ([atesor.Detection.Makefile]).
 //

@@ -63,7 +63,8 @@ const PerlConfigureLine = "PERL_MM_USE_DEFAULT=1 perl -I. Makefile.PL"
 // the detected dependencies under the profile's package names, and a build phase with the
 // build system's usual commands (out-of-tree cmake and meson builds, make -j$(nproc),
 // go build -buildvcs=false, cargo build --release, perl Makefile.PL then make for a Perl
-// distribution, whose tests are make test). It also returns the build system's
+// distribution, whose tests are make test, R CMD INSTALL for an R package, with the r-cran
+// packages its DESCRIPTION needs on Debian). It also returns the build system's
 // default test commands, which the finish step runs after verification.
 //
 // For an unknown build system it returns [DiscoveryPlan] and no test commands. The plans
