@@ -324,3 +324,56 @@ func TestMissingProgramWithoutIndex(t *testing.T) {
 		t.Errorf("unknown program: fix %+v, why %q", fix, why)
 	}
 }
+
+// noProviders is a Contents index that lists no file.
+type noProviders struct{}
+
+func (noProviders) Providers(FileKind, string) []string { return nil }
+
+// With no Contents index to read, a program the map does not know is looked for in the
+// package of its own name, taken only when that package's file list has it in a bin
+// directory; a readable index that does not list it is the answer, not a guess.
+func TestMissingProgramSameNamePackage(t *testing.T) {
+	broken := &Index{Load: func(context.Context, atesor.Platform) (*Contents, error) {
+		return nil, errors.New("Contents-riscv64.gz is larger than the signed index lists")
+	}}
+	p := debian(t)
+	unreadable := broken.Finder(context.Background(), p, IndexSource{}, func(error) {})
+	out := "make: frobnicate: No such file or directory\nmake: *** [Makefile:3: all] Error 127\n"
+	f := Failure{Category: atesor.ClassifyError(out), Message: out, Phase: "build", Command: "make"}
+	lists := func(files map[string][]string) PackageFilesFunc {
+		return func(_ context.Context, pkg string) ([]string, error) {
+			l, ok := files[pkg]
+			if !ok {
+				return nil, errors.New("E: Unable to locate package " + pkg)
+			}
+			return l, nil
+		}
+	}
+	tests := []struct {
+		name     string
+		packages PackageFinder
+		files    map[string][]string
+		none     string
+	}{
+		{name: "the package of that name installs it", packages: unreadable, files: map[string][]string{"frobnicate": {"/usr", "/usr/bin", "/usr/bin/frobnicate"}}},
+		{name: "no index at all", files: map[string][]string{"frobnicate": {"/usr/sbin/frobnicate"}}},
+		{name: "the package of that name ships something else", packages: unreadable, files: map[string][]string{"frobnicate": {"/usr/share/doc/frobnicate/README"}},
+			none: "could not be read"},
+		{name: "no package of that name", packages: unreadable, files: map[string][]string{}, none: "could not be read"},
+		{name: "a readable index that lists no provider", packages: noProviders{}, files: map[string][]string{"frobnicate": {"/usr/bin/frobnicate"}},
+			none: "no package provides program frobnicate"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := Env{Platform: p, Plan: defaultPlan("make"), Packages: tt.packages, PackageFiles: lists(tt.files)}
+			fix, why := makeMissingPackage(context.Background(), f, env)
+			if !wantFix(t, fix, why, tt.none) {
+				return
+			}
+			if len(fix.Actions) != 1 || fix.Actions[0].Command != "apt-get install -y frobnicate" || !strings.Contains(fix.Analysis, "frobnicate (its file list has frobnicate)") {
+				t.Errorf("fix %+v", fix)
+			}
+		})
+	}
+}

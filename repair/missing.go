@@ -3,6 +3,7 @@ package repair
 import (
 	"context"
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -142,7 +143,7 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 	if len(missing) == 0 {
 		return nil, "no missing file named"
 	}
-	var pkgs, found, notFound, fromMap []string
+	var pkgs, found, notFound, fromMap, fromName []string
 	for _, m := range missing {
 		pkg, ok := providerOf(env, m)
 		if m.Kind == KindGoPackage && env.GoPackage != nil {
@@ -157,6 +158,11 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 			// when the index cannot (not loaded, or no file of that name in it).
 			if pkg, ok = mappedPackage(env.Platform, m); ok {
 				fromMap = append(fromMap, m.Name)
+			}
+		}
+		if !ok && indexUnread(env) {
+			if pkg, ok = sameNamePackage(ctx, env, m); ok {
+				fromName = append(fromName, fmt.Sprintf("%s (its file list has %s)", pkg, m.Name))
 			}
 		}
 		if !ok {
@@ -203,6 +209,10 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 			analysis += " (the Contents index could not be read)"
 		}
 		analysis += "."
+	}
+	if len(fromName) > 0 {
+		analysis += " With no Contents index to read, the package of the program's own name was installed and its file list checked: " +
+			strings.Join(fromName, ", ") + "."
 	}
 	return &Fix{
 		Analysis: analysis,
@@ -280,6 +290,38 @@ func providerOf(env Env, m Missing) (string, bool) {
 	}
 	if p := env.Packages.Providers(m.Kind, m.Name); len(p) > 0 {
 		return p[0], true
+	}
+	return "", false
+}
+
+// indexUnread reports whether the rule has no Contents index to look files up in: none
+// given, or one that could not be read (a mirror whose Contents file is not the one its
+// signed Release lists is refused).
+func indexUnread(env Env) bool {
+	if env.Packages == nil {
+		return true
+	}
+	ie, ok := env.Packages.(indexError)
+	return ok && ie.IndexErr() != nil
+}
+
+// sameNamePackage answers a missing program with no Contents index to ask: the
+// distribution's package of the program's own name (swig, gperf, bison), installed in
+// the sandbox and taken only when its own file list puts the program in a bin
+// directory, so a package of that name that ships something else is not the answer.
+func sameNamePackage(ctx context.Context, env Env, m Missing) (string, bool) {
+	if m.Kind != KindProgram || env.PackageFiles == nil || !debianPackage.MatchString(m.Name) {
+		return "", false
+	}
+	files, err := env.PackageFiles(ctx, m.Name)
+	if err != nil {
+		return "", false
+	}
+	for _, f := range files {
+		dir, base := path.Split(f)
+		if base == m.Name && slices.Contains([]string{"/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/"}, dir) {
+			return m.Name, true
+		}
 	}
 	return "", false
 }
