@@ -340,7 +340,8 @@ func TestMissingProgramSameNamePackage(t *testing.T) {
 	p := debian(t)
 	unreadable := broken.Finder(context.Background(), p, IndexSource{}, func(error) {})
 	out := "make: frobnicate: No such file or directory\nmake: *** [Makefile:3: all] Error 127\n"
-	f := Failure{Category: atesor.ClassifyError(out), Message: out, Phase: "build", Command: "make"}
+	// The message and the output both name it: one note, one package.
+	f := Failure{Category: atesor.ClassifyError(out), Message: out, Output: out, Phase: "build", Command: "make"}
 	lists := func(files map[string][]string) PackageFilesFunc {
 		return func(_ context.Context, pkg string) ([]string, error) {
 			l, ok := files[pkg]
@@ -371,7 +372,8 @@ func TestMissingProgramSameNamePackage(t *testing.T) {
 			if !wantFix(t, fix, why, tt.none) {
 				return
 			}
-			if len(fix.Actions) != 1 || fix.Actions[0].Command != "apt-get install -y frobnicate" || !strings.Contains(fix.Analysis, "frobnicate (its file list has frobnicate)") {
+			if len(fix.Actions) != 1 || fix.Actions[0].Command != "apt-get install -y frobnicate" || !strings.Contains(fix.Analysis, "checked: frobnicate (its file list has /usr/") ||
+				strings.Count(fix.Analysis, "(its file list has") != 1 {
 				t.Errorf("fix %+v", fix)
 			}
 		})

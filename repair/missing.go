@@ -156,13 +156,16 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 		if !ok {
 			// The profile's package map knows the common tools and libraries; it answers
 			// when the index cannot (not loaded, or no file of that name in it).
-			if pkg, ok = mappedPackage(env.Platform, m); ok {
+			if pkg, ok = mappedPackage(env.Platform, m); ok && !slices.Contains(fromMap, m.Name) {
 				fromMap = append(fromMap, m.Name)
 			}
 		}
 		if !ok && indexUnread(env) {
-			if pkg, ok = sameNamePackage(ctx, env, m); ok {
-				fromName = append(fromName, fmt.Sprintf("%s (its file list has %s)", pkg, m.Name))
+			var file string
+			if pkg, file, ok = sameNamePackage(ctx, env, m); ok {
+				if note := fmt.Sprintf("%s (its file list has %s)", pkg, file); !slices.Contains(fromName, note) {
+					fromName = append(fromName, note)
+				}
 			}
 		}
 		if !ok {
@@ -306,22 +309,23 @@ func indexUnread(env Env) bool {
 }
 
 // sameNamePackage answers a missing program with no Contents index to ask: the
-// distribution's package of the program's own name (swig, gperf, bison), installed in
+// distribution's package of the program's own name (re2c, swig, gperf), installed in
 // the sandbox and taken only when its own file list puts the program in a bin
-// directory, so a package of that name that ships something else is not the answer.
-func sameNamePackage(ctx context.Context, env Env, m Missing) (string, bool) {
+// directory (file), so a package of that name that ships something else is not the
+// answer.
+func sameNamePackage(ctx context.Context, env Env, m Missing) (pkg, file string, ok bool) {
 	if m.Kind != KindProgram || env.PackageFiles == nil || !debianPackage.MatchString(m.Name) {
-		return "", false
+		return "", "", false
 	}
 	files, err := env.PackageFiles(ctx, m.Name)
 	if err != nil {
-		return "", false
+		return "", "", false
 	}
 	for _, f := range files {
 		dir, base := path.Split(f)
 		if base == m.Name && slices.Contains([]string{"/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/"}, dir) {
-			return m.Name, true
+			return m.Name, f, true
 		}
 	}
-	return "", false
+	return "", "", false
 }
