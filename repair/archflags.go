@@ -69,10 +69,14 @@ func archFlagsRule() Rule {
 // buildFileForFlags reports whether a repository file is a build file whose compiler
 // flags the rule may edit. With a shipped configure, the autotools inputs
 // (configure.ac, Makefile.am) are left alone: editing them would make make run automake
-// again; their generated Makefile.in is edited instead.
+// again; their generated Makefile.in is edited instead, and so is the configure script
+// itself, which may set the flag outright (ParaFly 0.1.0's AM_CXXFLAGS=-m64, from
+// configure.ac's AC_SUBST: every Makefile configure writes gets it back).
 func buildFileForFlags(p string, shippedConfigure bool) bool {
 	base := path.Base(p)
 	switch {
+	case p == "configure":
+		return shippedConfigure
 	case base == "Makefile" || base == "makefile" || base == "GNUmakefile" || base == "Makefile.in" ||
 		base == "CMakeLists.txt" || base == "meson.build" || base == "meson_options.txt" ||
 		strings.HasSuffix(base, ".mk") || strings.HasSuffix(base, ".mak") || strings.HasSuffix(base, ".cmake"):

@@ -92,3 +92,29 @@ func TestForeignFlagsHighway(t *testing.T) {
 		t.Errorf("the patch touches riscv64's or portable flags:\n%s", diff)
 	}
 }
+
+// ParaFly 0.1.0's shipped configure sets AM_CXXFLAGS=-m64 (configure.ac's AC_SUBST), so
+// editing the Makefiles it writes is undone by the next ./configure: the script itself
+// is edited, and configure.ac is left alone.
+func TestForeignFlagsShippedConfigure(t *testing.T) {
+	out := "g++ -DHAVE_CONFIG_H -I. -I..    -pedantic -fopenmp -Wall -m64 -g -O2 -c -o ParaFly.o ParaFly.cpp\n" +
+		"g++: error: unrecognized command-line option \u2018-m64\u2019\nmake[2]: *** [Makefile:235: ParaFly.o] Error 1\n"
+	tree := memTree{
+		"configure":       "#! /bin/sh\n# Guess values for system-dependent variables\nAM_CXXFLAGS=-m64\n\nac_config_files=\"$ac_config_files Makefile src/Makefile\"\n",
+		"configure.ac":    "AC_INIT([ParaFly], [0.1.0])\nAC_SUBST([AM_CXXFLAGS], [-m64])\n",
+		"src/Makefile.in": "AM_CXXFLAGS = @AM_CXXFLAGS@\n",
+	}
+	f := Failure{Category: atesor.ClassifyError(out), Message: out, Output: out, Phase: "build", Command: "./configure && make -j$(nproc)"}
+	env := Env{Platform: debian(t), Plan: defaultPlan("./configure && make -j$(nproc)"), Files: tree.files(), ReadFile: tree.read,
+		Detection: &atesor.Detection{BuildSystem: atesor.BuildAutotools, ShippedConfigure: true}}
+	fix, why := makeArchFlags(context.Background(), f, env)
+	if fix == nil {
+		t.Fatal(why)
+	}
+	if len(fix.Actions) != 1 || fix.Actions[0].File != "configure" || !strings.Contains(fix.Actions[0].Diff, "-AM_CXXFLAGS=-m64\n+AM_CXXFLAGS=\n") {
+		t.Errorf("fix %+v, want configure's AM_CXXFLAGS=-m64 edited and nothing else", fix)
+	}
+	if err := check(fix, "/workspace/parafly"); err != nil {
+		t.Errorf("the fix fails validation: %v", err)
+	}
+}
