@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
+	"github.com/eclipse-atesor/atesor-go/internal/deb822"
 )
 
 // R packages. A CRAN package is a DESCRIPTION file (Debian control format: Package,
@@ -49,11 +50,15 @@ func rPackage(t *tree) bool {
 // RDependencies reads the R packages a DESCRIPTION's Depends, Imports and LinkingTo
 // name (the ones an install needs; Suggests are for tests and vignettes), versions
 // dropped, R and its base packages left out, as the distribution's package names
-// (r-cran-NAME, lower case), in order, each once, with the field as evidence.
+// (r-cran-NAME, lower case), in order, each once, with the field as evidence. A
+// DESCRIPTION is Debian control data (deb822), read as the indexes are.
 func RDependencies(description string) []atesor.Dependency {
+	fields := []string{"Depends", "Imports", "LinkingTo"}
+	var desc deb822.Paragraph
+	_ = deb822.Read(strings.NewReader(description), func(p deb822.Paragraph) bool { desc = p; return false }, fields...)
 	var out []atesor.Dependency
-	for _, field := range []string{"Depends", "Imports", "LinkingTo"} {
-		for _, item := range strings.Split(dcfField(description, field), ",") {
+	for _, field := range fields {
+		for _, item := range strings.Split(strings.ReplaceAll(desc.Get(field), "\n", " "), ",") {
 			name, _, _ := strings.Cut(strings.TrimSpace(item), "(")
 			name = strings.TrimSpace(name)
 			if name == "" || rBasePackages[name] || !reRName.MatchString(name) {
@@ -70,24 +75,3 @@ func RDependencies(description string) []atesor.Dependency {
 
 // reRName is a valid R package name.
 var reRName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9.]*[A-Za-z0-9]$`)
-
-// dcfField returns a field of a Debian-control-format text with its continuation
-// lines joined, "" when it is absent.
-func dcfField(text, name string) string {
-	var b strings.Builder
-	in := false
-	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
-		switch {
-		case in && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")):
-			b.WriteString(" " + strings.TrimSpace(line))
-		case strings.HasPrefix(line, name+":"):
-			in = true
-			b.WriteString(strings.TrimSpace(strings.TrimPrefix(line, name+":")))
-		default:
-			if in {
-				return b.String()
-			}
-		}
-	}
-	return b.String()
-}

@@ -62,18 +62,20 @@ func rulePrereqs(text, target string) ([]string, bool) {
 	return nil, false
 }
 
-// hasRecipe reports whether a Makefile's rule for target has a recipe: a line after it
-// that starts with a tab.
-func hasRecipe(text, target string) bool {
+// makefileRule returns the prerequisites of a Makefile's rule for target and whether a
+// recipe follows it (a line after it that starts with a tab); ok is false when the
+// Makefile has no rule for target.
+func makefileRule(text, target string) (prereqs []string, recipe, ok bool) {
 	for _, loc := range makeRuleOf.FindAllStringSubmatchIndex(text, -1) {
 		if !slices.Contains(strings.Fields(text[loc[2]:loc[3]]), target) {
 			continue
 		}
-		rest := text[loc[1]:]
-		rest = strings.TrimPrefix(rest, "\n")
-		return strings.HasPrefix(rest, "\t")
+		if loc[4] >= 0 {
+			prereqs = strings.Fields(strings.SplitN(text[loc[4]:loc[5]], ";", 2)[0])
+		}
+		return prereqs, strings.HasPrefix(strings.TrimPrefix(text[loc[1]:], "\n"), "\t"), true
 	}
-	return false
+	return nil, false, false
 }
 
 func makeGoalWithoutTool(ctx context.Context, f Failure, env Env) (*Fix, string) {
@@ -135,10 +137,13 @@ func withoutGoalPrereq(ctx context.Context, f Failure, env Env, file, target str
 	goal, prereqs := defaultGoal(src)
 	for range 3 {
 		// A default goal that only names another (bglibs' "DEFAULT: all") is that one.
-		if len(prereqs) != 1 || slices.Contains(prereqs, target) || hasRecipe(src, goal) {
+		if len(prereqs) != 1 || slices.Contains(prereqs, target) {
 			break
 		}
-		next, ok := rulePrereqs(src, prereqs[0])
+		if _, recipe, _ := makefileRule(src, goal); recipe {
+			break
+		}
+		next, _, ok := makefileRule(src, prereqs[0])
 		if !ok || len(next) == 0 {
 			break
 		}

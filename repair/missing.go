@@ -181,9 +181,9 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 		}
 	}
 	if len(pkgs) == 0 {
-		if ie, ok := env.Packages.(indexError); ok && ie.IndexErr() != nil {
+		if err := indexErr(env); err != nil {
 			return nil, fmt.Sprintf("the Contents index could not be read (%v), and the profile's package map does not know %s",
-				ie.IndexErr(), strings.Join(notFound, ", "))
+				err, strings.Join(notFound, ", "))
 		}
 		if env.Packages == nil && env.Platform.PackageManager != "apk" {
 			return nil, "no Contents index to look up " + strings.Join(notFound, ", ")
@@ -208,7 +208,7 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 	}
 	if len(fromMap) > 0 {
 		analysis += " The package of " + strings.Join(fromMap, ", ") + " is the profile's package map's"
-		if ie, ok := env.Packages.(indexError); ok && ie.IndexErr() != nil {
+		if indexErr(env) != nil {
 			analysis += " (the Contents index could not be read)"
 		}
 		analysis += "."
@@ -301,11 +301,16 @@ func providerOf(env Env, m Missing) (string, bool) {
 // given, or one that could not be read (a mirror whose Contents file is not the one its
 // signed Release lists is refused).
 func indexUnread(env Env) bool {
-	if env.Packages == nil {
-		return true
+	return env.Packages == nil || indexErr(env) != nil
+}
+
+// indexErr is why the rule's Contents index could not be read; nil when it was, or when
+// the finder is no index that can say.
+func indexErr(env Env) error {
+	if ie, ok := env.Packages.(indexError); ok {
+		return ie.IndexErr()
 	}
-	ie, ok := env.Packages.(indexError)
-	return ok && ie.IndexErr() != nil
+	return nil
 }
 
 // sameNamePackage answers a missing program with no Contents index to ask: the
