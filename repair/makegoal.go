@@ -51,17 +51,6 @@ func defaultGoal(text string) (goal string, prereqs []string) {
 	return "", nil
 }
 
-// rulePrereqs returns the prerequisites of a Makefile's rule for target, and whether
-// it has one.
-func rulePrereqs(text, target string) ([]string, bool) {
-	for _, m := range makeRuleOf.FindAllStringSubmatch(text, -1) {
-		if slices.Contains(strings.Fields(m[1]), target) {
-			return strings.Fields(strings.SplitN(m[2], ";", 2)[0]), true
-		}
-	}
-	return nil, false
-}
-
 // makefileRule returns the prerequisites of a Makefile's rule for target and whether a
 // recipe follows it (a line after it that starts with a tab); ok is false when the
 // Makefile has no rule for target.
