@@ -192,6 +192,14 @@
 //     lists and an unknown value outside a string literal; an example configuration the
 //     package ships for its user to copy (X.example, X.sample, X.dist, X.default: lwip's
 //     lwipcfg.h.example) is copied unchanged;
+//   - make-generated-header: a missing #include that the Makefile beside the file
+//     including it has a rule with a recipe for (cubature's clencurt.h, which the
+//     repack strips and its CMake build does not generate) is made first, make with
+//     the header as its goal, as a recorded command;
+//   - perl-dot-inc: a build script that requires a file of its own by a bare name,
+//     which Perl 5.26 no longer finds in the current directory (libradsec's
+//     convert.pl and common.pl), runs with PERL_USE_UNSAFE_INC=1 when the file is in
+//     the tree beside the script;
 //   - parallel-make-race: a race of parallel jobs reruns the failing phase serially;
 //   - next-build-system: a wrongly chosen build system gives way to the next detected
 //     system's default plan, never to one in a secondary directory (bindings, extras,
