@@ -195,7 +195,7 @@
 //   - make-generated-header: a missing #include that the Makefile beside the file
 //     including it has a rule with a recipe for (cubature's clencurt.h, which the
 //     repack strips and its CMake build does not generate) is made first, make with
-//     the header as its goal, as a recorded command;
+//     the header as its goal, as a step of the plan before the failing command;
 //   - perl-dot-inc: a build script that requires a file of its own by a bare name,
 //     which Perl 5.26 no longer finds in the current directory (libradsec's
 //     convert.pl and common.pl), runs with PERL_USE_UNSAFE_INC=1 when the file is in

@@ -46,7 +46,7 @@ func makeGeneratedHeader(ctx context.Context, f Failure, env Env) (*Fix, string)
 	}
 	var reasons []string
 	for _, name := range names {
-		fix, why := makeHeaderGoal(ctx, env, text, name)
+		fix, why := makeHeaderGoal(ctx, f, env, text, name)
 		if fix != nil {
 			return fix, ""
 		}
@@ -57,7 +57,7 @@ func makeGeneratedHeader(ctx context.Context, f Failure, env Env) (*Fix, string)
 
 // makeHeaderGoal finds the Makefile beside the file that includes name whose rule makes
 // it, and returns the fix that runs it.
-func makeHeaderGoal(ctx context.Context, env Env, text, name string) (*Fix, string) {
+func makeHeaderGoal(ctx context.Context, f Failure, env Env, text, name string) (*Fix, string) {
 	if p, ok := locateFile(env.Files, name); ok && strings.HasSuffix("/"+p, "/"+name) {
 		return nil, fmt.Sprintf("%s is in the tree at %s: its include directory, not a generated file, is what the compiler misses", name, p)
 	}
@@ -91,12 +91,27 @@ func makeHeaderGoal(ctx context.Context, env Env, text, name string) (*Fix, stri
 		if dir != "." {
 			cmd = "make -C " + quoteArg(dir) + " " + quoteArg(name)
 		}
+		if env.Plan == nil {
+			return nil, "no build plan to run " + cmd + " in"
+		}
+		// In the plan, before the failing command, rather than once by a fix command:
+		// the Makefile's recipe needs what the build needs (cubature's clencurt_gen links
+		// libfftw3l), and a plan step that fails is an error the later rules answer.
+		plan, _, ok := editPlan(*env.Plan, f.Phase, []planEdit{{where: "the failing command", do: func(line string) (string, bool) {
+			if line != f.Command || strings.HasPrefix(line, cmd+" && ") {
+				return line, false
+			}
+			return cmd + " && " + line, true
+		}}})
+		if !ok {
+			return nil, "the plan has no failing command to run " + cmd + " before"
+		}
 		return &Fix{
 			Analysis: fmt.Sprintf("The compiler could not find %s, which %s includes. The tree does not ship it (a repacked tarball drops what upstream generated), "+
-				"but %s, beside the file, has the rule that makes it, which the build that ran does not use. make %s generates it where a quoted include looks first.",
-				name, src, mf, name),
+				"but %s, beside the file, has the rule that makes it, which the build that ran does not use. %s generates it where a quoted include looks first, before the build.",
+				name, src, mf, cmd),
 			Strategy: "run " + cmd + " before the build",
-			Actions:  []atesor.Action{{Type: atesor.ActionCommand, Command: cmd}},
+			Plan:     &plan,
 		}, ""
 	}
 	return nil, "no Makefile beside " + src + " to make " + name

@@ -14,7 +14,7 @@ func TestMakeGeneratedHeader(t *testing.T) {
 	cubature := memTree{"Makefile": string(mk), "CMakeLists.txt": "add_library(cubature hcubature.c pcubature.c)\n", "pcubature.c": "#include \"clencurt.h\"\n", "clencurt_gen.c": ""}
 	t.Run("cubature: clencurt.h from the Makefile's rule, beside pcubature.c", func(t *testing.T) {
 		fix, notes := proposeOnBuild(t, "make-generated-header-cubature.log", defaultPlan(cmake), cubature)
-		wantCommands(t, makeGeneratedHeaderRuleName, fix, notes, "make clencurt.h")
+		wantPlanFix(t, makeGeneratedHeaderRuleName, fix, notes, "/workspace/cubature", "apt-get update && apt-get install -y build-essential", "make clencurt.h && "+cmake)
 	})
 	in := func(dir string, tree memTree) memTree {
 		out := memTree{}
@@ -26,7 +26,7 @@ func TestMakeGeneratedHeader(t *testing.T) {
 	t.Run("a subdirectory's Makefile: make -C the directory", func(t *testing.T) {
 		log := "/workspace/p/lib/pcubature.c:38:10: fatal error: clencurt.h: No such file or directory\n   38 | #include \"clencurt.h\"\n"
 		fix, notes := proposeOnBuild(t, log, defaultPlan(cmake), in("lib", cubature))
-		wantCommands(t, makeGeneratedHeaderRuleName, fix, notes, "make -C lib clencurt.h")
+		wantPlanFix(t, makeGeneratedHeaderRuleName, fix, notes, "/workspace/cubature", "apt-get update && apt-get install -y build-essential", "make -C lib clencurt.h && "+cmake)
 	})
 	refusals := []struct {
 		name string

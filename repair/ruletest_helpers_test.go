@@ -61,22 +61,3 @@ func wantPlanFix(t *testing.T, rule string, fix *Fix, notes []string, repo strin
 		t.Errorf("the fix fails validation: %v", err)
 	}
 }
-
-// wantCommands fails the test unless rule made fix with command actions only, want in
-// order.
-func wantCommands(t *testing.T, rule string, fix *Fix, notes []string, want ...string) {
-	t.Helper()
-	if fix == nil || fix.Rule != rule {
-		t.Fatalf("fix %+v (want %s's), notes %v", fix, rule, notes)
-	}
-	var got []string
-	for _, a := range fix.Actions {
-		if a.Type != atesor.ActionCommand {
-			t.Fatalf("action %+v, want commands only", a)
-		}
-		got = append(got, a.Command)
-	}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("commands (-want +got):\n%s", d)
-	}
-}
