@@ -200,6 +200,10 @@
 //     which Perl 5.26 no longer finds in the current directory (libradsec's
 //     convert.pl and common.pl), runs with PERL_USE_UNSAFE_INC=1 when the file is in
 //     the tree beside the script;
+//   - simd-option-off: another architecture's intrinsics header missing (libsquish's
+//     xmmintrin.h, which its BUILD_SQUISH_WITH_SSE2 option selects): the CMake option
+//     named for the instruction set, ON by default and tested in an if(), configured
+//     OFF, or configure's --disable switch of that name;
 //   - parallel-make-race: a race of parallel jobs reruns the failing phase serially;
 //   - next-build-system: a wrongly chosen build system gives way to the next detected
 //     system's default plan, never to one in a secondary directory (bindings, extras,
@@ -225,7 +229,12 @@
 //     build, each rewritten for patch -p1 (its level stripped, names kept inside the
 //     tree, patches of debian/ itself and git binary patches left out), and autoreconf
 //     -fi before ./configure when they change configure.ac, a Makefile.am or m4 files;
-//     once per run, last.
+//     once per run;
+//   - failing-part-off: after every other rule, a compile error in a directory a CMake
+//     build adds for its tests, benchmarks, examples or docs (belcard's tester/
+//     includes bctoolbox/tester.h, which no installed package has) is configured off
+//     through the option that gates that directory or one above it, never one an
+//     earlier fix turned on for the evidence it gives.
 //
 // [Claims] says without I/O which rules answer a failure; [Propose] makes the fix.
 // [Run] is the whole scripted repair of one failure as the pipeline's fix node uses it:

@@ -138,15 +138,17 @@ func (r Rule) claims(f Failure) bool {
 // Rules returns the rule table in the order rules are tried. The order puts the rules
 // whose signatures are most specific first.
 func Rules() []Rule {
-	return []Rule{configureRootRule(), configScriptsRule(), automakeSubdirRule(), automakeMissingDocRule(), automakeConditionalRule(), aclocalMacroRule(), autoreconfRule(), gettextVersionRule(), archFlagsRule(), errlistRule(), gcc14Rule(), cstdintRule(), stdHeaderRule(), cxxNamespaceRule(), cxx17Rule(), permissiveRule(), werrorRule(), fcommonRule(), perlDotIncRule(), aptConflictRule(), makeAllRule(), makeSubdirMakefileRule(), automakeStaleSourcesRule(),
+	return []Rule{configureRootRule(), configScriptsRule(), automakeSubdirRule(), automakeMissingDocRule(), automakeConditionalRule(), aclocalMacroRule(), autoreconfRule(), gettextVersionRule(), archFlagsRule(), simdOptionRule(), errlistRule(), gcc14Rule(), cstdintRule(), stdHeaderRule(), cxxNamespaceRule(), cxx17Rule(), permissiveRule(), werrorRule(), fcommonRule(), perlDotIncRule(), aptConflictRule(), makeAllRule(), makeSubdirMakefileRule(), automakeStaleSourcesRule(),
 		goVetOffRule(), goExcludeRule(), goXSysRule(), goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), dependencyVersionRule(), sdkPathRule(), precompiledRule(), mesonSubprojectRule(), mesonMissingFileRule(), mesonNamedOptionRule(), mesonPositionalRule(), atomicsRule(), linkOrderRule(), linkLibraryRule(), goSanitizerRule(), goModInitRule(), goModuleGoPathRule(), goPointerRule(),
 		catch2CompatRule(), catch2SignalsRule(), makeGeneratedHeaderRule(), missingPackageRule(), makeGoalRule(), makeTestGoalRule(), goImportMajorRule(), headerDirRule(), templateHeaderRule(),
 		// Before the rules that guess: an error in a file the distribution patches.
 		distributionPatchedFileRule(), parallelRaceRule(), featureOffRule(), buildSystemRule(), headerOnlyTestsRule(), bareSourcesRule(),
-		// Last: configuring the way the distribution does answers what no specific rule did,
+		// Near the end: configuring the way the distribution does answers what no specific rule did,
 		distributionConfigureRule(),
 		// Then the distribution's own patches, for what configuring as it does left.
-		distributionPatchesRule()}
+		distributionPatchesRule(),
+		// Last: a part the build can leave out (its tests), whose compile error nothing else answered.
+		failingPartRule()}
 }
 
 // Tried reports whether a rule already answered an error (keyed by [ErrorKey]).

@@ -54,6 +54,9 @@ type missingSubdir struct {
 	line int
 	dir  string // as CMake reported it
 	rel  string // repository-relative, when the reader resolves the call's argument
+	// failed is the compile error in a directory that is there (failing-part-off):
+	// the file and the error; "" for a directory the tarball lacks.
+	failed string
 }
 
 // decision is how one missing directory is dealt with: -D settings and packages.

@@ -222,9 +222,12 @@ func subdirFix(env Env, failedPhase string, decisions []decision, notes []string
 	analysis := strings.Join(why, " ")
 	if len(dropped) > 0 {
 		analysis += fmt.Sprintf(" This leaves out the package's %s, so no evidence comes from them", strings.Join(dropped, " and "))
-		if system {
+		switch {
+		case system:
 			analysis += "; the distro's copy keeps the rest."
-		} else {
+		case slices.ContainsFunc(decisions, func(d decision) bool { return d.sub.failed != "" }):
+			analysis += "; what they need to compile is not installed, and the library and programs do not need it."
+		default:
 			analysis += "; the build has no switch for a system copy of what it vendors."
 		}
 	}
@@ -263,7 +266,8 @@ func describe(d decision) string {
 		set = append(set, l.name+"="+l.setting())
 	}
 	at := fmt.Sprintf("%s:%d", d.sub.file, d.sub.line)
-	adds, lacks := callWords(d.sub.cmd)
+	adds, _ := callWords(d.sub.cmd)
+	lacks := lacksWords(d.sub)
 	switch {
 	case d.lib != nil:
 		return fmt.Sprintf("%s %s %s, which the tarball lacks: the repacked source stripped its bundled copy of the library %s, "+
@@ -297,7 +301,8 @@ func describe(d decision) string {
 		if d.fw != "" {
 			missing += frameworkWords(in.cmd, d.fw)
 		}
-		inAdds, inLacks := callWords(in.cmd)
+		inAdds, _ := callWords(in.cmd)
+		inLacks := lacksWords(*in)
 		return fmt.Sprintf("%s:%d %s %s, %s, whenever %s is built; %s adds %s only when %s; the build configures with %s.",
 			in.file, in.line, inAdds, missing, inLacks, what, at, what, gateWords(d.settings), strings.Join(set, " "))
 	}
@@ -313,6 +318,16 @@ func frameworkWords(cmd, fw string) string {
 		return " (" + fw + "'s)"
 	}
 	return " (a vendored " + fw + ")"
+}
+
+// lacksWords say why a call's part failed: the compile error in a directory that is
+// there, else what the command could not find.
+func lacksWords(sub missingSubdir) string {
+	if sub.failed != "" {
+		return "whose build fails (" + sub.failed + ")"
+	}
+	_, why := callWords(sub.cmd)
+	return why
 }
 
 // callWords say what a failing call of the command does with its part and why that
