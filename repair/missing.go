@@ -18,28 +18,34 @@ type Missing struct {
 	Name string
 }
 
-// missingPatterns find missing files in build output. The first group is the name.
+// missingPatterns find missing files in build output. The first group is the name,
+// unless the pattern names the file itself (name).
 var missingPatterns = []struct {
 	kind FileKind
 	re   *regexp.Regexp
+	name string
 }{
-	{KindHeader, re(`fatal error: ([A-Za-z0-9_./+-]+\.h(?:h|pp|xx)?): No such file or directory`)},
-	{KindHeader, re(`['"]([A-Za-z0-9_./+-]+\.h(?:h|pp|xx)?)['"] file not found`)},
-	{KindLibrary, re(`cannot find -l([A-Za-z0-9_.+-]+)`)},
-	{KindPkgConfig, re(`No package '([A-Za-z0-9_.+-]+)' found`)},
-	{KindPkgConfig, re(`Package '?([A-Za-z0-9_.+-]+)'?,? (?:required by '[^']*', )?(?:was )?not found`)},
-	{KindPkgConfig, re(`[Dd]ependency "?([A-Za-z0-9_.+-]+)"? (?:not found|found: NO)`)},
-	{KindPkgConfig, re(`(?m)The following required packages were not found:\s*\n\s*\n?\s*- ([A-Za-z0-9_.+-]+)`)},
-	{KindProgram, re(`(?m)(?:^|: )([A-Za-z][A-Za-z0-9_.+-]*): (?:command )?not found\s*$`)},
-	{KindProgram, re(`(?m)^make(?:\[\d+\])?: ([A-Za-z][A-Za-z0-9_.+-]*): No such file or directory\s*$`)},
-	{KindProgram, re(`Program '([A-Za-z0-9_.+-]+)' not found`)},
-	{KindProgram, re(`Can't exec "([A-Za-z0-9_.+-]+)": No such file or directory`)}, // Perl's system() and exec (autoreconf running autopoint)
-	{KindProgram, re(`Could not find (?:program|executable) '?([A-Za-z0-9_.+-]+)`)},
-	{KindProgram, re(`Could NOT find (PkgConfig) `)},
-	{KindProgram, re(`unable to find a build program corresponding to "(Ninja)"`)},
-	{KindProgram, re(`exec: "([A-Za-z0-9_.+-]+)": executable file not found in \$PATH`)}, // the go command (cgo's gcc, pkg-config)
-	{KindCMakePackage, re(`Could not find a package\s+configuration\s+file\s+provided\s+by\s+"([A-Za-z0-9_.+-]+)"`)},
-	{KindGoPackage, re(`cannot find package "([A-Za-z0-9][A-Za-z0-9_.~/+-]*)" in any of`)}, // a GOPATH build's import
+	{KindHeader, re(`fatal error: ([A-Za-z0-9_./+-]+\.h(?:h|pp|xx)?): No such file or directory`), ""},
+	{KindHeader, re(`['"]([A-Za-z0-9_./+-]+\.h(?:h|pp|xx)?)['"] file not found`), ""},
+	{KindLibrary, re(`cannot find -l([A-Za-z0-9_.+-]+)`), ""},
+	{KindPkgConfig, re(`No package '([A-Za-z0-9_.+-]+)' found`), ""},
+	{KindPkgConfig, re(`Package '?([A-Za-z0-9_.+-]+)'?,? (?:required by '[^']*', )?(?:was )?not found`), ""},
+	{KindPkgConfig, re(`[Dd]ependency "?([A-Za-z0-9_.+-]+)"? (?:not found|found: NO)`), ""},
+	{KindPkgConfig, re(`(?m)The following required packages were not found:\s*\n\s*\n?\s*- ([A-Za-z0-9_.+-]+)`), ""},
+	{KindProgram, re(`(?m)(?:^|: )([A-Za-z][A-Za-z0-9_.+-]*): (?:command )?not found\s*$`), ""},
+	{KindProgram, re(`(?m)^make(?:\[\d+\])?: ([A-Za-z][A-Za-z0-9_.+-]*): No such file or directory\s*$`), ""},
+	{KindProgram, re(`Program '([A-Za-z0-9_.+-]+)' not found`), ""},
+	{KindProgram, re(`Can't exec "([A-Za-z0-9_.+-]+)": No such file or directory`), ""}, // Perl's system() and exec (autoreconf running autopoint)
+	{KindProgram, re(`Could not find (?:program|executable) '?([A-Za-z0-9_.+-]+)`), ""},
+	{KindProgram, re(`Could NOT find (PkgConfig) `), ""},
+	{KindProgram, re(`unable to find a build program corresponding to "(Ninja)"`), ""},
+	{KindProgram, re(`exec: "([A-Za-z0-9_.+-]+)": executable file not found in \$PATH`), ""}, // the go command (cgo's gcc, pkg-config)
+	{KindCMakePackage, re(`Could not find a package\s+configuration\s+file\s+provided\s+by\s+"([A-Za-z0-9_.+-]+)"`), ""},
+	{KindGoPackage, re(`cannot find package "([A-Za-z0-9][A-Za-z0-9_.~/+-]*)" in any of`), ""}, // a GOPATH build's import
+	// gettext's po/Makefile compiles a catalog into t-LANG.gmo with $(GMSGFMT), which
+	// configure sets to ":" when it finds no msgfmt, and then moves the file that was
+	// never written (minidlna's "mv: cannot stat 't-da.gmo'").
+	{KindProgram, re(`(?m)^mv: cannot stat '?t-[A-Za-z0-9_@.-]+\.gmo'?: No such file or directory`), "msgfmt"},
 }
 
 // programAliases map what a build names to the file a package installs.
@@ -60,7 +66,10 @@ func FindMissing(text string) []Missing {
 	var hits []hit
 	for _, p := range missingPatterns {
 		for _, loc := range p.re.FindAllStringSubmatchIndex(text, -1) {
-			name := text[loc[2]:loc[3]]
+			name := p.name
+			if name == "" {
+				name = text[loc[2]:loc[3]]
+			}
 			if p.kind == KindProgram {
 				if a, ok := programAliases[name]; ok {
 					name = a
