@@ -28,6 +28,9 @@ var missingPatterns = []struct {
 	{KindHeader, re(`fatal error: ([A-Za-z0-9_./+-]+\.h(?:h|pp|xx)?): No such file or directory`), ""},
 	{KindHeader, re(`['"]([A-Za-z0-9_./+-]+\.h(?:h|pp|xx)?)['"] file not found`), ""},
 	{KindLibrary, re(`cannot find -l([A-Za-z0-9_.+-]+)`), ""},
+	// configure's own message for a library its AC_CHECK_LIB did not find (libradsec's
+	// "configure: error: required library libconfuse not found").
+	{KindLibrary, re(`configure: error: (?:[Rr]equired )?(?:[Ll]ibrary )?'?lib([A-Za-z0-9_+]+(?:-[A-Za-z0-9_+]+)*?)'? (?:library )?(?:not found|is required|is missing|not installed)`), ""},
 	{KindPkgConfig, re(`No package '([A-Za-z0-9_.+-]+)' found`), ""},
 	{KindPkgConfig, re(`Package '?([A-Za-z0-9_.+-]+)'?,? (?:required by '[^']*', )?(?:was )?not found`), ""},
 	{KindPkgConfig, re(`[Dd]ependency "?([A-Za-z0-9_.+-]+)"? (?:not found|found: NO)`), ""},
@@ -152,7 +155,7 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 	if len(missing) == 0 {
 		return nil, "no missing file named"
 	}
-	var pkgs, found, notFound, fromMap, fromName []string
+	var pkgs, found, notFound, fromMap, fromDeps, fromName []string
 	for _, m := range missing {
 		pkg, ok := providerOf(env, m)
 		if m.Kind == KindGoPackage && env.GoPackage != nil {
@@ -167,6 +170,14 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 			// when the index cannot (not loaded, or no file of that name in it).
 			if pkg, ok = mappedPackage(env.Platform, m); ok && !slices.Contains(fromMap, m.Name) {
 				fromMap = append(fromMap, m.Name)
+			}
+		}
+		if !ok && (m.Kind == KindLibrary || m.Kind == KindPkgConfig) {
+			// The distribution's Build-Depends name the -dev package of a library its
+			// build links by Debian's naming (libconfuse-dev for -lconfuse), which
+			// answers when neither the index nor the map does.
+			if pkg, ok = buildDependsLibrary(ctx, env, m.Name); ok && !slices.Contains(fromDeps, m.Name) {
+				fromDeps = append(fromDeps, m.Name)
 			}
 		}
 		if !ok && indexUnread(env) {
@@ -222,6 +233,9 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 		}
 		analysis += "."
 	}
+	if len(fromDeps) > 0 {
+		analysis += " The package of " + strings.Join(fromDeps, ", ") + " is the -dev package of that name the distribution's Build-Depends list."
+	}
 	if len(fromName) > 0 {
 		analysis += " With no Contents index to read, the package of the program's own name was installed and its file list checked: " +
 			strings.Join(fromName, ", ") + "."
@@ -270,6 +284,26 @@ func otherBuildDepends(ctx context.Context, env Env, pkgs []string) []string {
 		}
 	}
 	return slices.DeleteFunc(deps, func(p string) bool { return slices.Contains(pkgs, p) })
+}
+
+// buildDependsLibrary returns the -dev package of a library that the distribution's
+// Build-Depends list under Debian's name for it (libNAME-dev, NAME-dev; a pkg-config
+// module's name with or without its lib prefix).
+func buildDependsLibrary(ctx context.Context, env Env, name string) (string, bool) {
+	if env.Distribution == nil {
+		return "", false
+	}
+	d, err := env.Distribution(ctx)
+	if err != nil || d == nil {
+		return "", false
+	}
+	stem := strings.ToLower(strings.TrimPrefix(name, "lib"))
+	for _, cand := range []string{"lib" + stem + "-dev", stem + "-dev"} {
+		if slices.Contains(d.installable(), cand) {
+			return cand, true
+		}
+	}
+	return "", false
 }
 
 // mappedPackage is the profile's package for a missing program, library or pkg-config
