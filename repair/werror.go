@@ -21,6 +21,15 @@ var (
 	cxxFile     = re(`\.(cc|cp|cpp|cxx|c\+\+|C|hh|hpp|hxx|ipp|tcc)$`)
 )
 
+// newerWarnings are the warnings GCC 11 to 14 added or made stricter, and the
+// deprecations of libraries newer than the code (OpenSSL 3's deprecated-declarations),
+// which a tree's -Werror meets one file at a time: make stops at the first file that
+// fails, so a second round of them shows the tree meets the family, and relaxing it
+// whole saves an attempt per warning.
+var newerWarnings = []string{"deprecated-declarations", "use-after-free", "dangling-pointer", "stringop-truncation", "stringop-overflow",
+	"stringop-overread", "array-bounds", "maybe-uninitialized", "format-truncation", "format-overflow", "mismatched-dealloc",
+	"free-nonheap-object", "array-parameter", "enum-int-mismatch", "address", "restrict", "unused-result", "calloc-transposed-args"}
+
 // maxWerrorFlags bounds the warnings one fix relaxes: more than this many is not a new
 // compiler's handful but code the build's -Werror never passed.
 const maxWerrorFlags = 8
@@ -74,6 +83,21 @@ func makeWerror(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	if len(c)+len(cxx) > maxWerrorFlags {
 		return nil, fmt.Sprintf("%d warnings are errors under -Werror: more than a newer compiler's few, so not relaxed one by one", len(c)+len(cxx))
 	}
+	again := planHas(*env.Plan, "-Wno-error=")
+	if again {
+		// A second round: the warnings an older compiler passed come one file at a
+		// time, so the family is relaxed with the ones named.
+		for _, list := range []*[]string{&c, &cxx} {
+			if len(*list) == 0 {
+				continue
+			}
+			for _, w := range newerWarnings {
+				if fl := "-Wno-error=" + w; !slices.Contains(*list, fl) && !planHas(*env.Plan, fl) {
+					*list = append(*list, fl)
+				}
+			}
+		}
+	}
 	plan := *env.Plan
 	var wheres []string
 	if len(c) > 0 {
@@ -94,9 +118,13 @@ func makeWerror(ctx context.Context, f Failure, env Env) (*Fix, string) {
 		plan, wheres = p, append(wheres, strings.Join(cxx, " ")+" through "+where)
 	}
 	all := strings.Join(append(slices.Clone(c), cxx...), " ")
+	analysis := "The build's own -Werror makes warnings errors, and this compiler warns where an older one did not (" + all +
+		" makes each of them a warning again, whatever -Werror follows); the sources and the other warnings are not changed."
+	if again {
+		analysis += " An earlier fix relaxed other such warnings, and make stops at the first file that fails, so the warnings newer compilers and libraries raise are relaxed with these."
+	}
 	return &Fix{
-		Analysis: "The build's own -Werror makes warnings errors, and this compiler warns where an older one did not (" + all +
-			" makes each of them a warning again, whatever -Werror follows); the sources and the other warnings are not changed.",
+		Analysis: analysis,
 		Strategy: "pass " + strings.Join(wheres, "; "),
 		Plan:     &plan,
 	}, ""

@@ -70,3 +70,28 @@ func TestWerrorRuleBound(t *testing.T) {
 		t.Fatalf("fix %+v, reason %q", fix, why)
 	}
 }
+
+// TestWerrorAgain: libradsec's -Werror met GCC 14's use-after-free, and once that was
+// relaxed, OpenSSL 3's deprecations in another file; the second fix relaxes the family.
+func TestWerrorAgain(t *testing.T) {
+	build := "export PERL_USE_UNSAFE_INC=1 && autoreconf -fi && CFLAGS='-g -O2 -Wno-error=use-after-free' ./configure && make -j$(nproc)"
+	fix, notes := proposeOnBuild(t, "werror-again-libradsec.log", defaultPlan(build), memTree{"configure.ac": "", "radsecproxy/tlscommon.c": ""})
+	if fix == nil || fix.Rule != "werror-new-warning" || fix.Plan == nil {
+		t.Fatalf("fix %+v, notes %v", fix, notes)
+	}
+	line := fix.Plan.Phases[1].Commands[0]
+	for _, want := range []string{"CFLAGS='-g -O2 -Wno-error=use-after-free -Wno-error=deprecated-declarations -Wno-error=dangling-pointer", "-Wno-error=stringop-truncation"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("build line %s\nlacks %s", line, want)
+		}
+	}
+	if strings.Count(line, "-Wno-error=use-after-free") != 1 {
+		t.Errorf("build line %s relaxes use-after-free twice", line)
+	}
+	if !strings.Contains(fix.Analysis, "An earlier fix relaxed other such warnings") {
+		t.Errorf("analysis %q", fix.Analysis)
+	}
+	if err := validate.BuildPlan(fix.Plan); err != nil {
+		t.Errorf("the plan does not validate: %v", err)
+	}
+}
