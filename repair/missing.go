@@ -45,6 +45,9 @@ var missingPatterns = []struct {
 	{KindProgram, re(`exec: "([A-Za-z0-9_.+-]+)": executable file not found in \$PATH`), ""}, // the go command (cgo's gcc, pkg-config)
 	{KindCMakePackage, re(`Could not find a package\s+configuration\s+file\s+provided\s+by\s+"([A-Za-z0-9_.+-]+)"`), ""},
 	{KindGoPackage, re(`cannot find package "([A-Za-z0-9][A-Za-z0-9_.~/+-]*)" in any of`), ""}, // a GOPATH build's import
+	// An old configure that stops without a Makefile, saying which tool it needs
+	// (lifelines 3.0.61: "LifeLines requires GNU Bison to compile src/interp/yacc.y.").
+	{KindProgram, re(`requires (?:GNU )?([Bb]ison|[Ff]lex|[Yy]acc|[Gg]perf|[Mm]4|[Ss]wig|[Rr]e2c) to (?:compile|build|generate)`), ""},
 	// gettext's po/Makefile compiles a catalog into t-LANG.gmo with $(GMSGFMT), which
 	// configure sets to ":" when it finds no msgfmt, and then moves the file that was
 	// never written (minidlna's "mv: cannot stat 't-da.gmo'").
@@ -52,7 +55,8 @@ var missingPatterns = []struct {
 }
 
 // programAliases map what a build names to the file a package installs.
-var programAliases = map[string]string{"PkgConfig": "pkg-config", "Ninja": "ninja", "yacc": "bison"}
+var programAliases = map[string]string{"PkgConfig": "pkg-config", "Ninja": "ninja", "yacc": "bison",
+	"Bison": "bison", "Flex": "flex", "Yacc": "bison", "Gperf": "gperf", "M4": "m4", "Swig": "swig", "Re2c": "re2c"}
 
 // notPackages are names the patterns catch that no package should be installed for:
 // shell builtins, the build's own scripts, and words of other messages.
