@@ -96,6 +96,12 @@ func makeWerror(ctx context.Context, f Failure, env Env) (*Fix, string) {
 					*list = append(*list, fl)
 				}
 			}
+			// And -Wno-error itself, which turns the build's -Werror off wherever it
+			// comes after it on the command line (configure's CFLAGS follow automake's
+			// AM_CFLAGS): the warnings no list names.
+			if !planHas(*env.Plan, "-Wno-error ") && !planHas(*env.Plan, "-Wno-error'") {
+				*list = append(*list, "-Wno-error")
+			}
 		}
 	}
 	plan := *env.Plan
@@ -121,7 +127,8 @@ func makeWerror(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	analysis := "The build's own -Werror makes warnings errors, and this compiler warns where an older one did not (" + all +
 		" makes each of them a warning again, whatever -Werror follows); the sources and the other warnings are not changed."
 	if again {
-		analysis += " An earlier fix relaxed other such warnings, and make stops at the first file that fails, so the warnings newer compilers and libraries raise are relaxed with these."
+		analysis += " An earlier fix relaxed other such warnings, and make stops at the first file that fails, so the warnings newer compilers and libraries raise are relaxed with these, " +
+			"and -Wno-error turns the build's -Werror off where it comes after it (configure's CFLAGS follow automake's AM_CFLAGS)."
 	}
 	return &Fix{
 		Analysis: analysis,

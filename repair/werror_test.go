@@ -85,6 +85,9 @@ func TestWerrorAgain(t *testing.T) {
 			t.Errorf("build line %s\nlacks %s", line, want)
 		}
 	}
+	if !strings.Contains(line, " -Wno-error'") {
+		t.Errorf("build line %s does not end its CFLAGS with -Wno-error", line)
+	}
 	if strings.Count(line, "-Wno-error=use-after-free") != 1 {
 		t.Errorf("build line %s relaxes use-after-free twice", line)
 	}
