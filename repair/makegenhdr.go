@@ -40,13 +40,19 @@ func makeGeneratedHeader(ctx context.Context, f Failure, env Env) (*Fix, string)
 		return nil, "the sources cannot be read"
 	}
 	text := f.Message + "\n" + f.Output
+	return firstIncludeFix(text, func(name string) (*Fix, string) { return makeHeaderGoal(ctx, f, env, text, name) })
+}
+
+// firstIncludeFix returns the first fix try makes for the missing includes text names,
+// in order, or the reasons it made none.
+func firstIncludeFix(text string, try func(name string) (*Fix, string)) (*Fix, string) {
 	names := missingIncludes(text)
 	if len(names) == 0 {
 		return nil, "no missing include named"
 	}
 	var reasons []string
 	for _, name := range names {
-		fix, why := makeHeaderGoal(ctx, f, env, text, name)
+		fix, why := try(name)
 		if fix != nil {
 			return fix, ""
 		}

@@ -88,24 +88,13 @@ func makeTemplateHeader(ctx context.Context, f Failure, env Env) (*Fix, string) 
 		return nil, "the sources cannot be read"
 	}
 	text := f.Message + "\n" + f.Output
-	names := missingIncludes(text)
-	if len(names) == 0 {
-		return nil, "no missing include named"
-	}
-	var reasons []string
-	for _, name := range names {
+	return firstIncludeFix(text, func(name string) (*Fix, string) {
 		t, why := findTemplate(env.Files, text, name)
 		if t == nil {
-			reasons = append(reasons, why)
-			continue
+			return nil, why
 		}
-		fix, why := templateFix(ctx, env, *t)
-		if fix != nil {
-			return fix, ""
-		}
-		reasons = append(reasons, why)
-	}
-	return nil, strings.Join(reasons, "; ")
+		return templateFix(ctx, env, *t)
+	})
 }
 
 // findTemplate finds the template of a missing include the way the compiler looks for
