@@ -226,7 +226,7 @@ func subdirFix(env Env, failedPhase string, decisions []decision, notes []string
 		case system:
 			analysis += "; the distro's copy keeps the rest."
 		case slices.ContainsFunc(decisions, func(d decision) bool { return d.sub.failed != "" }):
-			analysis += "; what they need to compile is not installed, and the library and programs do not need it."
+			analysis += "; they do not compile here, and the library and programs do not need them."
 		default:
 			analysis += "; the build has no switch for a system copy of what it vendors."
 		}
