@@ -96,7 +96,10 @@ func makeSIMDOptionOff(ctx context.Context, f Failure, env Env) (*Fix, string) {
 // instruction set, ON by default, that an if() tests: the switch the build has for it.
 func simdCMakeOption(ctx context.Context, env Env, words *regexp.Regexp) (name, file, why string) {
 	read := 0
-	for _, p := range env.Files {
+	// The top-level file first: its options are the package's own, a subproject's
+	// come after.
+	files := append([]string{"CMakeLists.txt"}, slices.DeleteFunc(slices.Clone(env.Files), func(p string) bool { return p == "CMakeLists.txt" })...)
+	for _, p := range files {
 		if path.Base(p) != "CMakeLists.txt" || read == maxSIMDScripts {
 			continue
 		}
