@@ -204,6 +204,12 @@
 //     xmmintrin.h, which its BUILD_SQUISH_WITH_SSE2 option selects): the CMake option
 //     named for the instruction set, ON by default and tested in an if(), configured
 //     OFF, or configure's --disable switch of that name;
+//   - arch-name-chain: after distribution-patched-file (the distribution's own patch
+//     first), a platform header's #if/#elif chain of architectures whose branches only
+//     name each one (string #defines of the macro its #error tests: openarena's
+//     ARCH_STRING) and that stops with #error "Architecture not supported" gets a
+//     riscv64 branch naming it "riscv64", in the chain inside a __linux__ test when there
+//     are several;
 //   - parallel-make-race: a race of parallel jobs reruns the failing phase serially;
 //   - next-build-system: a wrongly chosen build system gives way to the next detected
 //     system's default plan, never to one in a secondary directory (bindings, extras,

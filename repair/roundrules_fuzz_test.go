@@ -8,11 +8,11 @@ import (
 )
 
 // FuzzFailureReaders runs the rules that read a failure's text for paths and names
-// (perl-dot-inc, make-generated-header, simd-option-off, failing-part-off) on arbitrary
+// (perl-dot-inc, make-generated-header, simd-option-off, failing-part-off, arch-name-chain) on arbitrary
 // output over the trees they were written for: none may panic, and a plan one makes
 // validates as a model's would.
 func FuzzFailureReaders(f *testing.F) {
-	for _, name := range []string{"perl-dot-inc-libradsec.log", "make-generated-header-cubature.log", "simd-option-libsquish.log", "failing-part-belcard.log"} {
+	for _, name := range []string{"perl-dot-inc-libradsec.log", "make-generated-header-cubature.log", "simd-option-libsquish.log", "failing-part-belcard.log", "arch-name-chain-openarena.log"} {
 		b, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			f.Fatal(err)
@@ -32,12 +32,16 @@ func FuzzFailureReaders(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	platform, err := os.ReadFile("testdata/openarena-0.8.8-q_platform.h")
+	if err != nil {
+		f.Fatal(err)
+	}
 	trees := []memTree{
-		{"radius/convert.pl": "", "radius/common.pl": ""},
+		{"radius/convert.pl": "", "radius/common.pl": "", "code/qcommon/q_platform.h": string(platform)},
 		{"Makefile": string(mk), "CMakeLists.txt": string(squish), "pcubature.c": "", "simd_sse.h": ""},
 		{"CMakeLists.txt": string(top), "tester/CMakeLists.txt": "", "tester/belcard-tester.hpp": "", "src/CMakeLists.txt": ""},
 	}
-	rules := []Rule{perlDotIncRule(), makeGeneratedHeaderRule(), simdOptionRule(), failingPartRule()}
+	rules := []Rule{perlDotIncRule(), makeGeneratedHeaderRule(), simdOptionRule(), failingPartRule(), archChainRule()}
 	f.Fuzz(func(t *testing.T, out string) {
 		cmake := "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)"
 		f := Failure{Message: out, Output: out, Phase: "build", Command: cmake}

@@ -142,7 +142,7 @@ func Rules() []Rule {
 		goVetOffRule(), goExcludeRule(), goXSysRule(), goPortableTagsRule(), cmakeSubdirRule(), cmakeOptionalPackageRule(), dependencyVersionRule(), sdkPathRule(), precompiledRule(), mesonSubprojectRule(), mesonMissingFileRule(), mesonNamedOptionRule(), mesonPositionalRule(), atomicsRule(), linkOrderRule(), linkLibraryRule(), goSanitizerRule(), goModInitRule(), goModuleGoPathRule(), goPointerRule(),
 		catch2CompatRule(), catch2SignalsRule(), makeGeneratedHeaderRule(), missingPackageRule(), makeGoalRule(), makeTestGoalRule(), goImportMajorRule(), headerDirRule(), templateHeaderRule(),
 		// Before the rules that guess: an error in a file the distribution patches.
-		distributionPatchedFileRule(), parallelRaceRule(), featureOffRule(), buildSystemRule(), headerOnlyTestsRule(), bareSourcesRule(),
+		distributionPatchedFileRule(), archChainRule(), parallelRaceRule(), featureOffRule(), buildSystemRule(), headerOnlyTestsRule(), bareSourcesRule(),
 		// Near the end: configuring the way the distribution does answers what no specific rule did,
 		distributionConfigureRule(),
 		// Then the distribution's own patches, for what configuring as it does left.
