@@ -22,14 +22,33 @@ var (
 	gcc14Tag = re(`\[-W(?:error=)?(` + strings.Join(gcc14Diagnostics, "|") + `)\]`)
 	// An old configure whose test programs no longer compile fails before any tag shows.
 	configureCompiler = re(`C compiler cannot create executables|C compiler .* not found|error: cannot run C compiled programs`)
+	// configCheck and configLogError are a check's first line in config.log and
+	// configure's error there.
+	configCheck    = regexp.MustCompile(`(?m)^configure:\d+: checking `)
+	configLogError = regexp.MustCompile(`(?m)^configure:\d+: error: `)
 )
+
+// lastConfigureCheck is the part of config.log from its last check before configure's
+// error to that error: the test that failed; "" when config.log records no error.
+func lastConfigureCheck(log string) string {
+	errs := configLogError.FindAllStringIndex(log, -1)
+	if len(errs) == 0 {
+		return ""
+	}
+	end := errs[len(errs)-1][0]
+	checks := configCheck.FindAllStringIndex(log[:end], -1)
+	if len(checks) == 0 {
+		return ""
+	}
+	return log[checks[len(checks)-1][0]:end]
+}
 
 func gcc14Rule() Rule {
 	return Rule{
 		Name:       "gcc14-permissive",
 		Doc:        "GCC 14's new default errors in old C: the smallest -Wno-error= flags (every class once a second one shows) through the build system's own variables (configure's CFLAGS, CMAKE_C_FLAGS, meson's c_args, make's CFLAGS or CC)",
 		Categories: nil,
-		Signatures: []*regexp.Regexp{gcc14Tag, configureCompiler},
+		Signatures: []*regexp.Regexp{gcc14Tag, configureCompiler, configureError},
 		Make:       makeGCC14,
 	}
 }
@@ -60,11 +79,21 @@ func gcc14Flags(text string) []string {
 
 func makeGCC14(ctx context.Context, f Failure, env Env) (*Fix, string) {
 	flags := gcc14Flags(f.text() + "\n" + f.Message)
-	if len(flags) == 0 && configureCompiler.MatchString(f.text()) && env.ReadFile != nil {
-		// configure hides the compiler's words in config.log.
+	compilerFailed := configureCompiler.MatchString(f.text())
+	if len(flags) == 0 && (compilerFailed || configureError.MatchString(f.text())) && env.ReadFile != nil {
+		// configure hides the compiler's words in config.log: all of it when the
+		// compiler itself failed its checks, else the last check before the error,
+		// since a configure's other checks fail on purpose. That check's program may be
+		// old C GCC 14 no longer compiles (jnettop 0.13.0's "localhost resolves" calls
+		// exit() without <stdlib.h>: "can't figure out gethostbyname_r() since
+		// localhost doesn't resolve").
 		for _, logFile := range configLogs(f, env) {
 			if b, err := env.ReadFile(ctx, logFile); err == nil {
-				flags = gcc14Flags(string(b))
+				text := string(b)
+				if !compilerFailed {
+					text = lastConfigureCheck(text)
+				}
+				flags = gcc14Flags(text)
 				if len(flags) > 0 {
 					break
 				}
