@@ -22,8 +22,11 @@ var configureSyntaxError = re(`(?m)configure: (?:line )?(\d+): (?:syntax error n
 var configureQuotedLine = re("(?m)configure: line (\\d+): `\\s*([A-Z][A-Z0-9_]*[A-Z0-9])\\(")
 
 // undefinedMacro is autoconf refusing a macro name it knows is one (a forbidden
-// pattern such as AX_ with m4_pattern_forbid, or A[CHMS]_), the name in group 1.
-var undefinedMacro = re(`(?m)configure\.(?:ac|in):\d+: error: possibly undefined macro: ([A-Z][A-Z0-9_]*[A-Z0-9])`)
+// pattern such as AX_ with m4_pattern_forbid, or A[CHMS]_), the name in group 1. A call
+// from another macro's expansion is reported at the line of the configure it writes
+// (guile-cairo 1.12.0's "configure:15248: error: possibly undefined macro:
+// AC_LIB_LINKFLAGS_FROM_LIBS").
+var undefinedMacro = re(`(?m)configure(?:\.(?:ac|in))?:\d+: error: possibly undefined macro: ([A-Z][A-Z0-9_]*[A-Z0-9])`)
 
 // macroCall is a configure line that is an m4 macro call autoconf did not expand.
 var macroCall = regexp.MustCompile(`^\s*([A-Z][A-Z0-9_]*[A-Z0-9])\(`)
