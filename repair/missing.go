@@ -28,6 +28,9 @@ var missingPatterns = []struct {
 	{KindHeader, re(`fatal error: ([A-Za-z0-9_./+-]+\.h(?:h|pp|xx)?): No such file or directory`), ""},
 	{KindHeader, re(`['"]([A-Za-z0-9_./+-]+\.h(?:h|pp|xx)?)['"] file not found`), ""},
 	{KindLibrary, re(`cannot find -l([A-Za-z0-9_.+-]+)`), ""},
+	// configure's own message for a header its check did not find (jnettop's "Header
+	// file pcap.h not found.").
+	{KindHeader, re(`configure: error: [Hh]eader (?:file )?'?([A-Za-z0-9_./+-]+\.h)'? (?:not found|is required|is missing)`), ""},
 	// configure's own message for a library its AC_CHECK_LIB did not find (libradsec's
 	// "configure: error: required library libconfuse not found").
 	{KindLibrary, re(`configure: error: (?:[Rr]equired )?(?:[Ll]ibrary )?'?lib([A-Za-z0-9_+]+(?:-[A-Za-z0-9_+]+)*?)'? (?:library )?(?:not found|is required|is missing|not installed)`), ""},
@@ -179,7 +182,9 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 		if !ok && (m.Kind == KindLibrary || m.Kind == KindPkgConfig) {
 			// The distribution's Build-Depends name the -dev package of a library its
 			// build links by Debian's naming (libconfuse-dev for -lconfuse), which
-			// answers when neither the index nor the map does.
+			// answers when neither the index nor the map does. Not a header's: its
+			// package may put it in a directory of its own, which header-subdir finds
+			// after installing the Build-Depends.
 			if pkg, ok = buildDependsLibrary(ctx, env, m.Name); ok && !slices.Contains(fromDeps, m.Name) {
 				fromDeps = append(fromDeps, m.Name)
 			}

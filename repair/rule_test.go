@@ -283,6 +283,7 @@ func TestFindMissing(t *testing.T) {
 		{readLog(t, "missing-prog-perl.log"), []Missing{{KindProgram, "autopoint"}}},
 		{readLog(t, "missing-prog-msgfmt-minidlna.log"), []Missing{{KindProgram, "msgfmt"}}},
 		{readLog(t, "missing-prog-configure-lifelines.log"), []Missing{{KindProgram, "bison"}}},
+		{"checking for pcap.h... no\nconfigure: error: Header file pcap.h not found.\n", []Missing{{KindHeader, "pcap.h"}}}, // jnettop 0.13.0's configure
 		{`Run-time dependency libpng found: NO (tried pkgconfig and cmake)`, []Missing{{KindPkgConfig, "libpng"}}},
 		{`meson.build:5:0: ERROR: Program 'flex' not found or not executable`, []Missing{{KindProgram, "flex"}}},
 		{"src/a.c:1:10: fatal error: openssl/ssl.h: No such file or directory\nsrc/b.c:1:10: fatal error: zlib.h: No such file or directory",
