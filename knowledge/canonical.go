@@ -56,7 +56,7 @@ var aliases = map[string]string{
 	"libgit2": "git2", "libwebsockets": "websockets",
 	"fftw3": "fftw", "fftw3f": "fftw", "openblas": "blas", "cblas": "blas",
 	"bdw-gc": "gc", "libgc": "gc", "libgmp": "gmp", "libmpfr": "mpfr",
-	"cairo": "cairo", "sdl2": "sdl2", "libsdl2": "sdl2",
+	"cairo": "cairo", "sdl2": "sdl2", "libsdl2": "sdl2", "sdl": "sdl", "libsdl": "sdl", "sdl12": "sdl",
 	"pkgconfig": "pkg-config", "python3": "python3", "python": "python3",
 	"pythoninterp": "python3", "pythonlibs": "python3-dev", "python3-embed": "python3-dev",
 	"protoc": "protoc", "libclang": "libclang",

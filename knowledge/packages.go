@@ -165,6 +165,7 @@ var canonicalPackages = []pkgRow{
 	{"fontconfig", "libfontconfig-dev", "fontconfig-dev"},
 	{"cairo", "libcairo2-dev", "cairo-dev"},
 	{"sdl2", "libsdl2-dev", "sdl2-dev"},
+	{"sdl", "libsdl1.2-dev", "sdl12-compat-dev"}, // SDL 1.2's sdl.pc, from sdl12-compat on both
 	{"x11", "libx11-dev", "libx11-dev"},
 	{"gl", "libgl-dev", "mesa-dev"},
 	{"lua", "liblua5.4-dev", "lua5.4-dev"},
