@@ -210,6 +210,8 @@
 //     ARCH_STRING) and that stops with #error "Architecture not supported" gets a
 //     riscv64 branch naming it "riscv64", in the chain inside a __linux__ test when there
 //     are several;
+//   - configure-explicit-prefix: a configure script that refuses the default prefix
+//     and says which to give (guile-cairo: "./configure --prefix=/usr") runs with it;
 //   - parallel-make-race: a race of parallel jobs reruns the failing phase serially;
 //   - next-build-system: a wrongly chosen build system gives way to the next detected
 //     system's default plan, never to one in a secondary directory (bindings, extras,

@@ -8,7 +8,8 @@ import (
 )
 
 // FuzzFailureReaders runs the rules that read a failure's text for paths and names
-// (perl-dot-inc, make-generated-header, simd-option-off, failing-part-off, arch-name-chain) on arbitrary
+// (perl-dot-inc, make-generated-header, simd-option-off, failing-part-off, arch-name-chain,
+// configure-explicit-prefix) on arbitrary
 // output over the trees they were written for: none may panic, and a plan one makes
 // validates as a model's would.
 func FuzzFailureReaders(f *testing.F) {
@@ -41,7 +42,7 @@ func FuzzFailureReaders(f *testing.F) {
 		{"Makefile": string(mk), "CMakeLists.txt": string(squish), "pcubature.c": "", "simd_sse.h": ""},
 		{"CMakeLists.txt": string(top), "tester/CMakeLists.txt": "", "tester/belcard-tester.hpp": "", "src/CMakeLists.txt": ""},
 	}
-	rules := []Rule{perlDotIncRule(), makeGeneratedHeaderRule(), simdOptionRule(), failingPartRule(), archChainRule()}
+	rules := []Rule{perlDotIncRule(), makeGeneratedHeaderRule(), simdOptionRule(), failingPartRule(), archChainRule(), configurePrefixRule()}
 	f.Fuzz(func(t *testing.T, out string) {
 		cmake := "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j$(nproc)"
 		f := Failure{Message: out, Output: out, Phase: "build", Command: cmake}
