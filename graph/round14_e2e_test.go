@@ -25,7 +25,7 @@ func TestE2EScriptedMakeGeneratedHeader(t *testing.T) {
 	tier.Long(t)
 	runRepackedCase(t, repackedCase{pkg: "cubature", file: "cubature_1.0.4+ds.orig.tar.xz", rule: "make-generated-header",
 		before: "clencurt.h", others: true, analysis: "has the rule that makes it",
-		recipe: "make clencurt.h && cmake", artifact: "libcubature", noTests: true,
+		recipe: "make clencurt.h && cmake", artifact: "libcubature",
 		origin: debianTrixie("cubature", "1.0.4+ds-2")})
 }
 
@@ -37,7 +37,7 @@ func TestE2EScriptedSIMDOptionOff(t *testing.T) {
 	tier.Long(t)
 	runRepackedCase(t, repackedCase{pkg: "libsquish", file: "libsquish_1.15.orig.tar.gz", rule: "simd-option-off",
 		before: "xmmintrin.h", others: true, analysis: "option BUILD_SQUISH_WITH_SSE2",
-		recipe: "-DBUILD_SQUISH_WITH_SSE2=OFF", artifact: "libsquish", noTests: true,
+		recipe: "-DBUILD_SQUISH_WITH_SSE2=OFF", artifact: "libsquish",
 		origin: debianTrixie("libsquish", "1.15-3")})
 }
 
@@ -49,6 +49,6 @@ func TestE2EScriptedFailingPartOff(t *testing.T) {
 	tier.Long(t)
 	runRepackedCase(t, repackedCase{pkg: "belcard", file: "belcard_5.3.105.orig.tar.gz", rule: "failing-part-off",
 		before: "bctoolbox/tester.h", others: true, analysis: "only when ENABLE_UNIT_TESTS is on",
-		recipe: "-DENABLE_UNIT_TESTS=OFF", artifact: "belcard-parser", noTests: true,
+		recipe: "-DENABLE_UNIT_TESTS=OFF", artifact: "belcard-parser",
 		origin: debianTrixie("belcard", "5.3.105-3")})
 }
