@@ -126,16 +126,21 @@ func (c Chooser) Choose(ctx context.Context, repoDir string, inst *atesor.Instal
 
 // foreignData reports whether a staged ELF file is data for another machine: not
 // riscv64, and below a share directory of the stage (architecture-independent data,
-// as the FHS has it), where a package installs the firmware it loads onto a device.
-// It returns the file's path relative to the stage. A foreign ELF anywhere else stays
-// primary, and fails verification as it should.
+// as the FHS has it), where a package installs the firmware it loads onto a device; or
+// an ELF file for no machine at all (EM_NONE) anywhere, which no processor runs: a
+// virtual machine's compiled code in an ELF container (guile-cairo installs Guile's
+// .go objects in lib/guile/3.0/site-ccache). It returns the file's path relative to the
+// stage. A foreign ELF anywhere else stays primary, and fails verification as it should.
 func foreignData(stageDir string, a atesor.Artifact) (string, bool) {
 	rel, ok := strings.CutPrefix(a.Path, stageDir+"/")
 	if !ok || a.RISCV64 || a.Machine == "EM_RISCV" {
 		return "", false
 	}
 	dirs := strings.Split(path.Dir(rel), "/")
-	return rel, slices.Contains(dirs, "share") && !slices.Contains(dirs, "..")
+	if slices.Contains(dirs, "..") {
+		return "", false
+	}
+	return rel, slices.Contains(dirs, "share") || a.Machine == "EM_NONE"
 }
 
 // apiTestPrograms adds to inst the test programs CMake's file API names among the

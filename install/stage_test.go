@@ -374,12 +374,14 @@ func TestStageFixPermsHostileNames(t *testing.T) {
 // RP2350 (xip_ram_perms.elf) in share/picotool beside its riscv64 program, as the real
 // port's report lists them: the firmware is secondary data, the program primary. A
 // foreign ELF outside share/ stays primary (and fails verification), and a stage of
-// foreign data alone has no primary artifact.
+// foreign data alone has no primary artifact. An ELF file for no machine (EM_NONE:
+// guile-cairo's compiled Guile modules) is data wherever it is.
 func TestChooseForeignData(t *testing.T) {
 	const repo = "/workspace/picotool"
 	stage := StageDir(repo)
 	prog := atesor.Artifact{Path: stage + "/usr/local/bin/picotool", Kind: atesor.KindExecutable, Class: "ELFCLASS64", Machine: "EM_RISCV", RISCV64: true, SHA256: "p"}
 	fw := atesor.Artifact{Path: stage + "/usr/local/share/picotool/xip_ram_perms.elf", Kind: atesor.KindExecutable, Class: "ELFCLASS32", Machine: "EM_ARM", SHA256: "f"}
+	guileGo := atesor.Artifact{Path: stage + "/usr/lib/guile/3.0/site-ccache/cairo.go", Kind: atesor.KindSharedLibrary, Class: "ELFCLASS64", Machine: "EM_NONE", SHA256: "g"}
 	armBin := atesor.Artifact{Path: stage + "/usr/local/bin/arm-tool", Kind: atesor.KindExecutable, Class: "ELFCLASS32", Machine: "EM_ARM", SHA256: "a"}
 	tests := []struct {
 		name    string
@@ -393,6 +395,9 @@ func TestChooseForeignData(t *testing.T) {
 			foreign: []string{"usr/local/share/picotool/xip_ram_perms.elf"}},
 		{name: "a foreign program outside share stays primary", staged: []atesor.Artifact{prog, armBin},
 			roles: map[string]atesor.ArtifactRole{prog.Path: atesor.ArtifactPrimary, armBin.Path: atesor.ArtifactPrimary}},
+		{name: "guile-cairo: Guile's compiled modules, ELF files for no machine, beside its riscv64 library", staged: []atesor.Artifact{prog, guileGo},
+			roles:   map[string]atesor.ArtifactRole{prog.Path: atesor.ArtifactPrimary, guileGo.Path: atesor.ArtifactSecondary},
+			foreign: []string{"usr/lib/guile/3.0/site-ccache/cairo.go"}},
 		{name: "foreign data alone", staged: []atesor.Artifact{fw}, foreign: []string{"usr/local/share/picotool/xip_ram_perms.elf"},
 			err: "the install step staged no program or library"},
 	}

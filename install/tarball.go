@@ -173,7 +173,7 @@ func Evidence(repoDir string, inst *atesor.Install) string {
 		fmt.Fprintf(&b, "- development file: `%s`\n", f)
 	}
 	for _, f := range inst.ForeignData {
-		fmt.Fprintf(&b, "- data for another machine (an ELF file below share/, not riscv64), not a primary artifact: `%s`\n", f)
+		fmt.Fprintf(&b, "- data for another machine or none (an ELF file below share/ not for riscv64, or one for no machine), not a primary artifact: `%s`\n", f)
 	}
 	if n := len(inst.TestPrograms) - inst.PrimaryTestPrograms; n > 0 {
 		fmt.Fprintf(&b, "- %d test programs marked by %s metadata are not primary artifacts.\n", n, strings.Join(inst.TestProgramsFrom, ", "))
