@@ -27,13 +27,18 @@ const failingPartRuleName = "failing-part-off"
 // "file:line[:col]: error:" and "fatal error:").
 var compileErrorAt = re(`(?m)^(\S+?\.[A-Za-z+]{1,4}):\d+(?::\d+)?: (?:fatal )?error: ([^\n]*)`)
 
+// partCompileError is a compile error in a file below a directory named for tests,
+// benchmarks, examples, docs or fuzzers: the failures the rule claims, so that a
+// claim (made without reading the tree) says a fix may follow.
+var partCompileError = re(`(?mi)^\S*?(?:test|bench|example|sample|demo|tutorial|fuzz|doc)[^/\s]*/\S*?\.[A-Za-z+]{1,4}:\d+(?::\d+)?: (?:fatal )?error: `)
+
 func failingPartRule() Rule {
 	return Rule{
 		Name: failingPartRuleName,
 		Doc: "a compile error in a directory a CMake build adds for its tests, benchmarks, examples or docs (belcard's tester/ includes bctoolbox/tester.h, which no package installs) " +
 			"after the rules that install what it needs: the option that gates the directory off",
 		Categories: []atesor.ErrorCategory{atesor.CategoryCompilation, atesor.CategoryDependency, atesor.CategoryUnknown},
-		Signatures: []*regexp.Regexp{compileErrorAt},
+		Signatures: []*regexp.Regexp{partCompileError},
 		Make:       makeFailingPartOff,
 	}
 }
