@@ -173,14 +173,8 @@ func (r *subdirReader) libraryPackage(stem string) string {
 	if pm != "" && pm != "apt-get" && pm != "apt" {
 		return ""
 	}
-	if r.env.Distribution != nil {
-		if dist, err := r.env.Distribution(r.ctx); err == nil && dist != nil {
-			for _, cand := range []string{"lib" + stem + "-dev", stem + "-dev"} {
-				if slices.Contains(dist.BuildDepends, cand) {
-					return cand
-				}
-			}
-		}
+	if p, ok := buildDependsDev(r.ctx, r.env, stem); ok {
+		return p
 	}
 	if r.env.Packages != nil {
 		for _, p := range r.env.Packages.Providers(KindLibrary, stem) {

@@ -185,7 +185,7 @@ func makeMissingPackage(ctx context.Context, f Failure, env Env) (*Fix, string) 
 			// answers when neither the index nor the map does. Not a header's: its
 			// package may put it in a directory of its own, which header-subdir finds
 			// after installing the Build-Depends.
-			if pkg, ok = buildDependsLibrary(ctx, env, m.Name); ok && !slices.Contains(fromDeps, m.Name) {
+			if pkg, ok = buildDependsDev(ctx, env, strings.ToLower(strings.TrimPrefix(m.Name, "lib"))); ok && !slices.Contains(fromDeps, m.Name) {
 				fromDeps = append(fromDeps, m.Name)
 			}
 		}
@@ -295,10 +295,9 @@ func otherBuildDepends(ctx context.Context, env Env, pkgs []string) []string {
 	return slices.DeleteFunc(deps, func(p string) bool { return slices.Contains(pkgs, p) })
 }
 
-// buildDependsLibrary returns the -dev package of a library that the distribution's
-// Build-Depends list under Debian's name for it (libNAME-dev, NAME-dev; a pkg-config
-// module's name with or without its lib prefix).
-func buildDependsLibrary(ctx context.Context, env Env, name string) (string, bool) {
+// buildDependsDev returns the -dev package of the library stem (no lib prefix) that the
+// distribution's Build-Depends name by Debian's naming: libSTEM-dev, else STEM-dev.
+func buildDependsDev(ctx context.Context, env Env, stem string) (string, bool) {
 	if env.Distribution == nil {
 		return "", false
 	}
@@ -306,9 +305,8 @@ func buildDependsLibrary(ctx context.Context, env Env, name string) (string, boo
 	if err != nil || d == nil {
 		return "", false
 	}
-	stem := strings.ToLower(strings.TrimPrefix(name, "lib"))
 	for _, cand := range []string{"lib" + stem + "-dev", stem + "-dev"} {
-		if slices.Contains(d.installable(), cand) {
+		if debianPackage.MatchString(cand) && slices.Contains(d.BuildDepends, cand) {
 			return cand, true
 		}
 	}
