@@ -105,24 +105,23 @@ func includeDiff(rel, content string, headers ...string) string {
 	if at < 0 {
 		at = afterGuard(lines)
 	}
-	cr := ""
-	if at < len(lines) && strings.HasSuffix(lines[at], "\r") {
-		cr = "\r"
-	}
-	var add strings.Builder
-	for _, h := range headers {
-		fmt.Fprintf(&add, "+#include <%s>%s\n", h, cr)
-	}
-	count := func(n int) string {
-		if n == 1 {
-			return ""
-		}
-		return fmt.Sprintf(",%d", n)
-	}
 	if at >= len(lines) || (at == len(lines)-1 && lines[at] == "") {
-		return fmt.Sprintf("--- a/%s\n+++ b/%s\n@@ -%d,0 +%d%s @@\n%s", rel, rel, at, at+1, count(len(headers)), add.String())
+		// No line to insert before: the includes are the file's new last lines.
+		var add strings.Builder
+		for _, h := range headers {
+			fmt.Fprintf(&add, "+#include <%s>\n", h)
+		}
+		count := ""
+		if len(headers) > 1 {
+			count = fmt.Sprintf(",%d", len(headers))
+		}
+		return fmt.Sprintf("--- a/%s\n+++ b/%s\n@@ -%d,0 +%d%s @@\n%s", rel, rel, at, at+1, count, add.String())
 	}
-	return fmt.Sprintf("--- a/%s\n+++ b/%s\n@@ -%d +%d%s @@\n%s %s\n", rel, rel, at+1, at+1, count(len(headers)+1), add.String(), lines[at])
+	includes := make([]string, len(headers))
+	for i, h := range headers {
+		includes[i] = "#include <" + h + ">"
+	}
+	return insertLinesDiff(rel, lines, at, includes)
 }
 
 // afterGuard is the index of the line after a header's #pragma once or include guard
