@@ -152,7 +152,7 @@ const maxLinkMakefiles = 16
 // down (a top-level Makefile that only recurses into its subdirectories links
 // nothing itself).
 func makefileNames(files []string) []string {
-	out := []string{"GNUmakefile", "makefile", "Makefile"}
+	out := slices.Clone(makeDefaultFiles)
 	for _, f := range files {
 		if len(out) >= 3+maxLinkMakefiles {
 			break

@@ -352,7 +352,7 @@ func plannedMakefiles(ctx context.Context, env Env) [][]byte {
 	}
 	var out [][]byte
 	for _, mk := range runs {
-		names := []string{"GNUmakefile", "makefile", "Makefile"}
+		names := makeDefaultFiles
 		if mk.Makefile != "" {
 			names = []string{mk.Makefile}
 		}

@@ -187,7 +187,7 @@ func goBuildFile(p string) bool {
 
 // topMakefile is the Makefile make reads in the repository's top directory.
 func topMakefile(ctx context.Context, env Env) string {
-	for _, name := range []string{"GNUmakefile", "makefile", "Makefile"} {
+	for _, name := range makeDefaultFiles {
 		if slices.Contains(env.Files, name) {
 			return name
 		}

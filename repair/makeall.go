@@ -55,7 +55,7 @@ func makeMakeAll(ctx context.Context, f Failure, env Env) (*Fix, string) {
 		return nil, "no build plan or build files to read"
 	}
 	var text, name string
-	for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
+	for _, n := range makeDefaultFiles {
 		if b, err := env.ReadFile(ctx, n); err == nil && len(b) <= maxMakefile {
 			text, name = string(b), n
 			break

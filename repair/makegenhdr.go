@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"regexp"
-	"slices"
 	"strings"
 
 	atesor "github.com/eclipse-atesor/atesor-go"
@@ -20,9 +19,6 @@ import (
 // looks for a quoted include first (beside the file that includes it), before the build.
 
 const makeGeneratedHeaderRuleName = "make-generated-header"
-
-// makeGenHeaderNames are the names make reads by itself, in its order.
-var makeGenHeaderNames = []string{"GNUmakefile", "makefile", "Makefile"}
 
 func makeGeneratedHeaderRule() Rule {
 	return Rule{
@@ -77,48 +73,45 @@ func makeHeaderGoal(ctx context.Context, f Failure, env Env, text, name string) 
 		return nil, m[1] + ", which includes " + name + ", is not in the tree"
 	}
 	dir := path.Dir(src)
-	for _, n := range makeGenHeaderNames {
-		mf := path.Join(dir, n)
-		if !slices.Contains(env.Files, mf) {
-			continue
-		}
-		b, err := env.ReadFile(ctx, mf)
-		if err != nil || len(b) > maxMakefile {
-			continue
-		}
-		_, recipe, found := makefileRule(string(b), name)
-		if !found {
-			return nil, fmt.Sprintf("%s, beside %s, has no rule for %s", mf, src, name)
-		}
-		if !recipe {
-			return nil, fmt.Sprintf("%s's rule for %s has no recipe to make it", mf, name)
-		}
-		cmd := "make " + quoteArg(name)
-		if dir != "." {
-			cmd = "make -C " + quoteArg(dir) + " " + quoteArg(name)
-		}
-		if env.Plan == nil {
-			return nil, "no build plan to run " + cmd + " in"
-		}
-		// In the plan, before the failing command, rather than once by a fix command:
-		// the Makefile's recipe needs what the build needs (cubature's clencurt_gen links
-		// libfftw3l), and a plan step that fails is an error the later rules answer.
-		plan, _, ok := editPlan(*env.Plan, f.Phase, []planEdit{{where: "the failing command", do: func(line string) (string, bool) {
-			if line != f.Command || strings.HasPrefix(line, cmd+" && ") {
-				return line, false
-			}
-			return cmd + " && " + line, true
-		}}})
-		if !ok {
-			return nil, "the plan has no failing command to run " + cmd + " before"
-		}
-		return &Fix{
-			Analysis: fmt.Sprintf("The compiler could not find %s, which %s includes. The tree does not ship it (a repacked tarball drops what upstream generated), "+
-				"but %s, beside the file, has the rule that makes it, which the build that ran does not use. %s generates it where a quoted include looks first, before the build.",
-				name, src, mf, cmd),
-			Strategy: "run " + cmd + " before the build",
-			Plan:     &plan,
-		}, ""
+	mf, ok := makefileIn(env.Files, dir)
+	if !ok {
+		return nil, "no Makefile beside " + src + " to make " + name
 	}
-	return nil, "no Makefile beside " + src + " to make " + name
+	b, err := env.ReadFile(ctx, mf)
+	if err != nil || len(b) > maxMakefile {
+		return nil, fmt.Sprintf("%s, beside %s, cannot be read", mf, src)
+	}
+	_, recipe, found := makefileRule(string(b), name)
+	if !found {
+		return nil, fmt.Sprintf("%s, beside %s, has no rule for %s", mf, src, name)
+	}
+	if !recipe {
+		return nil, fmt.Sprintf("%s's rule for %s has no recipe to make it", mf, name)
+	}
+	cmd := "make " + quoteArg(name)
+	if dir != "." {
+		cmd = "make -C " + quoteArg(dir) + " " + quoteArg(name)
+	}
+	if env.Plan == nil {
+		return nil, "no build plan to run " + cmd + " in"
+	}
+	// In the plan, before the failing command, rather than once by a fix command:
+	// the Makefile's recipe needs what the build needs (cubature's clencurt_gen links
+	// libfftw3l), and a plan step that fails is an error the later rules answer.
+	plan, _, edited := editPlan(*env.Plan, f.Phase, []planEdit{{where: "the failing command", do: func(line string) (string, bool) {
+		if line != f.Command || strings.HasPrefix(line, cmd+" && ") {
+			return line, false
+		}
+		return cmd + " && " + line, true
+	}}})
+	if !edited {
+		return nil, "the plan has no failing command to run " + cmd + " before"
+	}
+	return &Fix{
+		Analysis: fmt.Sprintf("The compiler could not find %s, which %s includes. The tree does not ship it (a repacked tarball drops what upstream generated), "+
+			"but %s, beside the file, has the rule that makes it, which the build that ran does not use. %s generates it where a quoted include looks first, before the build.",
+			name, src, mf, cmd),
+		Strategy: "run " + cmd + " before the build",
+		Plan:     &plan,
+	}, ""
 }

@@ -109,7 +109,7 @@ func withoutGoalPrereq(ctx context.Context, f Failure, env Env, file, target str
 	if env.Plan == nil || env.ReadFile == nil {
 		return goalEdit{}, "no build plan or build files to read"
 	}
-	names := []string{"GNUmakefile", "makefile", "Makefile"}
+	names := makeDefaultFiles
 	if file != "" {
 		names = []string{file}
 	}

@@ -223,10 +223,13 @@ var (
 	makeSourceWord = regexp.MustCompile(`(?:^|[\s:=])([\w+-][\w.+-]*\.(?:c|cc|cpp|cxx|C))\b`)
 )
 
+// makeDefaultFiles are the names make reads by itself when no -f names one, in its order.
+var makeDefaultFiles = []string{"GNUmakefile", "makefile", "Makefile"}
+
 // makefileIn is the makefile GNU make reads in dir (its order: GNUmakefile, makefile,
 // Makefile), and whether dir has one.
 func makefileIn(files []string, dir string) (string, bool) {
-	for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
+	for _, n := range makeDefaultFiles {
 		if p := path.Join(dir, n); slices.Contains(files, p) {
 			return p, true
 		}
