@@ -100,7 +100,10 @@ func simdCMakeOption(ctx context.Context, env Env, words *regexp.Regexp) (name, 
 	// come after.
 	files := append([]string{"CMakeLists.txt"}, slices.DeleteFunc(slices.Clone(env.Files), func(p string) bool { return p == "CMakeLists.txt" })...)
 	for _, p := range files {
-		if path.Base(p) != "CMakeLists.txt" || read == maxSIMDScripts {
+		if read == maxSIMDScripts {
+			break
+		}
+		if path.Base(p) != "CMakeLists.txt" {
 			continue
 		}
 		read++
