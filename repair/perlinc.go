@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -44,7 +45,7 @@ func makePerlDotInc(_ context.Context, f Failure, env Env) (*Fix, string) {
 		return nil, "no file Perl could not locate"
 	}
 	file, script := m[1], m[2]
-	if strings.Contains(f.text(), "PERL_USE_UNSAFE_INC=1") || strings.Contains(strings.Join(env.Plan.Commands(), "\n"), "PERL_USE_UNSAFE_INC=1") {
+	if strings.Contains(f.text(), "PERL_USE_UNSAFE_INC=1") || planHas(*env.Plan, "PERL_USE_UNSAFE_INC=1") {
 		return nil, "the build already runs with PERL_USE_UNSAFE_INC=1"
 	}
 	where := besideScript(env.Files, file, script)
@@ -82,11 +83,8 @@ func besideScript(files []string, file, script string) string {
 		if !strings.HasSuffix("/"+s, "/"+p) && !strings.HasSuffix("/"+p, "/"+s) {
 			continue
 		}
-		want := path.Join(path.Dir(p), file)
-		for _, q := range files {
-			if q == want {
-				return q
-			}
+		if want := path.Join(path.Dir(p), file); slices.Contains(files, want) {
+			return want
 		}
 	}
 	return ""
