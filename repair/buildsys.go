@@ -56,18 +56,7 @@ func makeNextBuildSystem(_ context.Context, f Failure, env Env) (*Fix, string) {
 			secondary = append(secondary, fmt.Sprintf("%s (in %s/)", alt.Evidence, dir))
 			continue
 		}
-		next := *det
-		next.BuildSystem, next.Evidence, next.Confidence = alt.BuildSystem, alt.Evidence, alt.Confidence
-		next.ShippedConfigure = alt.BuildSystem == atesor.BuildAutotools && path.Base(alt.Evidence) == "configure"
-		next.BuildDir = ""
-		if d := path.Dir(alt.Evidence); d != "." {
-			next.BuildDir = d
-		}
-		next.Alternatives = nil
-		next.Makefile = ""
-		if b := path.Base(alt.Evidence); alt.BuildSystem == atesor.BuildMake && !slices.Contains([]string{"GNUmakefile", "Makefile", "makefile", "configure"}, b) {
-			next.Makefile = b // a platform makefile (makefile.unx): make reads it with -f
-		}
+		next := detectionFor(det, alt)
 		plan, _, err := knowledge.DefaultPlan(&next, env.Platform)
 		if err != nil || len(plan.Phases) == 0 || (env.Plan != nil && samePlan(plan, *env.Plan)) {
 			continue
@@ -83,6 +72,25 @@ func makeNextBuildSystem(_ context.Context, f Failure, env Env) (*Fix, string) {
 			strings.Join(secondary, ", ")
 	}
 	return nil, "no other detected build system gives a different plan"
+}
+
+// detectionFor is det with alt as the build it chose: alt's directory as the build
+// directory, configure as shipped when alt is one, a platform makefile (makefile.unx)
+// as the file make reads with -f, and no alternatives left.
+func detectionFor(det *atesor.Detection, alt atesor.BuildCandidate) atesor.Detection {
+	next := *det
+	next.BuildSystem, next.Evidence, next.Confidence = alt.BuildSystem, alt.Evidence, alt.Confidence
+	next.ShippedConfigure = alt.BuildSystem == atesor.BuildAutotools && path.Base(alt.Evidence) == "configure"
+	next.BuildDir = ""
+	if d := path.Dir(alt.Evidence); d != "." {
+		next.BuildDir = d
+	}
+	next.Alternatives = nil
+	next.Makefile = ""
+	if b := path.Base(alt.Evidence); alt.BuildSystem == atesor.BuildMake && !slices.Contains([]string{"GNUmakefile", "Makefile", "makefile", "configure"}, b) {
+		next.Makefile = b
+	}
+	return next
 }
 
 // secondaryDirName is a directory whose build is not the package's own: language

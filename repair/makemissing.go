@@ -485,13 +485,7 @@ func makeAutomakeStaleSources(ctx context.Context, f Failure, env Env) (*Fix, st
 		if !ok {
 			continue
 		}
-		next := *det
-		next.BuildSystem, next.Evidence, next.Confidence, next.ShippedConfigure = alt.BuildSystem, alt.Evidence, alt.Confidence, false
-		next.BuildDir = ""
-		if d := path.Dir(alt.Evidence); d != "." {
-			next.BuildDir = d
-		}
-		next.Alternatives = nil
+		next := detectionFor(det, alt)
 		plan, _, err := knowledge.DefaultPlan(&next, env.Platform)
 		if err != nil || len(plan.Phases) == 0 {
 			continue
