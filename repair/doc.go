@@ -87,6 +87,16 @@
 //     extension (bzrtp's cryptoUtils.c, now cryptoUtils.cc), which the tree's CMake or
 //     meson files list: the autotools files are stale, and the build switches to that
 //     system's default plan with the packages installed so far;
+//   - automake-windows-source: make has no rule for a C or C++ source a Makefile.am's
+//     _SOURCES lists and the tarball lacks, and every include of its header in the tree
+//     is inside a Windows conditional (iperf 2.2.1+dfsg's stripped src/service.c, whose
+//     service.h main.cpp includes under #ifdef WIN32): the file is dropped from the
+//     list and autoreconf regenerates the Makefile.in files; refused when any include
+//     is outside such a conditional or nothing includes it;
+//   - configure-generated-include: a plain make build stopping at "No rule to make
+//     target '../config.mk'" where the tree's configure.ac writes that file from a .in
+//     template (pgpointcloud's AC_OUTPUT): the default autotools plan, with the
+//     packages installed so far;
 //   - go-exclude: go build ./... stopping at compile errors that all lie in
 //     directories no part of the library (a directory of several package main
 //     programs, each run alone with go run FILE; examples, docs, benchmarks, tools):
